@@ -1,0 +1,2 @@
+// Data movement: DataCopy, DataCopyPad, atomic-add stores, InitOutput/InitGlobalMemory.
+#pragma once

@@ -1,0 +1,89 @@
+// Per-core simulator state: the Unified Buffer, the mask and event registers, the work
+// counters, and how a hardware-rule violation stops the kernel.
+#pragma once
+#include <cstdarg>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "ascendc/soc.h"
+
+namespace sim {
+
+// Thrown when a kernel breaks a hardware rule; the launch turns it into an error report
+// naming the core. Message format: "<API>: <rule>, <values>".
+class SimError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Stops the running kernel: "core <idx>: <api>: <printf message>".
+[[noreturn]] void Fail(const char* api, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+// Records a warning for the running kernel (printed to stderr once per message, kept in the
+// launch report). Used where hardware silently does something surprising (DataCopy round-down).
+void Warn(const char* api, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+
+// Vector op classes the cost model prices differently (performance-model.md §5.2).
+enum class OpClass : int { kElementwise = 0, kReduce, kTranscendental, kCast, kCount };
+
+// Work done by one core during one launch. Plain counters, summed by the cost model.
+struct CoreCounters {
+  uint64_t gmToUbBytes = 0;   // MTE2 payload
+  uint64_t ubToGmBytes = 0;   // MTE3 payload
+  uint64_t ubToUbBytes = 0;   // UB->UB DataCopy (pipe V)
+  uint64_t dmaIn = 0;         // MTE2 instructions
+  uint64_t dmaOut = 0;        // MTE3 instructions
+  uint64_t vecInstr = 0;      // vector instructions issued
+  uint64_t vecRepeats[static_cast<int>(OpClass::kCount)] = {};  // 256-byte repeats by class
+  uint64_t scalarGm = 0;      // GlobalTensor GetValue/SetValue
+  uint64_t scalarUb = 0;      // LocalTensor GetValue/SetValue
+  uint64_t syncs = 0;         // SetFlag/WaitFlag/PipeBarrier
+  uint64_t syncAll = 0;       // inter-core barriers
+};
+
+// Hard events (kernel_event.h order); only the AIV pairs are legal in a vector kernel.
+constexpr int kHardEventCount = 35;
+constexpr int kMaxEventIds = 8;
+
+// State of one simulated vector core. Lives for one launch on that core's host thread.
+struct CoreContext {
+  int blockIdx = 0;
+  int blockNum = 1;
+  const SocProfile* soc = nullptr;
+  std::vector<uint8_t> ub;       // ub.size() == soc->ubBytes; UB addresses are offsets into it
+  CoreCounters counters;
+  // Vector mask register (Normal mode: lanes; Counter mode: low word = element count).
+  uint64_t maskLo = ~0ull;
+  uint64_t maskHi = ~0ull;
+  bool maskCounterMode = false;
+  // SetFlag/WaitFlag flags per (HardEvent, id).
+  uint8_t flags[kHardEventCount][kMaxEventIds] = {};
+  // Atomic accumulation for UB->GM copies: 0 = none, else the element type code.
+  int atomicType = 0;
+  void* pipe = nullptr;          // the kernel's TPipe (AscendC::TPipe*), one per kernel
+  std::vector<std::string> warnings;
+};
+
+// The context of the core the calling thread is simulating. Fails if no kernel is running.
+CoreContext& Core();
+// True while the calling thread simulates a core (false on the host).
+bool InKernel();
+
+// Installs `ctx` as the calling thread's core (launch internals; nullptr unbinds).
+void BindCore(CoreContext* ctx);
+
+// UB byte address of a pointer into the current core's UB.
+inline uint8_t* UbPtr(uint32_t addr) { return Core().ub.data() + addr; }
+
+// Global memory registry: every device allocation (aclrtMalloc, GmAlloc) is registered so
+// that any access outside an allocation is caught, as the device MMU / CANN's CPU mode does.
+namespace gm {
+void Register(const void* base, uint64_t bytes);
+void Unregister(const void* base);
+bool IsRegistered(const void* base);
+// Fails (inside a kernel) if [p, p+bytes) is not inside one registered allocation.
+void CheckRange(const char* api, const void* p, uint64_t bytes, bool isWrite);
+}  // namespace gm
+
+}  // namespace sim

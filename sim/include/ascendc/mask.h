@@ -1,0 +1,2 @@
+// The vector mask register: SetVectorMask, SetMaskCount/SetMaskNorm, ResetMask.
+#pragma once

@@ -1,0 +1,2 @@
+// Reductions: ReduceSum, WholeReduceSum, BlockReduceSum in the documented pairwise order.
+#pragma once

@@ -1,0 +1,38 @@
+// SoC profiles: the per-chip facts the simulator enforces and the cost model uses.
+// Every constant has its source in ../docs/sim.md ("SoC profiles") and the performance model.
+#pragma once
+#include <cstdint>
+#include <string>
+
+namespace sim {
+
+struct SocProfile {
+  const char* name;          // "ascend910b", "ascend910_93", "ascend910"
+  int aivCores;              // vector cores a launch may use
+  uint32_t ubBytes;          // Unified Buffer per vector core
+  double clockGHz;           // core clock
+  double hbmSustainedTBs;    // modeled sustained HBM bandwidth (TB/s)
+  double hbmPeakTBs;         // roofline peak (TB/s)
+  double coreDmaBytesPerCycle;  // one core's DMA cap
+  double dmaIssueCycles;     // fixed cost per DataCopy instruction
+  double vecIssueCycles;     // fixed cost per vector instruction
+  double launchUs;           // device-side launch overhead
+  double syncAllUs;          // one all-core barrier
+  int eventIdsPerEvent;      // SetFlag/WaitFlag ids 0..n-1
+  bool hasDataCopyPad;       // Atlas training (1001) has no DataCopyPad
+  bool hasBf16;              // bfloat16 storage/casts exist (A2/A3 only)
+  bool hasHardSyncAll;       // hardware SyncAll (A2/A3)
+  bool hasBrcb;              // Brcb instruction (A2/A3)
+};
+
+// Looks a profile up by name; returns nullptr for an unknown name.
+const SocProfile* FindSoc(const std::string& name);
+// The profile kernels launched from this thread run on (default ascend910b,
+// overridable with the NORMGRAD_SOC environment variable or SetCurrentSoc).
+const SocProfile& CurrentSoc();
+// Returns false (and changes nothing) for an unknown name.
+bool SetCurrentSoc(const std::string& name);
+// All profiles, for `normgrad info`.
+const SocProfile* AllSocs(int* count);
+
+}  // namespace sim

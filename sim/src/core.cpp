@@ -1,0 +1,102 @@
+// Error reporting, the per-thread core context, and the global-memory allocation registry.
+#include "ascendc/core.h"
+
+#include <cstdio>
+#include <iterator>
+#include <map>
+#include <mutex>
+#include <shared_mutex>
+
+namespace sim {
+namespace {
+
+thread_local CoreContext* t_core = nullptr;
+
+std::string Format(const char* fmt, va_list ap) {
+  va_list copy;
+  va_copy(copy, ap);
+  int n = std::vsnprintf(nullptr, 0, fmt, copy);
+  va_end(copy);
+  std::string s(n > 0 ? static_cast<size_t>(n) : 0, '\0');
+  if (n > 0) std::vsnprintf(&s[0], s.size() + 1, fmt, ap);
+  return s;
+}
+
+std::string Prefix(const char* api) {
+  std::string p;
+  if (t_core != nullptr) p = "core " + std::to_string(t_core->blockIdx) + ": ";
+  return p + api + ": ";
+}
+
+}  // namespace
+
+void Fail(const char* api, const char* fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  std::string msg = Prefix(api) + Format(fmt, ap);
+  va_end(ap);
+  throw SimError(msg);
+}
+
+void Warn(const char* api, const char* fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  std::string msg = Prefix(api) + Format(fmt, ap);
+  va_end(ap);
+  if (t_core != nullptr) {
+    for (const std::string& w : t_core->warnings) {
+      if (w == msg) return;
+    }
+    t_core->warnings.push_back(msg);
+  } else {
+    std::fprintf(stderr, "normgrad sim warning: %s\n", msg.c_str());
+  }
+}
+
+CoreContext& Core() {
+  if (t_core == nullptr) throw SimError("Ascend C API called outside a kernel launch");
+  return *t_core;
+}
+
+bool InKernel() { return t_core != nullptr; }
+
+// Installs the context for the calling thread (launch.cpp owns the lifetime).
+void BindCore(CoreContext* ctx) { t_core = ctx; }
+
+namespace gm {
+namespace {
+std::shared_mutex g_mutex;
+std::map<uintptr_t, uint64_t> g_regions;  // base -> bytes
+}  // namespace
+
+void Register(const void* base, uint64_t bytes) {
+  std::unique_lock<std::shared_mutex> lock(g_mutex);
+  g_regions[reinterpret_cast<uintptr_t>(base)] = bytes;
+}
+
+void Unregister(const void* base) {
+  std::unique_lock<std::shared_mutex> lock(g_mutex);
+  g_regions.erase(reinterpret_cast<uintptr_t>(base));
+}
+
+bool IsRegistered(const void* base) {
+  std::shared_lock<std::shared_mutex> lock(g_mutex);
+  return g_regions.count(reinterpret_cast<uintptr_t>(base)) != 0;
+}
+
+void CheckRange(const char* api, const void* p, uint64_t bytes, bool isWrite) {
+  uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  {
+    std::shared_lock<std::shared_mutex> lock(g_mutex);
+    auto it = g_regions.upper_bound(a);
+    if (it != g_regions.begin()) {
+      --it;
+      if (a >= it->first && a + bytes <= it->first + it->second) return;
+    }
+  }
+  Fail(api, "global-memory %s of %llu bytes at %p is outside every device allocation",
+       isWrite ? "write" : "read", static_cast<unsigned long long>(bytes), p);
+}
+
+}  // namespace gm
+}  // namespace sim
