@@ -1,0 +1,97 @@
+// What every aclnn operator shares: error statuses with messages, tensor descriptions, and the
+// executor that the workspace-size phase builds and the execute phase runs.
+//
+// Data flow of one operator call:
+//   aclnnXxxGetWorkspaceSize: validate (return Error(...) naming the argument) -> describe the
+//     tensors -> pure tiling function -> Executor: contiguous views of inputs/outputs, workspace
+//     reservations, one or more kernel launches -> *workspaceSize = exec->WorkspaceBytes().
+//   aclnnXxx: RunExecutor(...) resolves device addresses against the user's workspace, gathers
+//     strided inputs, launches the kernels, scatters strided outputs, frees the executor.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "acl/acl.h"
+#include "aclnn/acl_meta.h"
+
+namespace normgrad {
+
+constexpr aclnnStatus kStatusNullptr = 161001;  // ACLNN_ERR_PARAM_NULLPTR
+constexpr aclnnStatus kStatusInvalid = 161002;  // ACLNN_ERR_PARAM_INVALID
+constexpr aclnnStatus kStatusInner = 561000;    // ACLNN_ERR_INNER: a kernel failed at run time
+
+// Records "<api>: <message>" as the text aclGetRecentErrMsg() returns, and returns status.
+aclnnStatus Error(aclnnStatus status, const char* api, const char* fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+// A tensor argument as the kernels see it.
+struct TensorDesc {
+  std::vector<int64_t> shape;    // view shape
+  std::vector<int64_t> strides;  // view strides, elements
+  int64_t offset = 0;            // view offset, elements
+  aclDataType dtype = ACL_DT_UNDEFINED;
+  aclFormat format = ACL_FORMAT_ND;
+  void* data = nullptr;          // device address of element 0 of the storage
+  int64_t numel = 0;             // product of shape (1 for a 0-d tensor)
+  bool contiguous = true;        // row-major strides and offset 0
+};
+TensorDesc Describe(const aclTensor* t);
+size_t DtypeBytes(aclDataType dtype);  // 0 for a type normgrad does not handle
+const char* DtypeName(aclDataType dtype);
+std::string ShapeString(const std::vector<int64_t>& shape);  // "[2, 320, 64, 64]"
+
+// A device address known only at execute time (it may live in the user's workspace).
+struct DevPtr {
+  void* direct = nullptr;        // a user tensor's own memory
+  int64_t wsOffset = -1;         // >= 0: this offset in the workspace
+  bool IsNull() const { return direct == nullptr && wsOffset < 0; }
+};
+
+// Kernel entry adapter: receives the resolved GM addresses in the order given to AddKernel,
+// then the kernel workspace and the tiling, and calls the extern "C" kernel entry.
+using KernelThunk = std::function<void(uint8_t* const* args, uint8_t* workspace, uint8_t* tiling)>;
+
+}  // namespace normgrad
+
+// The executor handle of the two-phase API (declared opaque in aclnn/acl_meta.h).
+struct aclOpExecutor {
+  std::string api;  // "aclnnGroupNormBackward", for messages
+
+  // A contiguous device image of an input: the tensor itself when it is contiguous, otherwise
+  // workspace that the execute phase fills by gathering the strided view first.
+  normgrad::DevPtr ContiguousInput(const normgrad::TensorDesc& t);
+  // A contiguous device image of an output: the tensor itself when contiguous, otherwise
+  // workspace that the execute phase scatters into the strided view after the kernels ran.
+  normgrad::DevPtr ContiguousOutput(const normgrad::TensorDesc& t);
+  // Reserves bytes of workspace (512-byte aligned, zero-initialised before the kernels run when
+  // zeroed is true, for soft SyncAll flags and accumulators).
+  normgrad::DevPtr ReserveWorkspace(uint64_t bytes, bool zeroed = false);
+  // Fills bytes at dst with zero before the kernels (empty-tensor outputs such as dgamma at N = 0).
+  void AddZeroFill(normgrad::DevPtr dst, uint64_t bytes);
+  // Launches a kernel: args are resolved in order (a null DevPtr passes nullptr), the kernel gets
+  // kernelWorkspaceBytes of its own workspace and a device copy of the tiling bytes.
+  void AddKernel(const std::string& name, uint32_t blockDim, const void* tiling, size_t tilingBytes,
+                 std::vector<normgrad::DevPtr> args, uint64_t kernelWorkspaceBytes,
+                 normgrad::KernelThunk thunk);
+  uint64_t WorkspaceBytes() const { return workspaceBytes_; }
+
+  // Execute phase: runs every step in order. Returns ACL_SUCCESS or an error status with the
+  // message recorded (a kernel fault in the simulator becomes kStatusInner with its text).
+  aclnnStatus Run(void* workspace, uint64_t workspaceSize);
+
+  struct Step {
+    std::function<aclnnStatus(uint8_t* ws)> run;
+  };
+  std::vector<Step> pre_;     // gathers, zero fills
+  std::vector<Step> kernels_;
+  std::vector<Step> post_;    // scatters of strided outputs
+  uint64_t workspaceBytes_ = 0;
+};
+
+namespace normgrad {
+// The whole execute phase of an aclnn API: checks the arguments, runs and deletes the executor.
+aclnnStatus RunExecutor(const char* api, void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+                        aclrtStream stream);
+}  // namespace normgrad
