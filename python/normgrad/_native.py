@@ -1,0 +1,571 @@
+"""Finds and loads libnormgrad.so and binds its C API; the only module of normgrad that uses ctypes.
+
+What the operator modules use (names are stable):
+
+    from contextlib import ExitStack
+    from normgrad import _native
+
+    with ExitStack() as stack:
+        dy_t = stack.enter_context(_native.tensor(dy))             # NumPy -> device (views too)
+        dx_t = stack.enter_context(_native.empty(dy.shape, dy.dtype))
+        mask = stack.enter_context(_native.bool_array([True, True, True]))
+        _native.call_aclnn("aclnnGroupNormBackward", dy_t, ..., n, c, hw, g, mask, dx_t, ...)
+        dx = dx_t.numpy()
+    _native.last_run()  # the kernel launches of that call, with modeled timing
+
+The ACL runtime (aclInit, device 0, one stream) starts on first use and stops at interpreter exit.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import ctypes
+import json
+import os
+import threading
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import ml_dtypes
+import numpy as np
+
+from normgrad.errors import AclError, AclnnError, LibraryNotFoundError
+
+LIBRARY_ENV = "NORMGRAD_LIBRARY"
+PACKAGED_LIBRARY = Path(__file__).resolve().parent / "lib" / "libnormgrad.so"
+
+# acl/acl_base.h values.
+_MEMCPY_HOST_TO_DEVICE = 1
+_MEMCPY_DEVICE_TO_HOST = 2
+_MEM_MALLOC_HUGE_FIRST = 0
+_FORMAT_ND = 2
+_ERROR_REPEAT_INITIALIZE = 100003
+
+# NumPy dtype -> aclDataType. bfloat16 is ml_dtypes' type, the one NumPy users have.
+ACL_DTYPES: dict[np.dtype, int] = {
+    np.dtype(np.float32): 0,  # ACL_FLOAT
+    np.dtype(np.float16): 1,  # ACL_FLOAT16
+    np.dtype(np.int32): 3,  # ACL_INT32
+    np.dtype(np.int64): 9,  # ACL_INT64
+    np.dtype(np.bool_): 12,  # ACL_BOOL
+    np.dtype(ml_dtypes.bfloat16): 27,  # ACL_BF16
+}
+
+_i64p = ctypes.POINTER(ctypes.c_int64)
+_vp = ctypes.c_void_p
+_int = ctypes.c_int
+_size = ctypes.c_size_t
+_str = ctypes.c_char_p
+# name: (restype, argtypes). acl/acl.h (CANN's names) and normgrad_sim.h.
+_SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
+    "aclInit": (_int, [_str]),
+    "aclFinalize": (_int, []),
+    "aclrtSetDevice": (_int, [ctypes.c_int32]),
+    "aclrtResetDevice": (_int, [ctypes.c_int32]),
+    "aclrtCreateStream": (_int, [ctypes.POINTER(_vp)]),
+    "aclrtDestroyStream": (_int, [_vp]),
+    "aclrtSynchronizeStream": (_int, [_vp]),
+    "aclrtMalloc": (_int, [ctypes.POINTER(_vp), _size, _int]),
+    "aclrtFree": (_int, [_vp]),
+    "aclrtMemcpy": (_int, [_vp, _size, _vp, _size, _int]),
+    "aclrtMemset": (_int, [_vp, _size, ctypes.c_int32, _size]),
+    "aclCreateTensor": (_vp, [_i64p, ctypes.c_uint64, _int, _i64p, ctypes.c_int64, _int, _i64p,
+                              ctypes.c_uint64, _vp]),
+    "aclDestroyTensor": (_int, [_vp]),
+    "aclCreateBoolArray": (_vp, [ctypes.POINTER(ctypes.c_bool), ctypes.c_uint64]),
+    "aclDestroyBoolArray": (_int, [_vp]),
+    "aclCreateIntArray": (_vp, [_i64p, ctypes.c_uint64]),
+    "aclDestroyIntArray": (_int, [_vp]),
+    "aclGetRecentErrMsg": (_str, []),
+    "normgradSimSetSoc": (_int, [_str]),
+    "normgradSimGetSoc": (_str, []),
+    "normgradSimSocsJson": (_str, []),
+    "normgradSimLastRunJson": (_str, []),
+    "normgradSimSelfCheck": (_int, [ctypes.c_char_p, _size]),
+    "normgradGraphOpsJson": (_str, []),
+    "normgradOpDefsJson": (_str, []),
+}
+
+_lock = threading.RLock()
+_lib: ctypes.CDLL | None = None
+_stream: int | None = None  # aclrtStream once the runtime is up
+_runtime_alive = False
+
+
+def library_path() -> Path:
+    """The library to load: $NORMGRAD_LIBRARY if set, else normgrad/lib/libnormgrad.so in the package."""
+    env = os.environ.get(LIBRARY_ENV)
+    if env:
+        path = Path(env)
+        if not path.is_file():
+            raise LibraryNotFoundError(
+                f"{LIBRARY_ENV}={env}: no such file; build it with ./build.sh "
+                f"(writes build/sim/libnormgrad.so) or unset {LIBRARY_ENV} to use the installed package's"
+            )
+        return path
+    if PACKAGED_LIBRARY.is_file():
+        return PACKAGED_LIBRARY
+    raise LibraryNotFoundError(
+        f"libnormgrad.so not found: {LIBRARY_ENV} is not set and {PACKAGED_LIBRARY} does not exist. "
+        f"Either `pip install .` in the normgrad source tree (it builds and ships the library), or build "
+        f"it with ./build.sh and set {LIBRARY_ENV}=$PWD/build/sim/libnormgrad.so"
+    )
+
+
+def load() -> ctypes.CDLL:
+    """The loaded library with every function declared; loaded once per process."""
+    global _lib
+    with _lock:
+        if _lib is not None:
+            return _lib
+        path = library_path()
+        try:
+            lib = ctypes.CDLL(str(path))
+        except OSError as err:
+            raise LibraryNotFoundError(f"cannot load {path}: {err}; rebuild it with ./build.sh") from err
+        for name, (restype, argtypes) in _SIGNATURES.items():
+            try:
+                fn = getattr(lib, name)
+            except AttributeError as err:
+                raise LibraryNotFoundError(
+                    f"{path} has no function {name}; it is out of date or incomplete: rebuild with ./build.sh"
+                ) from err
+            fn.restype = restype
+            fn.argtypes = argtypes
+        _lib = lib
+        return lib
+
+
+def recent_error() -> str:
+    """aclGetRecentErrMsg(): the message of the latest failed call ('' when none)."""
+    msg = load().aclGetRecentErrMsg()
+    return msg.decode(errors="replace") if msg else ""
+
+
+def _check(api: str, status: int) -> None:
+    if status != 0:
+        raise AclError(api, status, recent_error())
+
+
+def stream() -> int:
+    """The process's aclrtStream, starting the runtime (aclInit, aclrtSetDevice(0)) on first use."""
+    global _stream, _runtime_alive
+    with _lock:
+        if _stream is not None:
+            return _stream
+        lib = load()
+        status = lib.aclInit(None)
+        if status not in (0, _ERROR_REPEAT_INITIALIZE):
+            _check("aclInit", status)
+        _check("aclrtSetDevice", lib.aclrtSetDevice(0))
+        handle = _vp()
+        _check("aclrtCreateStream", lib.aclrtCreateStream(ctypes.byref(handle)))
+        _stream = handle.value or 0
+        _runtime_alive = True
+        atexit.register(_shutdown)
+        return _stream
+
+
+def _shutdown() -> None:
+    # Objects still open at exit must not free into a finalized runtime (see DeviceTensor.__del__).
+    global _stream, _runtime_alive
+    with _lock:
+        if _stream is None or _lib is None:
+            return
+        _runtime_alive = False
+        _lib.aclrtDestroyStream(_stream)
+        _lib.aclrtResetDevice(0)
+        _lib.aclFinalize()
+        _stream = None
+
+
+def _malloc(nbytes: int) -> int:
+    ptr = _vp()
+    _check("aclrtMalloc", load().aclrtMalloc(ctypes.byref(ptr), nbytes, _MEM_MALLOC_HUGE_FIRST))
+    return ptr.value or 0
+
+
+def _free(ptr: int) -> None:
+    if _runtime_alive and ptr:
+        load().aclrtFree(ptr)
+
+
+def _i64_array(values: Sequence[int]) -> Any:
+    # One spare element so that a 0-d shape still passes a valid pointer.
+    return (ctypes.c_int64 * (len(values) + 1))(*values)
+
+
+def acl_dtype(dtype: Any) -> tuple[np.dtype, int]:
+    """(NumPy dtype, aclDataType) for a dtype or its name: 'float32', 'float16', 'bfloat16', 'int32',
+    'int64', 'bool'. Raises TypeError naming the supported ones for anything else."""
+    try:
+        np_dtype = np.dtype(ml_dtypes.bfloat16) if str(dtype) == "bfloat16" else np.dtype(dtype)
+    except TypeError:
+        np_dtype = None
+    if np_dtype not in ACL_DTYPES:
+        supported = ", ".join(str(d) for d in ACL_DTYPES)
+        raise TypeError(f"normgrad: dtype {dtype} is not supported; expected one of {supported}")
+    return np_dtype, ACL_DTYPES[np_dtype]
+
+
+def _storage_of(array: np.ndarray) -> tuple[np.ndarray, tuple[int, ...], int]:
+    """(contiguous host storage as a flat array of array.dtype, storage shape, element offset) for
+    a view with non-negative strides that are whole elements."""
+    item = array.itemsize
+    root = array
+    while isinstance(root.base, np.ndarray):
+        root = root.base
+    start = array.ctypes.data
+    end = start + sum((n - 1) * s for n, s in zip(array.shape, array.strides, strict=True)) + item
+    root_start = root.ctypes.data
+    fits = (
+        root.flags.c_contiguous
+        and root_start <= start
+        and end <= root_start + root.nbytes
+        and (start - root_start) % item == 0
+        and root.nbytes % item == 0
+    )
+    if fits:
+        # The view's real base storage, as torch would pass it: offset and strides into the base.
+        flat = root.reshape(-1).view(np.uint8).view(array.dtype)
+        shape = root.shape if root.dtype == array.dtype else (flat.size,)
+        return flat, tuple(shape), (start - root_start) // item
+    # The base is not an ndarray we can copy whole: take just the bytes the view spans.
+    span = (end - start) // item
+    flat = np.lib.stride_tricks.as_strided(array, shape=(span,), strides=(item,)).copy()
+    return flat, (span,), 0
+
+
+class DeviceTensor:
+    """A device copy of a NumPy array described by an aclTensor: the argument type of call_aclnn.
+
+    Made by tensor(array) (inputs, and outputs that must be strided) or empty(shape, dtype) (outputs).
+    A C-contiguous array becomes a contiguous tensor over a copy of exactly its elements. A
+    non-contiguous view becomes a strided tensor over a device copy of its base storage: view
+    shape, element strides, element offset and storage shape as aclCreateTensor takes them (like a
+    torch view on NPU). Views with negative strides, or strides that are not whole elements, are
+    copied to a contiguous array first: the values are the same, only the layout test is lost.
+
+    .ptr is the aclTensor* as an int. numpy() reads the view back as a new C-contiguous array;
+    storage() reads the whole storage, to check what a strided output left untouched. Free it
+    deterministically with close() or a `with` block; a tensor that is garbage-collected open is
+    freed then. Using .ptr after close() raises ValueError.
+    """
+
+    def __init__(self, shape: Sequence[int], dtype: Any, strides: Sequence[int], offset: int,
+                 storage_shape: Sequence[int], host_storage: np.ndarray | None = None,
+                 poison: bool = False) -> None:
+        self.dtype, acl_type = acl_dtype(dtype)
+        self.shape = tuple(int(n) for n in shape)
+        self.strides = tuple(int(s) for s in strides)  # elements
+        self.offset = int(offset)  # elements
+        self.storage_shape = tuple(int(n) for n in storage_shape)
+        self.storage_elems = int(np.prod(self.storage_shape, dtype=np.int64))
+        self._storage_bytes = self.storage_elems * self.dtype.itemsize
+        self._data = 0
+        self._ptr = 0
+        lib = load()
+        stream()
+        # aclrtMalloc refuses 0 bytes; an empty tensor still gets a valid (unused) address.
+        self._data = _malloc(max(self._storage_bytes, 32))
+        try:
+            if host_storage is not None and self._storage_bytes:
+                host = np.ascontiguousarray(host_storage)
+                _check("aclrtMemcpy", lib.aclrtMemcpy(self._data, self._storage_bytes, host.ctypes.data,
+                                                      self._storage_bytes, _MEMCPY_HOST_TO_DEVICE))
+            elif poison and self._storage_bytes:
+                # All-ones bytes read back as NaN (floats) or -1 (ints): an output element the
+                # kernel never wrote cannot pass for a plausible zero.
+                _check("aclrtMemset", lib.aclrtMemset(self._data, self._storage_bytes, 0xFF,
+                                                      self._storage_bytes))
+            ptr = lib.aclCreateTensor(_i64_array(self.shape), len(self.shape), acl_type,
+                                      _i64_array(self.strides), self.offset, _FORMAT_ND,
+                                      _i64_array(self.storage_shape), len(self.storage_shape), self._data)
+            if not ptr:
+                raise AclError("aclCreateTensor", None, recent_error())
+            self._ptr = ptr
+        except BaseException:
+            _free(self._data)
+            self._data = 0
+            raise
+
+    @property
+    def ptr(self) -> int:
+        """The aclTensor* to pass to an aclnn function."""
+        if not self._ptr:
+            raise ValueError(f"DeviceTensor{list(self.shape)} {self.dtype}: used after close()")
+        return self._ptr
+
+    def storage(self) -> np.ndarray:
+        """A host copy of the whole device storage, in the storage shape."""
+        self.ptr  # noqa: B018 - raises if closed
+        host = np.empty(self.storage_elems, dtype=self.dtype)
+        if self._storage_bytes:
+            _check("aclrtMemcpy", load().aclrtMemcpy(host.ctypes.data, self._storage_bytes, self._data,
+                                                     self._storage_bytes, _MEMCPY_DEVICE_TO_HOST))
+        return host.reshape(self.storage_shape)
+
+    def numpy(self) -> np.ndarray:
+        """A host copy of the tensor's view as a new C-contiguous array of its shape and dtype."""
+        flat = self.storage().reshape(-1)
+        if not self.shape or int(np.prod(self.shape)) == 0:
+            return np.ascontiguousarray(flat[self.offset:self.offset + int(np.prod(self.shape))]
+                                        .reshape(self.shape))
+        item = self.dtype.itemsize
+        view = np.lib.stride_tricks.as_strided(flat[self.offset:], shape=self.shape,
+                                               strides=tuple(s * item for s in self.strides))
+        return np.ascontiguousarray(view)
+
+    def close(self) -> None:
+        """Destroys the aclTensor and frees the device memory; calling it again does nothing."""
+        if self._ptr and _runtime_alive:
+            load().aclDestroyTensor(self._ptr)
+        self._ptr = 0
+        _free(self._data)
+        self._data = 0
+
+    def __enter__(self) -> DeviceTensor:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        with contextlib.suppress(Exception):
+            self.close()
+
+    def __repr__(self) -> str:
+        state = "open" if self._ptr else "closed"
+        return (f"DeviceTensor(shape={list(self.shape)}, dtype={self.dtype}, strides={list(self.strides)}, "
+                f"offset={self.offset}, storage_shape={list(self.storage_shape)}, {state})")
+
+
+def tensor(array: np.ndarray) -> DeviceTensor:
+    """A device tensor holding a copy of array (any layout; see DeviceTensor for views)."""
+    if not isinstance(array, np.ndarray):
+        raise TypeError(f"normgrad.tensor: expected a numpy.ndarray, got {type(array).__name__}")
+    acl_dtype(array.dtype)
+    item = array.itemsize
+    regular = all(s >= 0 and s % item == 0 for s in array.strides)
+    if array.flags.c_contiguous or array.size == 0 or not regular:
+        host = np.ascontiguousarray(array)
+        return DeviceTensor(host.shape, host.dtype, _row_major(host.shape), 0, host.shape, host_storage=host)
+    storage, storage_shape, offset = _storage_of(array)
+    strides = [s // item for s in array.strides]
+    return DeviceTensor(array.shape, array.dtype, strides, offset, storage_shape, host_storage=storage)
+
+
+def _row_major(shape: Sequence[int]) -> list[int]:
+    strides, step = [], 1
+    for n in reversed(shape):
+        strides.append(step)
+        step *= max(int(n), 1)
+    return strides[::-1]
+
+
+def empty(shape: Sequence[int], dtype: Any, *, poison: bool = True) -> DeviceTensor:
+    """A contiguous device tensor for an output. With poison (the default) every byte is 0xFF, so
+    elements the operator never writes read back as NaN (floats) or -1 (integers)."""
+    if any(int(n) < 0 for n in shape):
+        raise ValueError(f"normgrad.empty: shape {list(shape)} has a negative dimension")
+    return DeviceTensor(shape, dtype, _row_major(shape), 0, shape, poison=poison)
+
+
+class _HostArray:
+    """An aclBoolArray / aclIntArray: host values the aclnn call reads, freed by close() or `with`."""
+
+    _create = ""
+    _destroy = ""
+    _ctype: Any = None
+
+    def __init__(self, values: Sequence[Any]) -> None:
+        self.values = tuple(values)
+        lib = load()
+        raw = (self._ctype * (len(self.values) + 1))(*self.values)
+        self._ptr = getattr(lib, self._create)(raw, len(self.values)) or 0
+        if not self._ptr:
+            raise AclError(self._create, None, recent_error())
+
+    @property
+    def ptr(self) -> int:
+        if not self._ptr:
+            raise ValueError(f"{type(self).__name__}{list(self.values)}: used after close()")
+        return self._ptr
+
+    def close(self) -> None:
+        if self._ptr and _runtime_alive:
+            getattr(load(), self._destroy)(self._ptr)
+        self._ptr = 0
+
+    def __enter__(self) -> _HostArray:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        with contextlib.suppress(Exception):
+            self.close()
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+
+class BoolArray(_HostArray):
+    """aclBoolArray, e.g. an outputMask [dx, dgamma, dbeta]."""
+
+    _create, _destroy, _ctype = "aclCreateBoolArray", "aclDestroyBoolArray", ctypes.c_bool
+
+
+class IntArray(_HostArray):
+    """aclIntArray, e.g. LayerNorm's normalizedShape."""
+
+    _create, _destroy, _ctype = "aclCreateIntArray", "aclDestroyIntArray", ctypes.c_int64
+
+
+def bool_array(values: Sequence[bool]) -> BoolArray:
+    """An aclBoolArray of values. Raises TypeError for anything but Python/NumPy bools."""
+    for i, v in enumerate(values):
+        if not isinstance(v, bool | np.bool_):
+            raise TypeError(f"normgrad.bool_array: element {i} is {v!r} ({type(v).__name__}), expected bool")
+    return BoolArray([bool(v) for v in values])
+
+
+def int_array(values: Sequence[int]) -> IntArray:
+    """An aclIntArray of int64 values. Raises TypeError for non-integers (bools included)."""
+    for i, v in enumerate(values):
+        if isinstance(v, bool | np.bool_) or not isinstance(v, int | np.integer):
+            raise TypeError(f"normgrad.int_array: element {i} is {v!r} ({type(v).__name__}), expected an int")
+    return IntArray([int(v) for v in values])
+
+
+def _c_arg(api: str, index: int, value: Any) -> Any:
+    if value is None:
+        return _vp(None)
+    if isinstance(value, DeviceTensor | _HostArray):
+        return _vp(value.ptr)
+    if isinstance(value, ctypes._SimpleCData):  # an explicit C type, e.g. ctypes.c_float(eps)
+        return value
+    if isinstance(value, bool | np.bool_):
+        return ctypes.c_bool(bool(value))
+    if isinstance(value, int | np.integer):
+        return ctypes.c_int64(int(value))
+    if isinstance(value, float):
+        return ctypes.c_double(value)
+    raise TypeError(
+        f"call_aclnn({api}): argument {index} is a {type(value).__name__}; expected a DeviceTensor, "
+        f"BoolArray, IntArray, None, bool, int (int64_t), float (double) or a ctypes value"
+    )
+
+
+def _aclnn_function(lib: ctypes.CDLL, name: str) -> Any:
+    try:
+        fn = getattr(lib, name)
+    except AttributeError:
+        raise ValueError(f"call_aclnn: libnormgrad has no function {name}") from None
+    fn.restype = ctypes.c_int32
+    return fn
+
+
+def call_aclnn(name: str, *args: Any) -> int:
+    """Runs the aclnn API `name` (e.g. "aclnnGroupNormBackward") through both phases.
+
+    args are the arguments of nameGetWorkspaceSize before workspaceSize/executor, in order:
+    DeviceTensor, BoolArray, IntArray, None (a null pointer), bool (bool), int (int64_t), float
+    (double) or an explicit ctypes value such as ctypes.c_float(eps). Allocates the workspace,
+    runs the execute phase (which frees the executor), synchronises the stream and frees the
+    workspace. Returns the workspace size in bytes. Raises AclnnError with the api, status and
+    aclGetRecentErrMsg() text when either phase fails; outputs are then undefined.
+    """
+    lib = load()
+    handle = stream()
+    get_size = _aclnn_function(lib, name + "GetWorkspaceSize")
+    execute = _aclnn_function(lib, name)
+    c_args = [_c_arg(name, i, a) for i, a in enumerate(args)]
+    workspace_size = ctypes.c_uint64(0)
+    executor = _vp()
+    status = get_size(*c_args, ctypes.byref(workspace_size), ctypes.byref(executor))
+    if status != 0:
+        raise AclnnError(name + "GetWorkspaceSize", status, recent_error())
+    workspace = _malloc(workspace_size.value) if workspace_size.value else 0
+    try:
+        status = execute(_vp(workspace or None), ctypes.c_uint64(workspace_size.value), executor, _vp(handle))
+        if status != 0:
+            raise AclnnError(name, status, recent_error())
+        _check("aclrtSynchronizeStream", lib.aclrtSynchronizeStream(handle))
+    finally:
+        _free(workspace)
+    return workspace_size.value
+
+
+def _json(text: bytes | None, api: str) -> Any:
+    if not text:
+        raise AclError(api, None, recent_error())
+    return json.loads(text.decode())
+
+
+def last_run() -> list[dict[str, Any]]:
+    """The kernel launches of the latest aclnn call, in order, as normgradSimLastRunJson reports
+    them: kernel, soc, blockDim, ok, error, warnings, cores (per-core counters) and the modeled
+    timing totalUs, launchUs, hbmUs, maxCoreUs, meanCoreUs, syncUs, bytesIn, bytesOut, loadBalance."""
+    data = _json(load().normgradSimLastRunJson(), "normgradSimLastRunJson")
+    if isinstance(data, dict) and "launches" in data:
+        data = data["launches"]
+    return list(data)
+
+
+def socs() -> list[dict[str, Any]]:
+    """Every SoC profile the simulator models (normgradSimSocsJson), as dicts."""
+    data = _json(load().normgradSimSocsJson(), "normgradSimSocsJson")
+    if isinstance(data, dict) and "socs" in data:
+        data = data["socs"]
+    return list(data)
+
+
+def soc_names() -> list[str]:
+    return [str(p["name"]) for p in socs()]
+
+
+def get_soc() -> str:
+    """The name of the SoC profile kernels currently run on."""
+    name = load().normgradSimGetSoc()
+    return name.decode() if name else ""
+
+
+def set_soc(name: str) -> None:
+    """Makes kernels run on the SoC profile `name` ('ascend910b', 'ascend910_93', 'ascend910').
+    Raises ValueError naming the known profiles for any other name."""
+    if not isinstance(name, str):
+        raise TypeError(f"set_soc: name must be a str, got {type(name).__name__}")
+    if load().normgradSimSetSoc(name.encode()) != 0:
+        raise ValueError(f"set_soc: unknown SoC '{name}'; expected one of {', '.join(soc_names())}")
+
+
+@contextlib.contextmanager
+def soc(name: str) -> Iterator[str]:
+    """Runs the `with` block on SoC profile `name` and restores the previous profile after it."""
+    previous = get_soc()
+    set_soc(name)
+    try:
+        yield name
+    finally:
+        set_soc(previous)
+
+
+def self_check() -> tuple[bool, str]:
+    """normgradSimSelfCheck: (passed, message) of the simulator's built-in sanity run."""
+    buf = ctypes.create_string_buffer(4096)
+    status = load().normgradSimSelfCheck(buf, len(buf))
+    return status == 0, buf.value.decode(errors="replace")
+
+
+def graph_ops() -> Any:
+    """normgradGraphOpsJson: the graph-mode operator prototypes."""
+    return _json(load().normgradGraphOpsJson(), "normgradGraphOpsJson")
+
+
+def op_defs() -> Any:
+    """normgradOpDefsJson: the operator definitions (schema) the library declares."""
+    return _json(load().normgradOpDefsJson(), "normgradOpDefsJson")
