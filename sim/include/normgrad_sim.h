@@ -1,0 +1,54 @@
+// The simulator's C API, for Python (ctypes) and tools: SoC selection, the modeled timing of the
+// latest operator call, the self-check, and the recorded operator schemas, as JSON text.
+// Every returned string is owned by the library and stays valid until the next call of the same
+// function on the same thread.
+#pragma once
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// Selects the SoC profile later launches run on: "ascend910b", "ascend910_93", "ascend910".
+// Returns 0, or 1 for an unknown name (the current SoC is unchanged).
+int normgradSimSetSoc(const char* name);
+const char* normgradSimGetSoc(void);
+
+// [{"name":..., "aivCores":..., "ubBytes":..., "clockGHz":..., ... every SocProfile field}]
+const char* normgradSimSocsJson(void);
+
+// The launches since the last operator call began (the aclnn execute phase clears the log):
+// {"soc": "<current soc>", "totalUs": <sum over launches>, "bytesIn": ..., "bytesOut": ...,
+//  "launches": [{"kernel", "soc", "blockDim", "ok", "error", "warnings": [...],
+//                "totalUs", "launchUs", "hbmUs", "maxCoreUs", "meanCoreUs", "syncUs",
+//                "bytesIn", "bytesOut", "loadBalance", "chipUtilization", "busyCores",
+//                "cores": [{"gmToUbBytes", "ubToGmBytes", "ubToUbBytes", "dmaIn", "dmaOut",
+//                           "vecInstr", "vecRepeats": {"elementwise", "reduce", "transcendental",
+//                           "cast"}, "scalarGm", "scalarUb", "syncs", "syncAll",
+//                           "mte2Us", "mte3Us", "vecUs", "fillUs", "coreUs"}]}]}
+// Times are the cost model's (ascendc/cost.h), in microseconds.
+const char* normgradSimLastRunJson(void);
+
+// Runs a small multi-core Ascend C kernel (queues with double buffering, DataCopy, DataCopyPad,
+// Cast, Add, Muls, ReduceSum, SyncAll, a cross-core combine) on the current SoC and compares it
+// with the host. Returns 0 and a one-line summary in msg, or nonzero and the reason.
+// msg may be nullptr; the text is truncated to msgBytes - 1 characters.
+int normgradSimSelfCheck(char* msg, size_t msgBytes);
+
+// Graph prototypes recorded by REG_OP (graph/operator_reg.h):
+// [{"name", "inputs": [{"name", "kind": "required"|"optional"|"dynamic", "dtypes": ["DT_FLOAT", ...]}],
+//   "outputs": [...], "attrs": [{"name", "type": "Int"|..., "required": bool, "default": <json>}]}]
+const char* normgradGraphOpsJson(void);
+
+// Operator definitions recorded by OP_ADD (register/op_def_registry.h):
+// [{"name", "inputs": [{"name", "paramType": "required"|"optional"|"dynamic", "dtypes": [...],
+//   "formats": [...]}], "outputs": [...], "attrs": [{"name", "type", "required", "default"}],
+//   "hasInferShape", "hasTiling", "socs": [...], "problems": [...]}]
+const char* normgradOpDefsJson(void);
+
+// Records the text aclGetRecentErrMsg() returns on this thread (the aclnn layer's Error()).
+void normgradSimSetRecentErrMsg(const char* msg);
+
+#ifdef __cplusplus
+}  // extern "C"
+#endif

@@ -1,0 +1,254 @@
+// The ACL runtime on the CPU: init/finalize, device 0, stream handles, device memory as
+// registered host memory, copies and memset with CANN's argument checks, the recent error text.
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <set>
+#include <string>
+
+#include "acl/acl.h"
+#include "acl_checks.h"
+#include "ascendc/core.h"
+#include "normgrad_sim.h"
+
+namespace {
+
+constexpr size_t kDeviceAlign = 512;  // CANN aligns device allocations to at least 512 bytes
+
+thread_local std::string t_recentErr;
+
+std::mutex g_mutex;
+bool g_initialized = false;
+std::map<void*, size_t> g_deviceAllocs;  // aclrtMalloc base -> requested bytes
+std::set<void*> g_hostAllocs;
+std::set<aclrtStream> g_streams;
+
+size_t RoundUp(size_t v, size_t a) { return (v + a - 1) / a * a; }
+
+const char* KindName(aclrtMemcpyKind kind) {
+  switch (kind) {
+    case ACL_MEMCPY_HOST_TO_HOST: return "ACL_MEMCPY_HOST_TO_HOST";
+    case ACL_MEMCPY_HOST_TO_DEVICE: return "ACL_MEMCPY_HOST_TO_DEVICE";
+    case ACL_MEMCPY_DEVICE_TO_HOST: return "ACL_MEMCPY_DEVICE_TO_HOST";
+    case ACL_MEMCPY_DEVICE_TO_DEVICE: return "ACL_MEMCPY_DEVICE_TO_DEVICE";
+    case ACL_MEMCPY_DEFAULT: return "ACL_MEMCPY_DEFAULT";
+  }
+  return "unknown";
+}
+
+// Checks one side of a copy: device memory must be one allocation, host memory none.
+aclError CheckSide(const char* api, const char* what, const void* p, size_t bytes, bool device) {
+  if (device && !normgrad_sim::InDeviceMemory(p, bytes)) {
+    return normgrad_sim::AclFail(ACL_ERROR_INVALID_PARAM, api,
+                                 "%s %p + %zu bytes is not inside one device allocation", what, p, bytes);
+  }
+  if (!device && normgrad_sim::InDeviceMemory(p, 1)) {
+    return normgrad_sim::AclFail(ACL_ERROR_INVALID_PARAM, api,
+                                 "%s %p is device memory, but the copy kind says host", what, p);
+  }
+  return ACL_SUCCESS;
+}
+
+}  // namespace
+
+namespace normgrad_sim {
+
+aclError AclFail(aclError code, const char* api, const char* fmt, ...) {
+  char buf[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  std::vsnprintf(buf, sizeof(buf), fmt, ap);
+  va_end(ap);
+  t_recentErr = std::string(api) + ": " + buf;
+  return code;
+}
+
+bool InDeviceMemory(const void* p, uint64_t bytes) {
+  if (p == nullptr) return false;
+  try {
+    sim::gm::CheckRange("acl", p, bytes == 0 ? 1 : bytes, false);
+    return true;
+  } catch (const sim::SimError&) {
+    return false;
+  }
+}
+
+}  // namespace normgrad_sim
+
+using normgrad_sim::AclFail;
+
+extern "C" {
+
+const char* aclGetRecentErrMsg(void) { return t_recentErr.c_str(); }
+
+void normgradSimSetRecentErrMsg(const char* msg) { t_recentErr = msg != nullptr ? msg : ""; }
+
+size_t aclDataTypeSize(aclDataType dataType) {
+  switch (dataType) {
+    case ACL_INT8: case ACL_UINT8: case ACL_BOOL: return 1;
+    case ACL_FLOAT16: case ACL_BF16: case ACL_INT16: case ACL_UINT16: return 2;
+    case ACL_FLOAT: case ACL_INT32: case ACL_UINT32: return 4;
+    case ACL_INT64: case ACL_UINT64: case ACL_DOUBLE: case ACL_COMPLEX64: return 8;
+    case ACL_COMPLEX128: return 16;
+    default: return 0;
+  }
+}
+
+aclError aclInit(const char* configPath) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  if (g_initialized) return AclFail(ACL_ERROR_REPEAT_INITIALIZE, "aclInit", "ACL is already initialized");
+  g_initialized = true;
+  return ACL_SUCCESS;
+}
+
+aclError aclFinalize(void) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  if (!g_initialized) return AclFail(ACL_ERROR_REPEAT_FINALIZE, "aclFinalize", "ACL is not initialized");
+  g_initialized = false;
+  return ACL_SUCCESS;
+}
+
+aclError aclrtSetDevice(int32_t deviceId) {
+  if (deviceId != 0) {
+    return AclFail(ACL_ERROR_RT_INVALID_DEVICEID, "aclrtSetDevice", "deviceId %d does not exist; the simulator has device 0",
+                   deviceId);
+  }
+  return ACL_SUCCESS;
+}
+
+aclError aclrtResetDevice(int32_t deviceId) {
+  if (deviceId != 0) {
+    return AclFail(ACL_ERROR_RT_INVALID_DEVICEID, "aclrtResetDevice",
+                   "deviceId %d does not exist; the simulator has device 0", deviceId);
+  }
+  return ACL_SUCCESS;
+}
+
+aclError aclrtGetDevice(int32_t* deviceId) {
+  if (deviceId == nullptr) return AclFail(ACL_ERROR_INVALID_PARAM, "aclrtGetDevice", "deviceId is null");
+  *deviceId = 0;
+  return ACL_SUCCESS;
+}
+
+aclError aclrtCreateStream(aclrtStream* stream) {
+  if (stream == nullptr) return AclFail(ACL_ERROR_INVALID_PARAM, "aclrtCreateStream", "stream is null");
+  std::lock_guard<std::mutex> lock(g_mutex);
+  *stream = new int(0);  // a unique handle; work runs synchronously
+  g_streams.insert(*stream);
+  return ACL_SUCCESS;
+}
+
+aclError aclrtDestroyStream(aclrtStream stream) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  if (g_streams.erase(stream) == 0) {
+    return AclFail(ACL_ERROR_INVALID_PARAM, "aclrtDestroyStream", "stream %p was not created by aclrtCreateStream",
+                   stream);
+  }
+  delete static_cast<int*>(stream);
+  return ACL_SUCCESS;
+}
+
+aclError aclrtSynchronizeStream(aclrtStream stream) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  if (stream != nullptr && g_streams.count(stream) == 0) {
+    return AclFail(ACL_ERROR_INVALID_PARAM, "aclrtSynchronizeStream",
+                   "stream %p was not created by aclrtCreateStream", stream);
+  }
+  return ACL_SUCCESS;  // every launch completed before its call returned
+}
+
+aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
+  if (devPtr == nullptr) return AclFail(ACL_ERROR_INVALID_PARAM, "aclrtMalloc", "devPtr is null");
+  if (size == 0) return AclFail(ACL_ERROR_INVALID_PARAM, "aclrtMalloc", "size is 0; it must be > 0");
+  if (policy < ACL_MEM_MALLOC_HUGE_FIRST || policy > ACL_MEM_MALLOC_NORMAL_ONLY_P2P) {
+    return AclFail(ACL_ERROR_INVALID_PARAM, "aclrtMalloc", "policy %d is not an aclrtMemMallocPolicy",
+                   static_cast<int>(policy));
+  }
+  void* p = std::aligned_alloc(kDeviceAlign, RoundUp(size, kDeviceAlign));
+  if (p == nullptr) {
+    return AclFail(ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtMalloc", "out of memory allocating %zu bytes", size);
+  }
+  // Device memory starts undefined; 0xff bytes read as NaN in every float type, so a kernel
+  // that reads memory nobody wrote shows it.
+  std::memset(p, 0xff, size);
+  sim::gm::Register(p, size);
+  std::lock_guard<std::mutex> lock(g_mutex);
+  g_deviceAllocs[p] = size;
+  *devPtr = p;
+  return ACL_SUCCESS;
+}
+
+aclError aclrtFree(void* devPtr) {
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    if (g_deviceAllocs.erase(devPtr) == 0) {
+      return AclFail(ACL_ERROR_INVALID_PARAM, "aclrtFree", "%p was not returned by aclrtMalloc (or is freed)", devPtr);
+    }
+  }
+  sim::gm::Unregister(devPtr);
+  std::free(devPtr);
+  return ACL_SUCCESS;
+}
+
+aclError aclrtMallocHost(void** hostPtr, size_t size) {
+  if (hostPtr == nullptr) return AclFail(ACL_ERROR_INVALID_PARAM, "aclrtMallocHost", "hostPtr is null");
+  if (size == 0) return AclFail(ACL_ERROR_INVALID_PARAM, "aclrtMallocHost", "size is 0; it must be > 0");
+  void* p = std::aligned_alloc(64, RoundUp(size, 64));
+  if (p == nullptr) return AclFail(ACL_ERROR_BAD_ALLOC, "aclrtMallocHost", "out of memory allocating %zu bytes", size);
+  std::lock_guard<std::mutex> lock(g_mutex);
+  g_hostAllocs.insert(p);
+  *hostPtr = p;
+  return ACL_SUCCESS;
+}
+
+aclError aclrtFreeHost(void* hostPtr) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  if (g_hostAllocs.erase(hostPtr) == 0) {
+    return AclFail(ACL_ERROR_INVALID_PARAM, "aclrtFreeHost", "%p was not returned by aclrtMallocHost", hostPtr);
+  }
+  std::free(hostPtr);
+  return ACL_SUCCESS;
+}
+
+aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind) {
+  const char* api = "aclrtMemcpy";
+  if (count == 0) return ACL_SUCCESS;
+  if (dst == nullptr || src == nullptr) {
+    return AclFail(ACL_ERROR_INVALID_PARAM, api, "%s is null", dst == nullptr ? "dst" : "src");
+  }
+  if (count > destMax) return AclFail(ACL_ERROR_INVALID_PARAM, api, "count %zu bytes exceeds destMax %zu", count, destMax);
+  bool dstDevice, srcDevice;
+  switch (kind) {
+    case ACL_MEMCPY_HOST_TO_HOST: dstDevice = false; srcDevice = false; break;
+    case ACL_MEMCPY_HOST_TO_DEVICE: dstDevice = true; srcDevice = false; break;
+    case ACL_MEMCPY_DEVICE_TO_HOST: dstDevice = false; srcDevice = true; break;
+    case ACL_MEMCPY_DEVICE_TO_DEVICE: dstDevice = true; srcDevice = true; break;
+    case ACL_MEMCPY_DEFAULT:
+      dstDevice = normgrad_sim::InDeviceMemory(dst, 1);
+      srcDevice = normgrad_sim::InDeviceMemory(src, 1);
+      break;
+    default:
+      return AclFail(ACL_ERROR_INVALID_PARAM, api, "kind %d is not an aclrtMemcpyKind", static_cast<int>(kind));
+  }
+  aclError e = CheckSide(api, (std::string("dst of ") + KindName(kind)).c_str(), dst, count, dstDevice);
+  if (e == ACL_SUCCESS) e = CheckSide(api, (std::string("src of ") + KindName(kind)).c_str(), src, count, srcDevice);
+  if (e != ACL_SUCCESS) return e;
+  std::memmove(dst, src, count);
+  return ACL_SUCCESS;
+}
+
+aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
+  const char* api = "aclrtMemset";
+  if (count == 0) return ACL_SUCCESS;
+  if (devPtr == nullptr) return AclFail(ACL_ERROR_INVALID_PARAM, api, "devPtr is null");
+  if (count > maxCount) return AclFail(ACL_ERROR_INVALID_PARAM, api, "count %zu bytes exceeds maxCount %zu", count, maxCount);
+  aclError e = CheckSide(api, "devPtr", devPtr, count, true);
+  if (e != ACL_SUCCESS) return e;
+  std::memset(devPtr, value, count);
+  return ACL_SUCCESS;
+}
+
+}  // extern "C"
