@@ -1,0 +1,107 @@
+"""`normgrad bench`: runs each case once per SoC profile and summarises the modeled launch reports."""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+from typing import Any
+
+from normgrad import _native
+from normgrad.cases.base import Case
+from normgrad.check import case_rng
+from normgrad.errors import AclnnError
+
+# aclnn status of a rejected argument: on a profile, that means "this SoC cannot run the case".
+_STATUS_INVALID = 161002
+
+
+@dataclass
+class BenchRow:
+    """One case on one SoC profile. Times in microseconds; None where the case did not run.
+
+    modeled_us      sum of the launches' modeled totalUs (launch overhead included)
+    roofline_pct    100 * (min_bytes / peak HBM bandwidth) / modeled_us
+    traffic_ratio   bytes moved (sum of bytesIn + bytesOut over launches) / min_bytes
+    load_balance    the launches' loadBalance, weighted by their totalUs
+    block_dim       blockDim of each launch, joined by '+' ("48+1" for a main and a final kernel)
+    """
+
+    op: str
+    case: str
+    dtype: str
+    shape: str
+    soc: str
+    status: str  # "ok", "skipped" (the profile cannot run the case) or "failed"
+    modeled_us: float | None = None
+    roofline_pct: float | None = None
+    traffic_ratio: float | None = None
+    load_balance: float | None = None
+    block_dim: str = ""
+    launches: int = 0
+    bytes_moved: int = 0
+    min_bytes: int = 0
+    note: str = ""  # why skipped or failed
+
+
+def skip_reason(case: Case, profile: dict[str, Any]) -> str | None:
+    """Why profile cannot run case at all, known before running it (None when it can)."""
+    if case.dtype == "bfloat16" and not profile.get("hasBf16", True):
+        return f"{profile['name']} has no bfloat16"
+    return None
+
+
+def summarize(case: Case, profile: dict[str, Any], launches: Sequence[dict[str, Any]]) -> BenchRow:
+    """The row for a case that ran on profile, from its launch reports (last_run())."""
+    row = BenchRow(case.op, case.name, case.dtype, case.shape, str(profile["name"]), "ok",
+                   min_bytes=case.min_bytes, launches=len(launches))
+    if not launches:
+        row.status, row.note = "failed", "the call launched no kernel"
+        return row
+    errors = [f"{launch.get('kernel', '?')}: {launch.get('error', '')}"
+              for launch in launches if not launch.get("ok", True)]
+    if errors:
+        row.status, row.note = "failed", "; ".join(errors)
+    total_us = sum(float(launch["totalUs"]) for launch in launches)
+    row.modeled_us = total_us
+    row.bytes_moved = sum(int(launch["bytesIn"]) + int(launch["bytesOut"]) for launch in launches)
+    row.block_dim = "+".join(str(launch["blockDim"]) for launch in launches)
+    if total_us > 0:
+        row.load_balance = sum(float(launch["loadBalance"]) * float(launch["totalUs"])
+                               for launch in launches) / total_us
+        roofline_us = case.min_bytes / (float(profile["hbmPeakTBs"]) * 1e12) * 1e6
+        row.roofline_pct = 100.0 * roofline_us / total_us
+    if case.min_bytes > 0:
+        row.traffic_ratio = row.bytes_moved / case.min_bytes
+    return row
+
+
+def run_bench(case: Case, profile: dict[str, Any], seed: int = 0) -> BenchRow:
+    """Runs case once on profile and returns its row; never raises for a failing case."""
+    reason = skip_reason(case, profile)
+    if reason is not None:
+        return BenchRow(case.op, case.name, case.dtype, case.shape, str(profile["name"]), "skipped",
+                        min_bytes=case.min_bytes, note=reason)
+    try:
+        inputs = case.make_inputs(case_rng(case, seed))
+        with _native.soc(str(profile["name"])):
+            case.run(inputs)
+            launches = _native.last_run()
+    except AclnnError as err:
+        status = "skipped" if err.status == _STATUS_INVALID else "failed"
+        return BenchRow(case.op, case.name, case.dtype, case.shape, str(profile["name"]), status,
+                        min_bytes=case.min_bytes, note=str(err))
+    except Exception as err:  # noqa: BLE001 - one broken case must not stop the table
+        return BenchRow(case.op, case.name, case.dtype, case.shape, str(profile["name"]), "failed",
+                        min_bytes=case.min_bytes, note=f"{type(err).__name__}: {err}")
+    return summarize(case, profile, launches)
+
+
+def write_csv(rows: Sequence[BenchRow], path: Path) -> None:
+    """One line per row, the BenchRow fields as columns (empty cell for None)."""
+    with path.open("w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=[fl.name for fl in fields(BenchRow)])
+        writer.writeheader()
+        for row in rows:
+            writer.writerow({k: "" if v is None else v for k, v in asdict(row).items()})

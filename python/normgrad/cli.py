@@ -1,0 +1,214 @@
+"""The `normgrad` command: info, check (correctness against float64 goldens) and bench (modeled speed).
+
+docs/cli.md defines every column. Exit status: 0 success, 1 a failure (self-check, a case, the
+library), 2 a usage error (unknown --op, --soc or an unavailable --plot).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import normgrad
+from normgrad import _native, cases, plot
+from normgrad.bench import BenchRow, run_bench, write_csv
+from normgrad.check import CaseResult, run_case, select
+from normgrad.errors import LibraryNotFoundError
+from normgrad.progress import Progress
+from normgrad.report import fixed, sci, table
+
+DTYPES = ("float32", "float16", "bfloat16")
+
+
+class UsageError(Exception):
+    """A bad option value found after parsing (exit status 2)."""
+
+
+def _yes(value: object) -> str:
+    return "yes" if value else "no"
+
+
+def _soc_table(profiles: Sequence[dict]) -> str:
+    headers = ["name", "cores", "UB KiB", "GHz", "HBM TB/s", "peak TB/s", "DataCopyPad", "bf16", "SyncAll"]
+    rows = [[p["name"], p.get("aivCores", "?"), int(p.get("ubBytes", 0)) // 1024, p.get("clockGHz", "?"),
+             p.get("hbmSustainedTBs", "?"), p.get("hbmPeakTBs", "?"), _yes(p.get("hasDataCopyPad")),
+             _yes(p.get("hasBf16")), "hard" if p.get("hasHardSyncAll") else "soft"] for p in profiles]
+    return table(headers, rows, right=range(1, 6))
+
+
+def _case_summary() -> str:
+    check, bench = cases.check_cases(), cases.bench_cases()
+    ops = sorted({c.op for c in check} | {c.op for c in bench})
+    if not ops:
+        return "cases: none registered"
+    parts = [f"{op} {sum(c.op == op for c in check)} check ({sum(c.op == op and c.quick for c in check)} "
+             f"quick), {sum(c.op == op for c in bench)} bench" for op in ops]
+    return "cases: " + "; ".join(parts)
+
+
+def cmd_info(args: argparse.Namespace) -> int:
+    print(f"normgrad {normgrad.__version__}")
+    print(f"library: {_native.library_path()}")
+    _native.load()
+    print(f"current SoC: {_native.get_soc()}")
+    print()
+    print(_soc_table(_native.socs()))
+    print()
+    status = 0
+    try:
+        print(_case_summary())
+    except Exception as err:  # noqa: BLE001 - a broken case module is reported, not a crash
+        print(f"cases: cannot load the case modules: {type(err).__name__}: {err}")
+        status = 1
+    passed, message = _native.self_check()
+    print(f"self-check: {'passed' if passed else 'FAILED'}{': ' + message if message else ''}")
+    return status if passed else 1
+
+
+def _validate_op(op: str | None, registered: Sequence[cases.Case], command: str) -> None:
+    ops = sorted({c.op for c in registered})
+    if op is not None and op not in ops:
+        raise UsageError(f"normgrad {command}: --op {op} has no cases; registered operators: "
+                         f"{', '.join(ops)}")
+
+
+def _validate_socs(names: Sequence[str], command: str) -> list[dict]:
+    profiles = {p["name"]: p for p in _native.socs()}
+    for name in names:
+        if name not in profiles:
+            raise UsageError(f"normgrad {command}: --soc {name} is not a SoC profile; "
+                             f"expected one of {', '.join(profiles)}")
+    return [profiles[n] for n in names] if names else list(profiles.values())
+
+
+def _no_cases(command: str) -> int:
+    modules = ", ".join(f"normgrad.cases.{m}" for m in cases.OPERATOR_MODULES)
+    print(f"normgrad {command}: no cases are registered (none of {modules} exists yet)")
+    return 0
+
+
+def _check_rows(results: Sequence[CaseResult]) -> list[list[str]]:
+    rows = []
+    for r in results:
+        c = r.case
+        head = [c.op, c.name, c.dtype, c.shape]
+        if r.error:
+            rows.append(head + ["-", "-", "-", f"{c.tolerance.atol:g}", f"{c.tolerance.rtol:g}", "ERROR"])
+        for cmp in r.comparisons:
+            rows.append(head + [cmp.output, sci(cmp.max_abs), sci(cmp.max_rel), f"{c.tolerance.atol:g}",
+                                f"{c.tolerance.rtol:g}", "ok" if cmp.ok else "FAIL"])
+    return rows
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    registered = cases.check_cases()
+    if not registered:
+        return _no_cases("check")
+    _validate_op(args.op, registered, "check")
+    chosen = select([c for c in registered if args.op is None or c.op == args.op], args.dtype, args.full)
+    if not chosen:
+        raise UsageError(f"normgrad check: no case matches --op {args.op} --dtype {args.dtype}"
+                         f"{' --full' if args.full else ''}")
+    soc = args.soc or _native.get_soc()
+    _validate_socs([soc], "check")
+    print(f"normgrad check: {len(chosen)} cases on {soc}, seed {args.seed}")
+    progress = Progress(len(chosen))
+    results = []
+    with _native.soc(soc):
+        for case in chosen:
+            progress.step(f"{case.op}/{case.name} {case.dtype}")
+            results.append(run_case(case, args.seed))
+    progress.close()
+    headers = ["op", "case", "dtype", "shape", "output", "max abs err", "max rel err", "atol", "rtol",
+               "result"]
+    print(table(headers, _check_rows(results), right=[5, 6, 7, 8]))
+    failed = [r for r in results if not r.ok]
+    for r in failed:
+        c = r.case
+        details = [r.error] if r.error else [cmp.detail for cmp in r.comparisons if not cmp.ok]
+        for detail in details:
+            print(f"FAIL {c.op}/{c.name} {c.dtype} {c.shape}: {detail}")
+    print(f"{len(results) - len(failed)} of {len(results)} cases passed")
+    return 1 if failed else 0
+
+
+def _bench_table(rows: Sequence[BenchRow]) -> str:
+    headers = ["op", "case", "dtype", "shape", "soc", "time µs", "% roofline", "traffic", "balance",
+               "blockDim", "status"]
+    body = [[r.op, r.case, r.dtype, r.shape, r.soc, fixed(r.modeled_us, 1), fixed(r.roofline_pct, 1),
+             fixed(r.traffic_ratio, 2), fixed(r.load_balance, 2), r.block_dim or "-", r.status] for r in rows]
+    return table(headers, body, right=[5, 6, 7, 8, 9])
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    if args.plot is not None and not plot.available():
+        raise UsageError(f"normgrad bench --plot: {plot.INSTALL_HINT}")
+    registered = cases.bench_cases()
+    if not registered:
+        return _no_cases("bench")
+    _validate_op(args.op, registered, "bench")
+    profiles = _validate_socs(args.soc or [], "bench")
+    chosen = [c for c in registered if args.op is None or c.op == args.op]
+    print(f"normgrad bench: {len(chosen)} cases on {', '.join(p['name'] for p in profiles)} (modeled times)")
+    progress = Progress(len(chosen) * len(profiles))
+    rows = []
+    for case in chosen:
+        for profile in profiles:
+            progress.step(f"{case.op}/{case.name} {case.dtype} on {profile['name']}")
+            rows.append(run_bench(case, profile, args.seed))
+    progress.close()
+    print(_bench_table(rows))
+    for r in rows:
+        if r.note:
+            print(f"{r.status} {r.op}/{r.case} {r.dtype} on {r.soc}: {r.note}")
+    if args.csv is not None:
+        write_csv(rows, args.csv)
+        print(f"wrote {args.csv}")
+    if args.plot is not None:
+        plot.plot_bench(rows, args.plot)
+        print(f"wrote {args.plot}")
+    return 1 if any(r.status == "failed" for r in rows) else 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="normgrad", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"normgrad {normgrad.__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    info = sub.add_parser("info", help="version, library, SoC profiles and the simulator self-check")
+    info.set_defaults(func=cmd_info)
+
+    check = sub.add_parser("check", help="run the operators' cases and compare with float64 goldens")
+    check.add_argument("--op", help="only this operator (e.g. group_norm_grad)")
+    check.add_argument("--dtype", choices=DTYPES, help="only cases of this dtype")
+    check.add_argument("--full", action="store_true", help="also the slow cases (default: quick ones)")
+    check.add_argument("--soc", help="SoC profile to run on (default: the current one)")
+    check.add_argument("--seed", type=int, default=0, help="input seed (default 0)")
+    check.set_defaults(func=cmd_check)
+
+    bench = sub.add_parser("bench", help="modeled time, %% of HBM roofline and traffic per case and SoC")
+    bench.add_argument("--op", help="only this operator")
+    bench.add_argument("--soc", action="append", help="a SoC profile (repeatable; default: all)")
+    bench.add_argument("--csv", type=Path, help="also write the rows to this CSV file")
+    bench.add_argument("--plot", type=Path, help="also draw a chart to this file (needs matplotlib)")
+    bench.add_argument("--seed", type=int, default=0, help="input seed (default 0)")
+    bench.set_defaults(func=cmd_bench)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args))
+    except UsageError as err:
+        print(err, file=sys.stderr)
+        return 2
+    except LibraryNotFoundError as err:
+        print(f"normgrad {args.command}: {err}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
