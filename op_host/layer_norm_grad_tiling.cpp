@@ -1,0 +1,216 @@
+// LayerNorm backward tiling: how rows and columns are split over cores, and what the Unified
+// Buffer holds. Pure functions of (shape, dtypes, mask, SoC).
+//
+// Worked example, A2 (48 cores, 192 KiB UB), bf16 dy/x, fp32 stats and weight, all outputs:
+//   M = 8192, D = 4096 -> groups = 48, colSplit = 1 (whole rows), 171 or 170 rows per core,
+//   rowsPerBatch = 3, gamma and the dgamma/dbeta sums resident (3 x 16 KiB), dy/x double-buffered;
+//   stage 2 adds the 48 per-core partials in core order (48 x 4096 x 2 floats).
+//   M = 1, D = 1 000 000 fp32 -> one group of 48 cores, slices of 20 864 columns; gamma and
+//   dgamma/dbeta stream through 1 KiB chunks (a single batch, so nothing is re-read); one SyncAll.
+#include "layer_norm_grad_tiling.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace {
+
+constexpr uint32_t kRuntimeReservedUb = 8 * 1024;  // TMP_UB_OFFSET..TOTAL_UB_SIZE on 2201
+constexpr uint32_t kMarginUb = 512;
+constexpr uint64_t kMinSliceCols = 1024;  // below this a column split costs more in SyncAll than it wins
+constexpr uint32_t kMaxBatchRows = 4095;  // DataCopyPad blockCount limit
+constexpr uint64_t kTargetCopyBytes = 32 * 1024;
+// Per-group dgamma/dbeta partials cost 8 bytes per column and output; keep them under this
+// fraction of the 3*M*D*s bytes of dy, x and dx.
+constexpr double kPartialTrafficShare = 0.04;
+
+uint64_t AlignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+uint64_t CeilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+struct Flags {
+  uint32_t s, ws;
+  bool needX, needDx, needParams, hasWeight;
+  uint32_t nParams;
+};
+
+Flags FlagsOf(const LayerNormGradTiling& t) {
+  Flags f{};
+  f.s = LayerNormGradDtypeBytes(t.dtype);
+  f.ws = LayerNormGradDtypeBytes(t.weightDtype);
+  f.needDx = t.needDx != 0;
+  f.needX = t.needDx != 0 || t.needDgamma != 0;
+  f.nParams = t.needDgamma + t.needDbeta;
+  f.needParams = f.nParams > 0;
+  f.hasWeight = t.hasWeight != 0;
+  return f;
+}
+
+// Sizes the TPipe allocates: InitBuffer rounds each buffer up to 32 bytes.
+uint64_t Buf(uint64_t bytes) { return AlignUp(bytes, 32); }
+
+// Picks rowsPerBatch (largest first) and chunkCols for a fixed split, buffering and residency;
+// false if nothing fits. UB bytes are affine in chunkCols up to the 32-byte rounding.
+bool FitBatch(LayerNormGradTiling& t, uint64_t rowsMax, uint32_t budget, bool wholeSliceChunk) {
+  const uint32_t wp = t.sliceStride;
+  const bool streamedSums = FlagsOf(t).needParams && !t.accResident;
+  uint64_t bHi = std::min<uint64_t>(rowsMax, kMaxBatchRows);
+  if (t.colSplit == 1 && !streamedSums) {
+    // No exchange to amortise: keep a few batches in flight for double buffering and copies of
+    // about kTargetCopyBytes, which is past the point where DMA issue cost stops mattering.
+    bHi = std::min<uint64_t>(bHi, std::max<uint64_t>(1, CeilDiv(rowsMax, 4)));
+    bHi = std::min<uint64_t>(bHi, std::max<uint64_t>(1, kTargetCopyBytes / (uint64_t(wp) * FlagsOf(t).s)));
+  }
+  if (streamedSums && rowsMax > bHi) return false;  // streamed sums need a single batch
+  for (uint64_t b = bHi; b >= 1; --b) {
+    if (streamedSums && b < rowsMax) return false;
+    t.rowsPerBatch = static_cast<uint32_t>(b);
+    t.chunkCols = 0;
+    const uint64_t fixed = LayerNormGradMainUbBytes(t);
+    if (fixed >= budget) continue;
+    t.chunkCols = wp;
+    const uint64_t perCol = std::max<uint64_t>(1, CeilDiv(LayerNormGradMainUbBytes(t) - fixed, wp));
+    uint64_t c = std::min<uint64_t>(wp, (budget - fixed) / perCol / 16 * 16);
+    const uint64_t minChunk = wholeSliceChunk ? wp : std::min<uint64_t>(wp, b == 1 ? 16 : 512);
+    for (; c >= minChunk && c >= 16; c -= 16) {
+      t.chunkCols = static_cast<uint32_t>(c);
+      if (LayerNormGradMainUbBytes(t) <= budget) return true;
+    }
+  }
+  return false;
+}
+
+bool FitSplit(LayerNormGradTiling& t, uint64_t rowsMax, uint32_t budget) {
+  const Flags f = FlagsOf(t);
+  // One chunk per slice keeps x-hat and dy*gamma in UB between the row sums and dx; several
+  // chunks recompute them from the resident dy and x.
+  for (bool wholeSliceChunk : {true, false}) {
+  // Split rows pay one SyncAll per batch, so there fewer, larger batches beat double buffering.
+  const uint32_t bufferOrder[2] = {t.colSplit == 1 ? 2u : 1u, t.colSplit == 1 ? 1u : 2u};
+  for (uint32_t bufferNum : bufferOrder) {
+    t.bufferNum = bufferNum;
+    // Residency preference: both resident, then gamma streamed, then both streamed.
+    const int combos[3][2] = {{1, 1}, {0, 1}, {0, 0}};
+    for (const auto& combo : combos) {
+      t.gammaResident = (f.needDx && f.hasWeight) ? combo[0] : 0;
+      t.accResident = f.needParams ? combo[1] : 0;
+      if (!f.needParams && combo[1] == 0) continue;
+      if (FitBatch(t, rowsMax, budget, wholeSliceChunk)) return true;
+    }
+  }
+  }
+  return false;
+}
+
+void PlanWorkspace(LayerNormGradTiling& t) {
+  const Flags f = FlagsOf(t);
+  uint64_t bp = AlignUp(t.rowsPerBatch, 8);
+  uint64_t offset = 0;
+  t.exchangeOffset = 0;
+  if (f.needDx && t.colSplit > 1) {
+    offset = AlignUp(2ull * t.blockDim * 2 * bp * 4, 512);
+  }
+  t.partialOffset = offset;
+  t.partialStride = AlignUp(t.cols, 16);
+  if (f.needParams && t.groups > 1) offset += AlignUp(uint64_t(t.groups) * 2 * t.partialStride * 4, 512);
+  t.workspaceBytes = offset;
+}
+
+void PlanReduce(LayerNormGradTiling& t, uint32_t budget) {
+  t.reduceCols = static_cast<uint32_t>(AlignUp(CeilDiv(t.cols, t.blockDim), 16));
+  uint64_t perCol = (uint64_t(t.groups) + 2) * 4;
+  uint64_t cr = budget / perCol / 16 * 16;
+  t.reduceChunkCols = static_cast<uint32_t>(std::max<uint64_t>(16, std::min<uint64_t>(cr, t.reduceCols)));
+}
+
+}  // namespace
+
+uint32_t LayerNormGradUbBudget(uint32_t ubBytes) { return ubBytes - kRuntimeReservedUb - kMarginUb; }
+
+uint32_t LayerNormGradMainUbBytes(const LayerNormGradTiling& t) {
+  const Flags f = FlagsOf(t);
+  const uint64_t b = t.rowsPerBatch, c = t.chunkCols, wp = t.sliceStride;
+  const uint64_t bp = AlignUp(b, 8);
+  uint64_t bytes = 0;
+  bytes += t.bufferNum * Buf(b * wp * f.s) * (f.needX ? 2 : 1);  // dy, x queues
+  if (f.needDx) bytes += 2 * Buf(b * c * f.s);                   // dx queue
+  bytes += Buf(b * c * 4);                                        // dy (fp32)
+  if (f.needX) bytes += Buf(b * c * 4);                           // xhat
+  if (f.needX) bytes += Buf(b * c * 4);                           // tmp
+  if (f.needX) bytes += 4 * Buf(b * 4);                           // mean/rstd raw and fp32
+  if (f.needDx) bytes += 2 * Buf(bp * 4) + 64;                    // row sums, reduce scratch
+  if (f.needDx && t.colSplit > 1) bytes += Buf(uint64_t(t.colSplit) * 2 * bp * 4);  // exchange
+  if (f.needDx && f.hasWeight) {
+    bytes += Buf(c * 4);                                          // gamma raw chunk
+    bytes += Buf((t.gammaResident ? wp : c) * 4);                 // gamma fp32
+  }
+  bytes += f.nParams * Buf((t.accResident ? wp : c) * 4);         // dgamma/dbeta sums
+  if (f.needParams) bytes += Buf(c * 4);                          // output staging
+  return static_cast<uint32_t>(std::min<uint64_t>(bytes, 0xffffffffull));
+}
+
+uint32_t LayerNormGradReduceUbBytes(const LayerNormGradTiling& t) {
+  uint64_t c = t.reduceChunkCols;
+  return static_cast<uint32_t>(Buf(uint64_t(t.groups) * c * 4) + 2 * Buf(c * 4));
+}
+
+LayerNormGradTilingResult LayerNormGradComputeTiling(const LayerNormGradTilingInput& in,
+                                                     const LayerNormGradSocInfo& soc) {
+  LayerNormGradTilingResult res;
+  LayerNormGradTiling& t = res.tiling;
+  t.rows = in.rows;
+  t.cols = in.cols;
+  t.dtype = in.dtype;
+  t.statsDtype = in.statsDtype;
+  t.weightDtype = in.weightDtype;
+  t.hasWeight = in.hasWeight;
+  t.needDx = in.needDx;
+  t.needDgamma = in.needDgamma;
+  t.needDbeta = in.needDbeta;
+  if (in.rows == 0 || in.cols == 0 || !(in.needDx || in.needDgamma || in.needDbeta) || soc.coreCount == 0) {
+    res.error = "layer_norm_grad tiling: needs rows >= 1, cols >= 1, one requested output and one core";
+    return res;
+  }
+  const Flags f = FlagsOf(t);
+  const uint32_t budget = LayerNormGradUbBudget(soc.ubBytes);
+  const uint64_t cores = soc.coreCount;
+
+  uint64_t groupCap = cores;
+  if (f.needParams) {
+    double cap = kPartialTrafficShare * 3.0 * double(in.rows) * f.s / (8.0 * f.nParams);
+    groupCap = std::max<uint64_t>(1, std::min<uint64_t>(cores, static_cast<uint64_t>(cap)));
+  }
+  groupCap = std::min<uint64_t>(groupCap, in.rows);
+  uint64_t kMax = std::max<uint64_t>(1, std::min<uint64_t>(cores, in.cols / kMinSliceCols));
+  uint64_t kStart = std::max<uint64_t>(1, std::min<uint64_t>(kMax, cores / groupCap));
+
+  for (uint64_t k = kStart; k <= cores; ++k) {
+    uint64_t w = k == 1 ? in.cols : AlignUp(CeilDiv(in.cols, k), 64);
+    if (k > 1 && (k - 1) * w >= in.cols) continue;  // the last slice would be empty
+    if (w > 0xffffff00ull) continue;
+    uint64_t groups = std::min<uint64_t>(groupCap, cores / k);
+    t.colSplit = static_cast<uint32_t>(k);
+    t.groups = static_cast<uint32_t>(groups);
+    t.blockDim = static_cast<uint32_t>(groups * k);
+    t.sliceCols = static_cast<uint32_t>(w);
+    t.sliceStride = static_cast<uint32_t>(AlignUp(w, 16));
+    t.mode = k == 1 ? kLnWholeRows : kLnRowSlices;
+    uint64_t rowsMax = CeilDiv(in.rows, groups);
+    if (!FitSplit(t, rowsMax, budget)) continue;
+    if (k > 1 && f.needDx && !soc.hasHardSyncAll) {
+      res.error = "layer_norm_grad tiling: a row split across cores needs hardware SyncAll";
+      return res;
+    }
+    t.batchesPerGroup = static_cast<uint32_t>(CeilDiv(rowsMax, t.rowsPerBatch));
+    t.ubBytes = LayerNormGradMainUbBytes(t);
+    PlanWorkspace(t);
+    PlanReduce(t, budget);
+    res.ok = true;
+    return res;
+  }
+  char msg[256];
+  std::snprintf(msg, sizeof(msg),
+                "layer_norm_grad tiling: a row of %llu elements of %u bytes does not fit in the Unified "
+                "Buffers of %u cores (%u bytes each)",
+                static_cast<unsigned long long>(in.cols), f.s, soc.coreCount, soc.ubBytes);
+  res.error = msg;
+  return res;
+}

@@ -1,0 +1,88 @@
+// The one tiling struct of LayerNorm backward, shared by the host tiling and the kernel, and the
+// pure function that fills it. Plain C++, fixed-width fields, no CANN types.
+//
+// Work split: the M x D problem (rows x row length) is cut into `groups` row ranges and each
+// row into `colSplit` column slices of `sliceCols` columns; core (g, j) = blockIdx g*colSplit+j
+// owns slice j of the rows of group g. Rows go through the Unified Buffer `rowsPerBatch` at a
+// time; dy and x of a batch stay resident until dx is written, so both are read once. With
+// colSplit > 1 the per-row partial sums are exchanged through the workspace after a SyncAll.
+#pragma once
+#include <cstdint>
+#include <string>
+
+// Element types the kernel handles (stored in the tiling as uint32_t).
+enum LayerNormGradDtype : uint32_t { kLnFloat32 = 0, kLnFloat16 = 1, kLnBfloat16 = 2 };
+
+// Mode = what stays resident in the Unified Buffer across a batch.
+enum LayerNormGradMode : uint32_t {
+  kLnWholeRows = 0,  // colSplit == 1: whole rows resident, no exchange between cores per batch
+  kLnRowSlices = 1,  // colSplit > 1: one slice of each row resident, row sums exchanged per batch
+};
+
+struct LayerNormGradTiling {
+  uint64_t rows;            // M = product of the leading dims
+  uint64_t cols;            // D = product of normalizedShape
+  uint32_t dtype;           // LayerNormGradDtype of dy, x and dx
+  uint32_t statsDtype;      // of mean and rstd
+  uint32_t weightDtype;     // of gamma, dgamma and dbeta
+  uint32_t hasWeight;       // 0: gamma is all ones (weightOptional null), never read
+  uint32_t needDx;          // outputMask[0]
+  uint32_t needDgamma;      // outputMask[1]
+  uint32_t needDbeta;       // outputMask[2]
+  uint32_t mode;            // LayerNormGradMode
+  uint32_t blockDim;        // cores launched = groups * colSplit
+  uint32_t groups;          // row ranges
+  uint32_t colSplit;        // cores sharing one row
+  uint32_t sliceCols;       // columns per slice (the last slice may be shorter)
+  uint32_t sliceStride;     // UB row stride of resident dy/x, elements (sliceCols rounded to 16)
+  uint32_t rowsPerBatch;    // B
+  uint32_t chunkCols;       // fp32 work is done on B x chunkCols blocks (multiple of 16)
+  uint32_t bufferNum;       // 1 or 2 buffers for the dy/x queues (2 = next batch loads during compute)
+  uint32_t gammaResident;   // 1: gamma of the slice kept in UB as fp32; 0: loaded per chunk
+  uint32_t accResident;     // 1: dgamma/dbeta sums of the slice kept in UB; 0: one batch per group only
+  uint32_t batchesPerGroup; // batches of the largest group (every core runs this many for SyncAll)
+  uint32_t reduceCols;      // stage 2 (groups > 1): columns per core of the fixed-order group sum
+  uint32_t reduceChunkCols; // stage 2 chunk width
+  uint32_t ubBytes;         // Unified Buffer bytes the main phase allocates (checked by tests)
+  uint64_t exchangeOffset;  // workspace byte offset of the row-sum exchange (2 parities)
+  uint64_t partialOffset;   // workspace byte offset of the per-group dgamma/dbeta partials
+  uint64_t partialStride;   // floats per partial row (cols rounded to 16)
+  uint64_t workspaceBytes;  // total kernel workspace
+};
+
+struct LayerNormGradSocInfo {
+  uint32_t coreCount;       // vector cores a launch may use
+  uint32_t ubBytes;         // Unified Buffer per core
+  bool hasHardSyncAll;      // A2/A3; the training series has only soft SyncAll
+};
+
+struct LayerNormGradTilingInput {
+  uint64_t rows;
+  uint64_t cols;
+  LayerNormGradDtype dtype;
+  LayerNormGradDtype statsDtype;
+  LayerNormGradDtype weightDtype;
+  bool hasWeight;
+  bool needDx;
+  bool needDgamma;
+  bool needDbeta;
+};
+
+struct LayerNormGradTilingResult {
+  bool ok = false;
+  std::string error;  // why no tiling exists (e.g. a row longer than all cores' UB together)
+  LayerNormGradTiling tiling{};
+};
+
+// Pure: (shape, dtypes, mask, SoC) -> tiling. rows >= 1, cols >= 1, at least one output.
+LayerNormGradTilingResult LayerNormGradComputeTiling(const LayerNormGradTilingInput& in,
+                                                     const LayerNormGradSocInfo& soc);
+
+// Bytes of UB the main phase of the kernel allocates for tiling t (InitBuffer rounding included).
+uint32_t LayerNormGradMainUbBytes(const LayerNormGradTiling& t);
+// Bytes of UB the stage-2 reduction allocates.
+uint32_t LayerNormGradReduceUbBytes(const LayerNormGradTiling& t);
+// UB the kernel may use on a core of ubBytes (the top 8 KiB stay reserved for the runtime).
+uint32_t LayerNormGradUbBudget(uint32_t ubBytes);
+
+inline uint32_t LayerNormGradDtypeBytes(uint32_t dtype) { return dtype == kLnFloat32 ? 4u : 2u; }

@@ -1,0 +1,185 @@
+// LayerNorm backward tiling: shape -> tiling fields on typical shapes, and invariants over many
+// shapes (UB budget, every row and column covered exactly once, workspace layout).
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "layer_norm_grad_tiling.h"
+
+namespace {
+
+const LayerNormGradSocInfo kA2{48, 192 * 1024, true};
+const LayerNormGradSocInfo kTraining{32, 256 * 1024, false};
+
+LayerNormGradTilingInput Input(uint64_t m, uint64_t d, LayerNormGradDtype dtype,
+                               LayerNormGradDtype weight = kLnFloat32, bool dx = true, bool dg = true,
+                               bool db = true) {
+  return {m, d, dtype, kLnFloat32, weight, true, dx, dg, db};
+}
+
+LayerNormGradTiling Tile(const LayerNormGradTilingInput& in, const LayerNormGradSocInfo& soc = kA2) {
+  LayerNormGradTilingResult r = LayerNormGradComputeTiling(in, soc);
+  EXPECT_TRUE(r.ok) << r.error;
+  return r.tiling;
+}
+
+TEST(LayerNormGradTiling, LanguageModelRowsStayWholeOnEveryCore) {
+  LayerNormGradTiling t = Tile(Input(8192, 4096, kLnBfloat16));
+  EXPECT_EQ(t.mode, kLnWholeRows);
+  EXPECT_EQ(t.colSplit, 1u);
+  EXPECT_EQ(t.groups, 48u);
+  EXPECT_EQ(t.blockDim, 48u);
+  EXPECT_EQ(t.sliceCols, 4096u);
+  EXPECT_EQ(t.gammaResident, 1u);
+  EXPECT_EQ(t.accResident, 1u);
+  EXPECT_EQ(t.bufferNum, 2u);
+  EXPECT_EQ(t.chunkCols, 4096u);
+  EXPECT_EQ(t.batchesPerGroup * t.rowsPerBatch >= 171u, true);
+  EXPECT_EQ(t.partialStride, 4096u);
+  EXPECT_EQ(t.workspaceBytes, 48u * 2 * 4096 * 4);  // no exchange, one partial row pair per core
+}
+
+TEST(LayerNormGradTiling, WholeTensorNormalisationSplitsTheRowOverAllCores) {
+  LayerNormGradTiling t = Tile(Input(1, 1000000, kLnFloat32));
+  EXPECT_EQ(t.mode, kLnRowSlices);
+  EXPECT_EQ(t.groups, 1u);
+  EXPECT_EQ(t.colSplit, 48u);
+  EXPECT_EQ(t.sliceCols, 20864u);  // ceil(1e6 / 48) rounded up to 64
+  EXPECT_EQ(t.rowsPerBatch, 1u);
+  EXPECT_EQ(t.batchesPerGroup, 1u);
+  EXPECT_EQ(t.accResident, 0u);  // a single batch: dgamma/dbeta go straight to the outputs
+  EXPECT_EQ(t.gammaResident, 0u);
+}
+
+TEST(LayerNormGradTiling, FewTokensSplitRowsInsteadOfIdlingCores) {
+  LayerNormGradTiling t = Tile(Input(7, 16384, kLnBfloat16, kLnBfloat16));
+  EXPECT_EQ(t.mode, kLnRowSlices);
+  EXPECT_EQ(t.groups, 1u);  // 7 rows: per-group partials would cost more than the data
+  EXPECT_EQ(t.colSplit, 16u);
+  EXPECT_EQ(t.sliceCols, 1024u);
+  EXPECT_EQ(t.rowsPerBatch, 7u);
+  EXPECT_EQ(t.batchesPerGroup, 1u);
+}
+
+TEST(LayerNormGradTiling, RowsLongerThanOneUnifiedBufferAreSplit) {
+  LayerNormGradTiling t = Tile(Input(8192, 16384, kLnFloat32));
+  EXPECT_EQ(t.mode, kLnRowSlices);
+  EXPECT_GE(t.colSplit, 2u);
+  EXPECT_EQ(t.accResident, 1u);
+}
+
+TEST(LayerNormGradTiling, TinyProblemRunsOnOneCore) {
+  LayerNormGradTiling t = Tile(Input(3, 1, kLnFloat16, kLnFloat16));
+  EXPECT_EQ(t.blockDim, 1u);
+  EXPECT_EQ(t.sliceStride, 16u);
+  EXPECT_EQ(t.workspaceBytes, 0u);
+}
+
+TEST(LayerNormGradTiling, MaskedOutputsTakeNoUnifiedBuffer) {
+  LayerNormGradTiling all = Tile(Input(4096, 1024, kLnFloat16));
+  LayerNormGradTiling dbetaOnly = Tile(Input(4096, 1024, kLnFloat16, kLnFloat32, false, false, true));
+  EXPECT_LT(LayerNormGradMainUbBytes(Tile(Input(4096, 1024, kLnFloat16, kLnFloat32, false, false, true))),
+            LayerNormGradMainUbBytes(all) + 1);
+  // dbeta alone needs neither x nor the row sums: the same batch costs far less UB.
+  LayerNormGradTiling same = dbetaOnly;
+  same.rowsPerBatch = all.rowsPerBatch;
+  same.chunkCols = all.chunkCols;
+  same.bufferNum = all.bufferNum;
+  EXPECT_LT(LayerNormGradMainUbBytes(same) * 2, LayerNormGradMainUbBytes(all));
+}
+
+TEST(LayerNormGradTiling, RowBeyondEveryCoreIsRejectedWithTheNumbers) {
+  LayerNormGradTilingResult r = LayerNormGradComputeTiling(Input(1, 4000000, kLnFloat32), kA2);
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.error.find("4000000"), std::string::npos) << r.error;
+}
+
+TEST(LayerNormGradTiling, TrainingSeriesCannotSplitRows) {
+  LayerNormGradTilingResult r = LayerNormGradComputeTiling(Input(1, 100000, kLnFloat32), kTraining);
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.error.find("SyncAll"), std::string::npos) << r.error;
+  EXPECT_TRUE(LayerNormGradComputeTiling(Input(4096, 1024, kLnFloat16), kTraining).ok);
+}
+
+// Every invariant the kernel relies on, for one tiling.
+void CheckInvariants(const LayerNormGradTilingInput& in, const LayerNormGradSocInfo& soc) {
+  SCOPED_TRACE(testing::Message() << "M=" << in.rows << " D=" << in.cols << " dtype=" << in.dtype
+                                  << " mask=" << in.needDx << in.needDgamma << in.needDbeta);
+  LayerNormGradTilingResult r = LayerNormGradComputeTiling(in, soc);
+  ASSERT_TRUE(r.ok) << r.error;
+  const LayerNormGradTiling& t = r.tiling;
+  const uint32_t budget = LayerNormGradUbBudget(soc.ubBytes);
+  EXPECT_LE(t.ubBytes, budget);
+  EXPECT_EQ(t.ubBytes, LayerNormGradMainUbBytes(t));
+  if (t.groups > 1 && (in.needDgamma || in.needDbeta)) {
+    EXPECT_LE(LayerNormGradReduceUbBytes(t), budget);
+  }
+  EXPECT_EQ(t.blockDim, t.groups * t.colSplit);
+  EXPECT_GE(t.blockDim, 1u);
+  EXPECT_LE(t.blockDim, soc.coreCount);
+  EXPECT_EQ(t.mode, t.colSplit == 1 ? kLnWholeRows : kLnRowSlices);
+  // Columns: k slices of sliceCols cover D, the last one non-empty.
+  EXPECT_GE(uint64_t(t.colSplit) * t.sliceCols, in.cols);
+  EXPECT_LT(uint64_t(t.colSplit - 1) * t.sliceCols, in.cols);
+  EXPECT_EQ(t.sliceStride % 16, 0u);
+  EXPECT_GE(t.sliceStride, t.sliceCols);
+  EXPECT_EQ(t.chunkCols % 16, 0u);
+  EXPECT_GE(t.chunkCols, 16u);
+  EXPECT_LE(t.chunkCols, t.sliceStride);
+  // Rows: the balanced split gives every group at most batchesPerGroup batches, and the groups
+  // together cover M exactly once.
+  uint64_t covered = 0;
+  for (uint32_t g = 0; g < t.groups; ++g) {
+    uint64_t rowsOfGroup = in.rows / t.groups + (g < in.rows % t.groups ? 1 : 0);
+    EXPECT_GE(rowsOfGroup, 1u);
+    EXPECT_LE(rowsOfGroup, uint64_t(t.batchesPerGroup) * t.rowsPerBatch);
+    covered += rowsOfGroup;
+  }
+  EXPECT_EQ(covered, in.rows);
+  EXPECT_LE(t.rowsPerBatch, 4095u);
+  if ((in.needDgamma || in.needDbeta) && !t.accResident) {
+    EXPECT_EQ(t.batchesPerGroup, 1u);
+  }
+  // Workspace regions do not overlap and are present only when used.
+  bool exchange = in.needDx && t.colSplit > 1;
+  bool partials = (in.needDgamma || in.needDbeta) && t.groups > 1;
+  EXPECT_EQ(t.partialOffset > 0, exchange);
+  uint64_t partialBytes = partials ? uint64_t(t.groups) * 2 * t.partialStride * 4 : 0;
+  EXPECT_GE(t.workspaceBytes, t.partialOffset + partialBytes);
+  if (!exchange && !partials) {
+    EXPECT_EQ(t.workspaceBytes, 0u);
+  }
+  if (partials) {
+    EXPECT_GE(uint64_t(t.reduceCols) * t.blockDim, in.cols);
+    EXPECT_LE(t.reduceChunkCols, t.reduceCols);
+  }
+}
+
+TEST(LayerNormGradTiling, InvariantsHoldOverShapesDtypesAndMasks) {
+  const std::vector<uint64_t> rows = {1, 2, 7, 47, 48, 49, 197, 2048, 8192, 25088};
+  const std::vector<uint64_t> cols = {1, 7, 64, 96, 255, 257, 768, 1024, 4096, 5120, 12288, 16384, 131073};
+  const LayerNormGradDtype dtypes[] = {kLnFloat32, kLnFloat16, kLnBfloat16};
+  const bool masks[][3] = {{true, true, true}, {true, false, false}, {false, true, false},
+                           {false, false, true}, {false, true, true}, {true, true, false}};
+  for (uint64_t m : rows) {
+    for (uint64_t d : cols) {
+      for (LayerNormGradDtype dt : dtypes) {
+        for (const auto& mask : masks) {
+          LayerNormGradTilingInput in = Input(m, d, dt, dt, mask[0], mask[1], mask[2]);
+          CheckInvariants(in, kA2);
+          in.hasWeight = false;
+          CheckInvariants(in, kA2);
+        }
+      }
+    }
+  }
+}
+
+TEST(LayerNormGradTiling, WholeTensorUpToAMillionElementsFits) {
+  for (uint64_t d : {262144ull, 524288ull, 1000000ull, 1048576ull}) {
+    CheckInvariants(Input(1, d, kLnFloat32), kA2);
+    CheckInvariants(Input(1, d, kLnBfloat16, kLnBfloat16), kA2);
+  }
+}
+
+}  // namespace
