@@ -8,7 +8,6 @@
 // colSplit > 1 the per-row partial sums are exchanged through the workspace after a SyncAll.
 #pragma once
 #include <cstdint>
-#include <string>
 
 // Element types the kernel handles (stored in the tiling as uint32_t).
 enum LayerNormGradDtype : uint32_t { kLnFloat32 = 0, kLnFloat16 = 1, kLnBfloat16 = 2 };
@@ -49,6 +48,11 @@ struct LayerNormGradTiling {
   uint64_t partialStride;   // floats per partial row (cols rounded to 16)
   uint64_t workspaceBytes;  // total kernel workspace
 };
+inline uint32_t LayerNormGradDtypeBytes(uint32_t dtype) { return dtype == kLnFloat32 ? 4u : 2u; }
+
+// Host side only: the device compiler sees just the struct above.
+#if !defined(__CCE_AICORE__)
+#include <string>
 
 struct LayerNormGradSocInfo {
   uint32_t coreCount;       // vector cores a launch may use
@@ -84,5 +88,4 @@ uint32_t LayerNormGradMainUbBytes(const LayerNormGradTiling& t);
 uint32_t LayerNormGradReduceUbBytes(const LayerNormGradTiling& t);
 // UB the kernel may use on a core of ubBytes (the top 8 KiB stay reserved for the runtime).
 uint32_t LayerNormGradUbBudget(uint32_t ubBytes);
-
-inline uint32_t LayerNormGradDtypeBytes(uint32_t dtype) { return dtype == kLnFloat32 ? 4u : 2u; }
+#endif  // !__CCE_AICORE__

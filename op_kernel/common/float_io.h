@@ -1,0 +1,78 @@
+// fp32 views of GM vectors whose element type is known only at run time (stats, weights): load
+// with an up-cast, store with a round-to-nearest-even down-cast. dtype codes: 0 fp32, 1 fp16, 2 bf16.
+#pragma once
+#include "kernel_operator.h"
+#include "common/pipe_fence.h"
+
+namespace normgrad {
+
+constexpr uint32_t kFloatIoFp32 = 0;
+constexpr uint32_t kFloatIoFp16 = 1;
+constexpr uint32_t kFloatIoBf16 = 2;
+
+template <typename S>
+__aicore__ inline void CopyGmToUb(const AscendC::LocalTensor<S>& dst, GM_ADDR base, uint64_t offset,
+                                  uint32_t count) {
+  AscendC::GlobalTensor<S> gm;
+  gm.SetGlobalBuffer(reinterpret_cast<__gm__ S*>(base) + offset, count);
+  AscendC::DataCopyExtParams params(1, count * sizeof(S), 0, 0, 0);
+  AscendC::DataCopyPadExtParams<S> pad(false, 0, 0, static_cast<S>(0));
+  AscendC::DataCopyPad(dst, gm, params, pad);
+}
+
+template <typename S>
+__aicore__ inline void CopyUbToGm(GM_ADDR base, uint64_t offset, const AscendC::LocalTensor<S>& src,
+                                  uint32_t count) {
+  AscendC::GlobalTensor<S> gm;
+  gm.SetGlobalBuffer(reinterpret_cast<__gm__ S*>(base) + offset, count);
+  AscendC::DataCopyExtParams params(1, count * sizeof(S), 0, 0, 0);
+  AscendC::DataCopyPad(gm, src, params);
+}
+
+// dst[0, count) = float(gm[offset, offset + count)); raw is staging of at least count * 2 bytes.
+// Leaves dst ready for Vector and scalar reads.
+__aicore__ inline void LoadAsFloat(const AscendC::LocalTensor<float>& dst, const AscendC::LocalTensor<float>& raw,
+                                   GM_ADDR base, uint64_t offset, uint32_t count, uint32_t dtype) {
+  PipeFence<AscendC::HardEvent::V_MTE2>();
+  if (dtype == kFloatIoFp32) {
+    CopyGmToUb(dst, base, offset, count);
+    PipeFence<AscendC::HardEvent::MTE2_V>();
+    return;
+  }
+  if (dtype == kFloatIoFp16) {
+    AscendC::LocalTensor<half> h = raw.ReinterpretCast<half>();
+    CopyGmToUb(h, base, offset, count);
+    PipeFence<AscendC::HardEvent::MTE2_V>();
+    AscendC::Cast(dst, h, AscendC::RoundMode::CAST_NONE, count);
+  } else {
+    AscendC::LocalTensor<bfloat16_t> b = raw.ReinterpretCast<bfloat16_t>();
+    CopyGmToUb(b, base, offset, count);
+    PipeFence<AscendC::HardEvent::MTE2_V>();
+    AscendC::Cast(dst, b, AscendC::RoundMode::CAST_NONE, count);
+  }
+}
+
+// gm[offset, offset + count) = src[0, count) rounded to dtype; stage holds count * 2 bytes.
+__aicore__ inline void StoreFromFloat(GM_ADDR base, uint64_t offset, const AscendC::LocalTensor<float>& src,
+                                      const AscendC::LocalTensor<float>& stage, uint32_t count, uint32_t dtype) {
+  if (dtype == kFloatIoFp32) {
+    PipeFence<AscendC::HardEvent::V_MTE3>();
+    CopyUbToGm(base, offset, src, count);
+  } else {
+    PipeFence<AscendC::HardEvent::MTE3_V>();  // stage may still be leaving from the previous store
+    if (dtype == kFloatIoFp16) {
+      AscendC::LocalTensor<half> h = stage.ReinterpretCast<half>();
+      AscendC::Cast(h, src, AscendC::RoundMode::CAST_RINT, count);
+      PipeFence<AscendC::HardEvent::V_MTE3>();
+      CopyUbToGm(base, offset, h, count);
+    } else {
+      AscendC::LocalTensor<bfloat16_t> b = stage.ReinterpretCast<bfloat16_t>();
+      AscendC::Cast(b, src, AscendC::RoundMode::CAST_RINT, count);
+      PipeFence<AscendC::HardEvent::V_MTE3>();
+      CopyUbToGm(base, offset, b, count);
+    }
+  }
+  PipeFence<AscendC::HardEvent::MTE3_V>();
+}
+
+}  // namespace normgrad

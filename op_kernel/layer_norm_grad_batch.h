@@ -1,0 +1,301 @@
+// LayerNorm backward, the work on one batch of rows shared by both modes: dy and x of the
+// batch's rows (this core's column slice) resident in UB, fp32 math on B x chunkCols blocks.
+//
+// Per row r, in fp32 (D = cols, over the whole row, all slices):
+//   xhat = (x - mean_r) * rstd_r,  g = dy * gamma
+//   s1_r = sum(g),  s2_r = sum(g * xhat)
+//   dx   = rstd_r * (g - s1_r / D - xhat * s2_r / D)
+//   dgamma += dy * xhat,  dbeta += dy          (over this core's rows, then over groups)
+#pragma once
+#include "kernel_operator.h"
+#include "layer_norm_grad_tiling.h"
+#include "common/float_io.h"
+#include "common/pipe_fence.h"
+
+namespace normgrad {
+
+struct LayerNormGradArgs {
+  GM_ADDR dy;
+  GM_ADDR x;
+  GM_ADDR rstd;
+  GM_ADDR mean;
+  GM_ADDR gamma;
+  GM_ADDR dx;
+  GM_ADDR dgamma;
+  GM_ADDR dbeta;
+  GM_ADDR workspace;
+};
+
+template <typename T>
+class LayerNormGradBatch {
+ public:
+  __aicore__ inline void Init(AscendC::TPipe* pipe, const LayerNormGradArgs& args, const LayerNormGradTiling& t) {
+    pipe_ = pipe;
+    a_ = args;
+    t_ = t;
+    core_ = static_cast<uint32_t>(AscendC::GetBlockIdx());
+    group_ = core_ / t.colSplit;
+    slice_ = core_ % t.colSplit;
+    uint64_t base = t.rows / t.groups, rem = t.rows % t.groups;
+    rowStart_ = group_ * base + (group_ < rem ? group_ : rem);
+    rowCount_ = base + (group_ < rem ? 1 : 0);
+    colStart_ = static_cast<uint64_t>(slice_) * t.sliceCols;
+    sliceCols_ = static_cast<uint32_t>(t.cols - colStart_ < t.sliceCols ? t.cols - colStart_ : t.sliceCols);
+    nChunks_ = (sliceCols_ + t.chunkCols - 1) / t.chunkCols;
+    needX_ = t.needDx || t.needDgamma;
+    bp_ = (t.rowsPerBatch + 7) / 8 * 8;
+    InitBuffers();
+    if (t_.needDx && t_.hasWeight && t_.gammaResident) {
+      for (uint32_t c0 = 0; c0 < sliceCols_; c0 += t_.chunkCols) {
+        LoadAsFloat(gammaF_[c0], gammaRaw_, a_.gamma, colStart_ + c0, ChunkWidth(c0), t_.weightDtype);
+      }
+    }
+    if (t_.accResident) ZeroSums(t_.sliceStride);
+  }
+
+ protected:
+  __aicore__ inline uint32_t ChunkWidth(uint32_t c0) const {
+    return sliceCols_ - c0 < t_.chunkCols ? sliceCols_ - c0 : t_.chunkCols;
+  }
+  __aicore__ inline uint32_t BatchRows(uint32_t batch) const {
+    uint64_t first = static_cast<uint64_t>(batch) * t_.rowsPerBatch;
+    if (first >= rowCount_) return 0;
+    return static_cast<uint32_t>(rowCount_ - first < t_.rowsPerBatch ? rowCount_ - first : t_.rowsPerBatch);
+  }
+
+  __aicore__ inline void InitBuffers() {
+    const uint32_t s = sizeof(T), b = t_.rowsPerBatch, c = t_.chunkCols, wp = t_.sliceStride;
+    pipe_->InitBuffer(dyQue_, t_.bufferNum, b * wp * s);
+    if (needX_) pipe_->InitBuffer(xQue_, t_.bufferNum, b * wp * s);
+    if (t_.needDx) pipe_->InitBuffer(dxQue_, 2, b * c * s);
+    pipe_->InitBuffer(dyBuf_, b * c * 4);
+    if (needX_) {
+      pipe_->InitBuffer(xhatBuf_, b * c * 4);
+      pipe_->InitBuffer(tmpBuf_, b * c * 4);
+      pipe_->InitBuffer(meanRawBuf_, b * 4);
+      pipe_->InitBuffer(rstdRawBuf_, b * 4);
+      pipe_->InitBuffer(meanBuf_, b * 4);
+      pipe_->InitBuffer(rstdBuf_, b * 4);
+    }
+    if (t_.needDx) {
+      pipe_->InitBuffer(sum1Buf_, bp_ * 4);
+      pipe_->InitBuffer(sum2Buf_, bp_ * 4);
+      pipe_->InitBuffer(redBuf_, 64);
+      if (t_.colSplit > 1) pipe_->InitBuffer(exchBuf_, t_.colSplit * 2 * bp_ * 4);
+      if (t_.hasWeight) {
+        pipe_->InitBuffer(gammaRawBuf_, c * 4);
+        pipe_->InitBuffer(gammaBuf_, (t_.gammaResident ? wp : c) * 4);
+      }
+    }
+    const uint32_t accCols = t_.accResident ? wp : c;
+    if (t_.needDgamma) pipe_->InitBuffer(dgammaBuf_, accCols * 4);
+    if (t_.needDbeta) pipe_->InitBuffer(dbetaBuf_, accCols * 4);
+    if (t_.needDgamma || t_.needDbeta) pipe_->InitBuffer(stageBuf_, c * 4);
+    dyF_ = dyBuf_.Get<float>();
+    if (needX_) {
+      xhatF_ = xhatBuf_.Get<float>();
+      tmpF_ = tmpBuf_.Get<float>();
+      meanF_ = meanBuf_.Get<float>();
+      rstdF_ = rstdBuf_.Get<float>();
+    }
+    if (t_.needDx) {
+      sum1_ = sum1Buf_.Get<float>();
+      sum2_ = sum2Buf_.Get<float>();
+      red_ = redBuf_.Get<float>();
+      if (t_.hasWeight) {
+        gammaRaw_ = gammaRawBuf_.Get<float>();
+        gammaF_ = gammaBuf_.Get<float>();
+      }
+    }
+    if (t_.needDgamma) dgammaF_ = dgammaBuf_.Get<float>();
+    if (t_.needDbeta) dbetaF_ = dbetaBuf_.Get<float>();
+    if (t_.needDgamma || t_.needDbeta) stage_ = stageBuf_.Get<float>();
+  }
+
+  __aicore__ inline void ZeroSums(uint32_t count) {
+    if (t_.needDgamma) AscendC::Duplicate(dgammaF_, 0.0f, static_cast<int32_t>(count));
+    if (t_.needDbeta) AscendC::Duplicate(dbetaF_, 0.0f, static_cast<int32_t>(count));
+  }
+
+  // Loads rows [r0, r0 + n) of this core's slice: dy and x in their own dtype, one DMA each.
+  __aicore__ inline void CopyIn(uint64_t r0, uint32_t n) {
+    dyIn_ = LoadRows(dyQue_, a_.dy, r0, n);
+    if (needX_) {
+      xIn_ = LoadRows(xQue_, a_.x, r0, n);
+      LoadAsFloat(meanF_, meanRawBuf_.Get<float>(), a_.mean, r0, n, t_.statsDtype);
+      LoadAsFloat(rstdF_, rstdRawBuf_.Get<float>(), a_.rstd, r0, n, t_.statsDtype);
+    }
+    if (t_.needDx) {
+      AscendC::Duplicate(sum1_, 0.0f, static_cast<int32_t>(bp_));
+      AscendC::Duplicate(sum2_, 0.0f, static_cast<int32_t>(bp_));
+    }
+  }
+
+  __aicore__ inline AscendC::LocalTensor<T> LoadRows(AscendC::TQue<AscendC::TPosition::VECIN, 1>& que, GM_ADDR src,
+                                                     uint64_t r0, uint32_t n) {
+    const uint32_t s = sizeof(T);
+    AscendC::LocalTensor<T> rows = que.template AllocTensor<T>();
+    AscendC::GlobalTensor<T> gm;
+    gm.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(src) + r0 * t_.cols + colStart_);
+    uint32_t rowBlocks = (sliceCols_ * s + 31) / 32;
+    AscendC::DataCopyExtParams params(static_cast<uint16_t>(n), sliceCols_ * s,
+                                      static_cast<uint32_t>((t_.cols - sliceCols_) * s),
+                                      t_.sliceStride * s / 32 - rowBlocks, 0);
+    AscendC::DataCopyPadExtParams<T> pad(false, 0, 0, static_cast<T>(0.0f));
+    AscendC::DataCopyPad(rows, gm, params, pad);
+    que.EnQue(rows);
+    return que.template DeQue<T>();
+  }
+
+  __aicore__ inline void FreeInputs() {
+    dyQue_.FreeTensor(dyIn_);
+    if (needX_) xQue_.FreeTensor(xIn_);
+  }
+
+  __aicore__ inline void ToFloat(const AscendC::LocalTensor<float>& dst, const AscendC::LocalTensor<T>& src,
+                                 uint32_t n) {
+    if constexpr (AscendC::IsSameType<T, float>::value) {
+      AscendC::Adds(dst, src, 0.0f, static_cast<int32_t>(n));
+    } else {
+      AscendC::Cast(dst, src, AscendC::RoundMode::CAST_NONE, n);
+    }
+  }
+
+  // fp32 dy (then g = dy * gamma) and xhat of chunk [c0, c0 + cw) of row r.
+  __aicore__ inline void RowToFloat(uint32_t r, uint32_t c0, uint32_t cw) {
+    const int32_t n = static_cast<int32_t>(cw);
+    AscendC::LocalTensor<float> dyRow = dyF_[r * t_.chunkCols];
+    ToFloat(dyRow, dyIn_[r * t_.sliceStride + c0], cw);
+    if (needX_) {
+      AscendC::LocalTensor<float> xh = xhatF_[r * t_.chunkCols];
+      ToFloat(xh, xIn_[r * t_.sliceStride + c0], cw);
+      AscendC::Adds(xh, xh, -meanF_.GetValue(r), n);
+      AscendC::Muls(xh, xh, rstdF_.GetValue(r), n);
+    }
+  }
+
+  __aicore__ inline AscendC::LocalTensor<float> GammaChunk(uint32_t c0, uint32_t cw) {
+    if (t_.gammaResident) return gammaF_[c0];
+    LoadAsFloat(gammaF_, gammaRaw_, a_.gamma, colStart_ + c0, cw, t_.weightDtype);
+    return gammaF_;
+  }
+
+  // Row sums of the batch and dgamma/dbeta sums for chunk [c0, c0 + cw).
+  __aicore__ inline void AccumulateChunk(uint32_t n, uint32_t c0) {
+    const uint32_t cw = ChunkWidth(c0);
+    const int32_t cnt = static_cast<int32_t>(cw);
+    const uint32_t accOff = t_.accResident ? c0 : 0;
+    if (!t_.accResident) ZeroSums(cw);
+    AscendC::LocalTensor<float> gamma;
+    if (t_.needDx && t_.hasWeight) gamma = GammaChunk(c0, cw);
+    for (uint32_t r = 0; r < n; ++r) {
+      RowToFloat(r, c0, cw);
+      AscendC::LocalTensor<float> dyRow = dyF_[r * t_.chunkCols];
+      if (t_.needDbeta) AscendC::Add(dbetaF_[accOff], dbetaF_[accOff], dyRow, cnt);
+      if (t_.needDgamma) {
+        AscendC::LocalTensor<float> prod = tmpF_[r * t_.chunkCols];
+        AscendC::Mul(prod, dyRow, xhatF_[r * t_.chunkCols], cnt);
+        AscendC::Add(dgammaF_[accOff], dgammaF_[accOff], prod, cnt);
+      }
+      if (t_.needDx) RowSums(r, cw, gamma);
+    }
+    if (!t_.accResident) FlushSums(c0, cw, 0);
+  }
+
+  __aicore__ inline void RowSums(uint32_t r, uint32_t cw, const AscendC::LocalTensor<float>& gamma) {
+    const int32_t cnt = static_cast<int32_t>(cw);
+    AscendC::LocalTensor<float> g = dyF_[r * t_.chunkCols];
+    AscendC::LocalTensor<float> prod = tmpF_[r * t_.chunkCols];
+    if (t_.hasWeight) AscendC::Mul(g, g, gamma, cnt);
+    AscendC::ReduceSum(red_, g, red_[8], cnt);
+    float s1 = red_.GetValue(0);
+    AscendC::Mul(prod, g, xhatF_[r * t_.chunkCols], cnt);
+    AscendC::ReduceSum(red_, prod, red_[8], cnt);
+    float s2 = red_.GetValue(0);
+    sum1_.SetValue(r, sum1_.GetValue(r) + s1);
+    sum2_.SetValue(r, sum2_.GetValue(r) + s2);
+  }
+
+  // dx of rows [r0, r0 + n) for chunk [c0, c0 + cw); sum1_/sum2_ hold the whole-row sums.
+  __aicore__ inline void DxChunk(uint64_t r0, uint32_t n, uint32_t c0) {
+    const uint32_t cw = ChunkWidth(c0);
+    const int32_t cnt = static_cast<int32_t>(cw);
+    if (nChunks_ > 1) {  // x-hat and g of another chunk are in the work buffers: recompute
+      AscendC::LocalTensor<float> gamma;
+      if (t_.hasWeight) gamma = GammaChunk(c0, cw);
+      for (uint32_t r = 0; r < n; ++r) {
+        RowToFloat(r, c0, cw);
+        if (t_.hasWeight) AscendC::Mul(dyF_[r * t_.chunkCols], dyF_[r * t_.chunkCols], gamma, cnt);
+      }
+    }
+    const float invD = 1.0f / static_cast<float>(t_.cols);
+    AscendC::LocalTensor<T> out = dxQue_.template AllocTensor<T>();
+    for (uint32_t r = 0; r < n; ++r) {
+      const float rstd = rstdF_.GetValue(r);
+      const float meanG = sum1_.GetValue(r) * invD;
+      const float meanGx = sum2_.GetValue(r) * invD;
+      AscendC::LocalTensor<float> xh = xhatF_[r * t_.chunkCols];
+      AscendC::LocalTensor<float> acc = tmpF_[r * t_.chunkCols];
+      AscendC::Muls(xh, xh, -meanGx, cnt);
+      AscendC::Add(acc, dyF_[r * t_.chunkCols], xh, cnt);
+      AscendC::Adds(acc, acc, -meanG, cnt);
+      if constexpr (AscendC::IsSameType<T, float>::value) {
+        AscendC::Muls(out[r * t_.chunkCols], acc, rstd, cnt);
+      } else {
+        AscendC::Muls(acc, acc, rstd, cnt);
+        AscendC::Cast(out[r * t_.chunkCols], acc, AscendC::RoundMode::CAST_RINT, cw);
+      }
+    }
+    dxQue_.EnQue(out);
+    out = dxQue_.template DeQue<T>();
+    const uint32_t s = sizeof(T);
+    AscendC::GlobalTensor<T> gm;
+    gm.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a_.dx) + r0 * t_.cols + colStart_ + c0);
+    AscendC::DataCopyExtParams params(static_cast<uint16_t>(n), cw * s, t_.chunkCols * s / 32 - (cw * s + 31) / 32,
+                                      static_cast<uint32_t>((t_.cols - cw) * s), 0);
+    AscendC::DataCopyPad(gm, out, params);
+    dxQue_.FreeTensor(out);
+  }
+
+  // Writes dgamma/dbeta sums of columns [c0, c0 + cw) of the slice: to the outputs when one
+  // group covers all rows, else to this group's partial row in the workspace.
+  __aicore__ inline void FlushSums(uint32_t c0, uint32_t cw, uint32_t accOff) {
+    const uint64_t col = colStart_ + c0;
+    GM_ADDR partials = a_.workspace + t_.partialOffset;
+    if (t_.needDgamma) {
+      if (t_.groups == 1) {
+        StoreFromFloat(a_.dgamma, col, dgammaF_[accOff], stage_, cw, t_.weightDtype);
+      } else {
+        StoreFromFloat(partials, (group_ * 2ull + 0) * t_.partialStride + col, dgammaF_[accOff], stage_, cw, 0);
+      }
+    }
+    if (t_.needDbeta) {
+      if (t_.groups == 1) {
+        StoreFromFloat(a_.dbeta, col, dbetaF_[accOff], stage_, cw, t_.weightDtype);
+      } else {
+        StoreFromFloat(partials, (group_ * 2ull + 1) * t_.partialStride + col, dbetaF_[accOff], stage_, cw, 0);
+      }
+    }
+  }
+
+  __aicore__ inline void FlushResidentSums() {
+    if (!t_.accResident) return;
+    for (uint32_t c0 = 0; c0 < sliceCols_; c0 += t_.chunkCols) FlushSums(c0, ChunkWidth(c0), c0);
+  }
+
+  AscendC::TPipe* pipe_ = nullptr;
+  LayerNormGradArgs a_{};
+  LayerNormGradTiling t_{};
+  uint32_t core_ = 0, group_ = 0, slice_ = 0, sliceCols_ = 0, nChunks_ = 0, bp_ = 0;
+  uint64_t rowStart_ = 0, rowCount_ = 0, colStart_ = 0;
+  bool needX_ = false;
+  AscendC::TQue<AscendC::TPosition::VECIN, 1> dyQue_, xQue_;
+  AscendC::TQue<AscendC::TPosition::VECOUT, 1> dxQue_;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> dyBuf_, xhatBuf_, tmpBuf_, meanRawBuf_, rstdRawBuf_, meanBuf_,
+      rstdBuf_, sum1Buf_, sum2Buf_, redBuf_, exchBuf_, gammaRawBuf_, gammaBuf_, dgammaBuf_, dbetaBuf_, stageBuf_;
+  AscendC::LocalTensor<T> dyIn_, xIn_;
+  AscendC::LocalTensor<float> dyF_, xhatF_, tmpF_, meanF_, rstdF_, sum1_, sum2_, red_, gammaRaw_, gammaF_,
+      dgammaF_, dbetaF_, stage_;
+};
+
+}  // namespace normgrad

@@ -1,0 +1,66 @@
+// LayerNorm backward mode RowSlices (colSplit > 1): each of colSplit cores keeps one column slice
+// of a batch of rows resident; after the slice's row sums are known the cores of a group swap
+// them through the workspace around a SyncAll, so dy and x are still read once.
+#pragma once
+#include "layer_norm_grad_batch.h"
+
+namespace normgrad {
+
+template <typename T>
+class LayerNormGradRowSlices : public LayerNormGradBatch<T> {
+ public:
+  // Every core runs batchesPerGroup batches (some may be empty) so that all reach each SyncAll.
+  __aicore__ inline void Process() {
+    const LayerNormGradTiling& t = this->t_;
+    for (uint32_t batch = 0; batch < t.batchesPerGroup; ++batch) {
+      const uint32_t n = this->BatchRows(batch);
+      const uint64_t r0 = this->rowStart_ + static_cast<uint64_t>(batch) * t.rowsPerBatch;
+      if (n > 0) {
+        this->CopyIn(r0, n);
+        for (uint32_t c0 = 0; c0 < this->sliceCols_; c0 += t.chunkCols) this->AccumulateChunk(n, c0);
+      }
+      if (t.needDx) ExchangeRowSums(batch, n);
+      if (n > 0) {
+        if (t.needDx) {
+          for (uint32_t c0 = 0; c0 < this->sliceCols_; c0 += t.chunkCols) this->DxChunk(r0, n, c0);
+        }
+        this->FreeInputs();
+      }
+    }
+    this->FlushResidentSums();
+  }
+
+ private:
+  // Slot layout in the workspace, floats: [parity][core][sum1 | sum2][bp]. Alternating parity lets
+  // a core publish batch i+1 while a slower peer is still reading batch i.
+  __aicore__ inline void ExchangeRowSums(uint32_t batch, uint32_t n) {
+    const LayerNormGradTiling& t = this->t_;
+    const uint32_t bp = this->bp_;
+    GM_ADDR slots = this->a_.workspace + t.exchangeOffset;
+    const uint64_t parityBase = static_cast<uint64_t>(batch % 2) * t.blockDim * 2 * bp;
+    if (n > 0) {
+      PipeFence<AscendC::HardEvent::S_MTE3>();
+      CopyUbToGm(slots, parityBase + this->core_ * 2ull * bp, this->sum1_, bp);
+      CopyUbToGm(slots, parityBase + (this->core_ * 2ull + 1) * bp, this->sum2_, bp);
+    }
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::SyncAll();
+    if (n == 0) return;
+    AscendC::LocalTensor<float> all = this->exchBuf_.template Get<float>();
+    CopyGmToUb(all, slots, parityBase + static_cast<uint64_t>(this->group_) * t.colSplit * 2 * bp,
+               t.colSplit * 2 * bp);
+    PipeFence<AscendC::HardEvent::MTE2_S>();
+    for (uint32_t r = 0; r < n; ++r) {
+      float s1 = 0.0f, s2 = 0.0f;
+      for (uint32_t j = 0; j < t.colSplit; ++j) {  // slice order: the same sum on every core
+        s1 += all.GetValue(j * 2 * bp + r);
+        s2 += all.GetValue((j * 2 + 1) * bp + r);
+      }
+      this->sum1_.SetValue(r, s1);
+      this->sum2_.SetValue(r, s2);
+    }
+    PipeFence<AscendC::HardEvent::S_V>();
+  }
+};
+
+}  // namespace normgrad
