@@ -1,0 +1,249 @@
+"""The normgrad command line: info, and the check/bench machinery driven by an injected fake case module.
+
+The fake operator "fake_op" copies its input through a device tensor (so check really goes through
+the library), and bench reads a launch report the test writes (so every figure is known by hand).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import sys
+import types
+
+import ml_dtypes
+import normgrad
+import numpy as np
+import pytest
+from normgrad import _native, cases, cli, plot
+from normgrad.cases.base import Case, Tolerance
+from normgrad.check import case_rng, run_case
+from normgrad.errors import AclnnError
+from normgrad.progress import Progress
+from normgrad.report import table
+
+EXACT = Tolerance(0.0, 0.0, "a device copy changes no bit")
+MB18 = 18_000_000  # 10 us at 1.8 TB/s (ascend910b peak), 15 us at 1.2 TB/s (ascend910 peak)
+
+
+def _inputs(dtype):
+    return lambda rng: {"x": rng.standard_normal((3, 4)).astype(dtype)}
+
+
+def _copy(inputs):
+    with _native.tensor(inputs["x"]) as t:
+        return [t.numpy()]
+
+
+def _golden(inputs):
+    return [inputs["x"].astype(np.float64)]
+
+
+def _raise(status):
+    def run(inputs):
+        raise AclnnError("aclnnFakeGetWorkspaceSize", status, "aclnnFake: x has 2 dims, expected 4")
+    return run
+
+
+def fake_case(name, dtype="float32", run=_copy, quick=True):
+    np_dtype = ml_dtypes.bfloat16 if dtype == "bfloat16" else np.dtype(dtype)
+    return Case(op="fake_op", name=name, dtype=dtype, shape="[3, 4]", make_inputs=_inputs(np_dtype), run=run,
+                golden=_golden, tolerance=EXACT, min_bytes=MB18, output_names=("dx",), quick=quick)
+
+
+CHECK_CASES = [
+    fake_case("copy"),
+    fake_case("off_by_one", "float16", run=lambda inputs: [inputs["x"] + np.float16(1)]),
+    fake_case("rejected", "bfloat16", run=_raise(161002)),
+    fake_case("slow_copy", quick=False),
+]
+BENCH_CASES = [
+    fake_case("copy"),
+    fake_case("copy", "bfloat16"),
+    fake_case("rejected", run=_raise(161002)),
+    fake_case("faulty", run=_raise(561000)),
+]
+# Two launches: 15 + 5 us, 2.7e7 bytes, load balance weighted (0.8 * 15 + 1.0 * 5) / 20 = 0.85.
+LAUNCHES = [
+    {"kernel": "fake_main", "blockDim": 48, "ok": True, "error": "", "totalUs": 15.0,
+     "bytesIn": 18_000_000, "bytesOut": 8_000_000, "loadBalance": 0.8},
+    {"kernel": "fake_final", "blockDim": 1, "ok": True, "error": "", "totalUs": 5.0,
+     "bytesIn": 500_000, "bytesOut": 500_000, "loadBalance": 1.0},
+]
+
+
+@pytest.fixture
+def fake_op(monkeypatch):
+    module = types.ModuleType("normgrad.cases.fake_op")
+    module.check_cases = lambda: list(CHECK_CASES)
+    module.bench_cases = lambda: list(BENCH_CASES)
+    monkeypatch.setitem(sys.modules, "normgrad.cases.fake_op", module)
+    monkeypatch.setattr(cases, "OPERATOR_MODULES", ("fake_op",))
+    monkeypatch.setattr(_native, "last_run", lambda: [dict(launch) for launch in LAUNCHES])
+    return module
+
+
+# ---- info ---------------------------------------------------------------------------------------
+
+def test_info_shows_version_library_profiles_and_self_check(capsys):
+    assert cli.main(["info"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"normgrad {normgrad.__version__}\n")
+    assert f"library: {_native.library_path()}" in out
+    for name in ("ascend910b", "ascend910_93", "ascend910"):
+        assert f"\n{name} " in out
+    assert "self-check: passed" in out
+
+
+def test_info_without_library_fails_with_the_build_hint(monkeypatch, tmp_path, capsys):
+    monkeypatch.setattr(_native, "_lib", None)
+    monkeypatch.setenv("NORMGRAD_LIBRARY", str(tmp_path / "missing.so"))
+    assert cli.main(["info"]) == 1
+    assert "build.sh" in capsys.readouterr().err
+
+
+def test_info_fails_when_the_self_check_fails(monkeypatch, capsys):
+    monkeypatch.setattr(_native, "self_check", lambda: (False, "ReduceSum: core 3 got 7, want 8"))
+    assert cli.main(["info"]) == 1
+    assert "self-check: FAILED: ReduceSum: core 3 got 7, want 8" in capsys.readouterr().out
+
+
+# ---- check --------------------------------------------------------------------------------------
+
+def test_check_without_case_modules_says_none_are_registered(monkeypatch, capsys):
+    monkeypatch.setattr(cases, "OPERATOR_MODULES", ("no_such_operator_module",))
+    assert cli.main(["check"]) == 0
+    assert "no cases are registered" in capsys.readouterr().out
+
+
+def test_check_reports_each_output_and_fails_on_any_failure(fake_op, capsys):
+    assert cli.main(["check"]) == 1
+    out = capsys.readouterr().out
+    lines = {line.split()[1]: line for line in out.splitlines() if line.startswith("fake_op")}
+    assert lines["copy"].split()[-1] == "ok" and "slow_copy" not in lines
+    assert lines["off_by_one"].split()[-1] == "FAIL"
+    assert lines["rejected"].split()[-1] == "ERROR"
+    assert "FAIL fake_op/off_by_one float16 [3, 4]: 12 of 12 elements out of tolerance" in out
+    assert "FAIL fake_op/rejected bfloat16 [3, 4]: AclnnError: aclnnFakeGetWorkspaceSize returned 161002" \
+        in out
+    assert out.rstrip().endswith("1 of 3 cases passed")
+
+
+def test_check_copy_has_zero_error(fake_op, capsys):
+    assert cli.main(["check", "--dtype", "float32"]) == 0
+    row = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("fake_op"))
+    assert row.split()[-6:] == ["dx", "0", "0", "0", "0", "ok"]
+
+
+def test_check_full_adds_the_slow_cases(fake_op, capsys):
+    assert cli.main(["check", "--full", "--dtype", "float32"]) == 0
+    assert "2 of 2 cases passed" in capsys.readouterr().out
+
+
+def test_check_unknown_op_is_a_usage_error_listing_the_operators(fake_op, capsys):
+    assert cli.main(["check", "--op", "group_norm"]) == 2
+    assert "--op group_norm has no cases; registered operators: fake_op" in capsys.readouterr().err
+
+
+def test_check_on_another_soc_restores_the_current_one(fake_op, capsys):
+    before = _native.get_soc()
+    other = next(name for name in _native.soc_names() if name != before)
+    assert cli.main(["check", "--dtype", "float32", "--soc", other]) == 0
+    assert f"on {other}" in capsys.readouterr().out
+    assert _native.get_soc() == before
+
+
+def test_case_inputs_depend_only_on_the_case_and_seed():
+    a, b = fake_case("a"), fake_case("b")
+    first = a.make_inputs(case_rng(a, 0))["x"]
+    b.make_inputs(case_rng(b, 0))
+    assert np.array_equal(a.make_inputs(case_rng(a, 0))["x"], first)
+    assert not np.array_equal(a.make_inputs(case_rng(a, 1))["x"], first)
+
+
+def test_case_with_wrong_output_count_is_an_error():
+    case = fake_case("two_outputs", run=lambda inputs: [inputs["x"], inputs["x"]])
+    result = run_case(case)
+    assert not result.ok and "1 output names ['dx'] but run returned 2 outputs and golden 1" in result.error
+
+
+# ---- bench --------------------------------------------------------------------------------------
+
+def _bench_rows(path):
+    with open(path, newline="") as f:
+        return {(r["case"], r["dtype"], r["soc"]): r for r in csv.DictReader(f)}
+
+
+def test_bench_figures_from_the_launch_report(fake_op, tmp_path, capsys):
+    path = tmp_path / "bench.csv"
+    assert cli.main(["bench", "--soc", "ascend910b", "--soc", "ascend910", "--csv", str(path)]) == 1
+    rows = _bench_rows(path)
+    b = rows[("copy", "float32", "ascend910b")]
+    assert b["status"] == "ok" and float(b["modeled_us"]) == 20.0
+    assert float(b["roofline_pct"]) == pytest.approx(50.0)  # 10 us roofline / 20 us
+    assert float(b["traffic_ratio"]) == pytest.approx(1.5)  # 2.7e7 / 1.8e7
+    assert float(b["load_balance"]) == pytest.approx(0.85)
+    assert (b["block_dim"], b["launches"], b["bytes_moved"]) == ("48+1", "2", "27000000")
+    assert float(rows[("copy", "float32", "ascend910")]["roofline_pct"]) == pytest.approx(75.0)
+    out = capsys.readouterr().out
+    assert "fake_op  copy      float32" in out and "50.0" in out
+
+
+def test_bench_skips_what_a_profile_cannot_run_and_fails_on_faults(fake_op, tmp_path, capsys):
+    path = tmp_path / "bench.csv"
+    assert cli.main(["bench", "--soc", "ascend910b", "--soc", "ascend910", "--csv", str(path)]) == 1
+    rows = _bench_rows(path)
+    skipped = rows[("copy", "bfloat16", "ascend910")]
+    assert skipped["status"] == "skipped" and skipped["note"] == "ascend910 has no bfloat16"
+    assert rows[("copy", "bfloat16", "ascend910b")]["status"] == "ok"
+    assert rows[("rejected", "float32", "ascend910b")]["status"] == "skipped"
+    assert "x has 2 dims, expected 4" in rows[("rejected", "float32", "ascend910b")]["note"]
+    assert rows[("faulty", "float32", "ascend910")]["status"] == "failed"
+    out = capsys.readouterr().out
+    assert "skipped fake_op/copy bfloat16 on ascend910: ascend910 has no bfloat16" in out
+
+
+def test_bench_defaults_to_every_profile(fake_op, tmp_path):
+    path = tmp_path / "bench.csv"
+    cli.main(["bench", "--csv", str(path)])
+    assert {soc for _, _, soc in _bench_rows(path)} == {"ascend910b", "ascend910_93", "ascend910"}
+
+
+def test_bench_unknown_soc_is_a_usage_error(fake_op, capsys):
+    assert cli.main(["bench", "--soc", "ascend310"]) == 2
+    assert "--soc ascend310 is not a SoC profile" in capsys.readouterr().err
+
+
+def test_bench_plot_without_matplotlib_says_how_to_install(fake_op, monkeypatch, tmp_path, capsys):
+    monkeypatch.setattr(plot, "available", lambda: False)
+    assert cli.main(["bench", "--plot", str(tmp_path / "b.png")]) == 2
+    assert "pip install 'normgrad[plot]'" in capsys.readouterr().err
+
+
+def test_bench_plot_writes_a_png(fake_op, tmp_path):
+    pytest.importorskip("matplotlib", reason="--plot needs the optional extra: pip install 'normgrad[plot]'")
+    path = tmp_path / "bench.png"
+    cli.main(["bench", "--soc", "ascend910b", "--plot", str(path)])
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+# ---- output helpers -----------------------------------------------------------------------------
+
+def test_table_pads_columns_and_right_aligns_numbers():
+    assert table(["soc", "cores"], [["ascend910b", 48], ["ascend910", 32]], right=[1]) == (
+        "soc         cores\n"
+        "----------  -----\n"
+        "ascend910b     48\n"
+        "ascend910      32")
+
+
+def test_progress_draws_only_when_enabled():
+    stream = io.StringIO()
+    bar = Progress(2, stream, enabled=True)
+    bar.step("a")
+    bar.step("b")
+    bar.close()
+    assert "[----------" in stream.getvalue() and "2/2 b" in stream.getvalue()
+    quiet = io.StringIO()
+    Progress(2, quiet, enabled=False).step("a")
+    assert quiet.getvalue() == ""
