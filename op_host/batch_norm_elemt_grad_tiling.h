@@ -1,0 +1,112 @@
+// The one tiling of BatchNormElemtGrad (aclnnBatchNormElemtBackward), shared by host and kernel.
+//
+// dx = (dy - sumDy/total - (x - mean) * invstd^2 * sumDyXmu/total) * invstd * weight, channel axis 1,
+// total = the sum of every element of counter. The input is viewed as [n, c, hw] (hw = product of
+// the dims after the channel axis); a "row" is the hw elements of one (n, c) pair, which share
+// one set of per-channel coefficients.
+#pragma once
+#include <cstdint>
+
+namespace normgrad {
+
+// Storage types of the tensors as the kernel sees them (tiling must not carry CANN types).
+enum BatchNormElemtGradDtype : uint32_t {
+  kBnElemtFloat32 = 0,
+  kBnElemtFloat16 = 1,
+  kBnElemtBFloat16 = 2,
+  kBnElemtInt32 = 3,  // counter only
+};
+
+// Named after what the Unified Buffer holds besides the streamed tiles.
+enum BatchNormElemtGradMode : uint32_t {
+  // Long rows: the flat range is split across cores in 512-byte-aligned chunks and every tile
+  // lies inside one row, so its coefficients are 4 scalars; nothing else stays resident.
+  kBnElemtRowScalars = 0,
+  // Short rows (small hw, [N, C] inputs): each core owns a block of channels x batches; the
+  // coefficients of its channels, expanded along a row, stay resident for the whole kernel.
+  kBnElemtChannelSlabs = 1,
+};
+
+// Which per-channel vector sits at which index of statDtype / the kernel's stat arguments.
+enum BatchNormElemtGradStat : uint32_t { kBnMean = 0, kBnInvstd, kBnWeight, kBnSumDy, kBnSumDyXmu, kBnStatCount };
+
+struct BatchNormElemtGradRowScalars {
+  int64_t chunkElems;  // flat elements per core, a multiple of 512 bytes; the last core gets the rest
+  uint32_t tileElems;  // most elements in one tile (a tile also ends at a row end)
+  uint32_t reserved;
+};
+
+struct BatchNormElemtGradChannelSlabs {
+  uint32_t channelsPerCore;  // channels of one core's block (the last channel group may have fewer)
+  uint32_t batchesPerCore;   // batches of one core's block (the last batch group may have fewer)
+  uint32_t batchGroups;      // core b owns channel group b / batchGroups, batch group b % batchGroups
+  uint32_t rowPitch;         // UB elements per slab row: channelsPerCore * hw rounded up to 32 bytes
+  uint32_t rowsPerTile;      // slab rows (batches) per tile
+  uint32_t reserved;
+};
+
+struct BatchNormElemtGradTiling {
+  uint32_t mode;      // BatchNormElemtGradMode
+  uint32_t blockDim;  // cores launched
+  uint32_t dyDtype;
+  uint32_t xDtype;
+  uint32_t dxDtype;
+  uint32_t counterDtype;
+  uint32_t statDtype[kBnStatCount];  // indexed by BatchNormElemtGradStat
+  uint32_t hasWeight;                // 0: weight is all ones
+  int64_t n;
+  int64_t c;
+  int64_t hw;
+  int64_t counterNumel;
+  BatchNormElemtGradRowScalars rowScalars;
+  BatchNormElemtGradChannelSlabs channelSlabs;
+};
+
+// What the tiling needs to know about the call.
+struct BatchNormElemtGradProblem {
+  int64_t n = 0;
+  int64_t c = 0;
+  int64_t hw = 0;
+  int64_t counterNumel = 0;
+  uint32_t dyDtype = kBnElemtFloat32;
+  uint32_t xDtype = kBnElemtFloat32;
+  uint32_t dxDtype = kBnElemtFloat32;
+  uint32_t counterDtype = kBnElemtFloat32;
+  uint32_t statDtype[kBnStatCount] = {};
+  bool hasWeight = true;
+};
+
+// What the tiling needs to know about the chip.
+struct BatchNormElemtGradSoc {
+  uint32_t coreCount = 48;    // vector cores a launch may use
+  uint32_t ubBytes = 196608;  // Unified Buffer per vector core
+  bool hasDataCopyPad = true;
+  bool hasBf16 = true;
+};
+
+// Bytes of one element of a BatchNormElemtGradDtype.
+inline uint32_t BnElemtDtypeBytes(uint32_t dtype) { return dtype == kBnElemtFloat16 || dtype == kBnElemtBFloat16 ? 2 : 4; }
+
+// Fills *tiling for a non-empty problem (n * c * hw > 0). Returns false with *why pointing at a
+// static explanation when the chip cannot run the kernel (no DataCopyPad, no bf16).
+bool BatchNormElemtGradTilingFor(const BatchNormElemtGradProblem& problem, const BatchNormElemtGradSoc& soc,
+                                 BatchNormElemtGradTiling* tiling, const char** why);
+
+// UB bytes per tile element the kernel allocates: double-buffered dy, x and dx tiles, fp32 copies
+// of 16-bit inputs and, in kBnElemtChannelSlabs, four expanded fp32 coefficient rows.
+inline uint32_t BnElemtUbBytesPerElem(const BatchNormElemtGradTiling& t) {
+  uint32_t bytes = 2 * (BnElemtDtypeBytes(t.dyDtype) + BnElemtDtypeBytes(t.xDtype) + BnElemtDtypeBytes(t.dxDtype));
+  if (BnElemtDtypeBytes(t.dyDtype) == 2) bytes += 4;
+  if (BnElemtDtypeBytes(t.xDtype) == 2) bytes += 4;
+  if (t.mode == kBnElemtChannelSlabs) bytes += 4 * 4;
+  return bytes;
+}
+
+// UB bytes the kernel allocates for a tiling (the tests check it against the chip's UB).
+inline uint64_t BatchNormElemtGradUbBytes(const BatchNormElemtGradTiling& t) {
+  uint32_t tileElems = t.mode == kBnElemtChannelSlabs ? t.channelSlabs.rowPitch * t.channelSlabs.rowsPerTile
+                                                      : t.rowScalars.tileElems;
+  return static_cast<uint64_t>(tileElems) * BnElemtUbBytesPerElem(t);
+}
+
+}  // namespace normgrad

@@ -1,0 +1,196 @@
+// BatchNormElemtGrad tiling: table tests from shape to tiling fields, and invariants over many
+// shapes (UB budget, every element owned by exactly one core, mode for typical shapes).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <vector>
+
+#include "batch_norm_elemt_grad_tiling.h"
+
+namespace normgrad {
+namespace {
+
+const BatchNormElemtGradSoc kA2{48, 192 * 1024, true, true};
+
+BatchNormElemtGradProblem Problem(int64_t n, int64_t c, int64_t hw, uint32_t dtype) {
+  BatchNormElemtGradProblem p;
+  p.n = n;
+  p.c = c;
+  p.hw = hw;
+  p.counterNumel = 1;
+  p.dyDtype = p.xDtype = p.dxDtype = dtype;
+  return p;
+}
+
+BatchNormElemtGradTiling Tile(const BatchNormElemtGradProblem& p, const BatchNormElemtGradSoc& soc = kA2) {
+  BatchNormElemtGradTiling t{};
+  const char* why = nullptr;
+  EXPECT_TRUE(BatchNormElemtGradTilingFor(p, soc, &t, &why)) << (why ? why : "");
+  return t;
+}
+
+// Elements of the flat [n, c, hw] range each core owns, computed from the tiling fields alone.
+std::vector<int64_t> OwnedElems(const BatchNormElemtGradTiling& t) {
+  std::vector<int64_t> owner(t.n * t.c * t.hw, -1);
+  auto own = [&](int64_t i, int64_t core) {
+    if (owner[i] != -1) ADD_FAILURE() << "element " << i << " owned by cores " << owner[i] << " and " << core;
+    owner[i] = core;
+  };
+  for (int64_t core = 0; core < t.blockDim; ++core) {
+    if (t.mode == kBnElemtRowScalars) {
+      const int64_t begin = core * t.rowScalars.chunkElems;
+      const int64_t end = std::min<int64_t>(begin + t.rowScalars.chunkElems, t.n * t.c * t.hw);
+      for (int64_t i = begin; i < end; ++i) own(i, core);
+    } else {
+      const auto& s = t.channelSlabs;
+      const int64_t c0 = core / s.batchGroups * s.channelsPerCore;
+      const int64_t n0 = core % s.batchGroups * s.batchesPerCore;
+      for (int64_t n = n0; n < std::min<int64_t>(n0 + s.batchesPerCore, t.n); ++n) {
+        for (int64_t c = c0; c < std::min<int64_t>(c0 + s.channelsPerCore, t.c); ++c) {
+          for (int64_t h = 0; h < t.hw; ++h) own((n * t.c + c) * t.hw + h, core);
+        }
+      }
+    }
+  }
+  return owner;
+}
+
+double LoadBalance(const BatchNormElemtGradTiling& t) {
+  std::vector<int64_t> owner = OwnedElems(t);
+  std::vector<int64_t> count(t.blockDim, 0);
+  for (int64_t o : owner) ++count[o];
+  int64_t most = *std::max_element(count.begin(), count.end());
+  return static_cast<double>(owner.size()) / t.blockDim / most;
+}
+
+TEST(BatchNormElemtGradTiling, ResNetStage1Fp16UsesRowScalars) {
+  BatchNormElemtGradTiling t = Tile(Problem(32, 256, 56 * 56, kBnElemtFloat16));
+  EXPECT_EQ(t.mode, kBnElemtRowScalars);
+  EXPECT_EQ(t.blockDim, 48u);
+  EXPECT_EQ(t.rowScalars.chunkElems, 535296);  // ceil(25,690,112 / 48) rounded up to 256
+  EXPECT_EQ(t.rowScalars.tileElems, 9216u);    // 188,416 budget bytes / 20 per element, down to 256
+}
+
+TEST(BatchNormElemtGradTiling, ResNetStage4Fp16UsesChannelSlabs) {
+  BatchNormElemtGradTiling t = Tile(Problem(32, 2048, 7 * 7, kBnElemtFloat16));
+  EXPECT_EQ(t.mode, kBnElemtChannelSlabs);
+  EXPECT_EQ(t.blockDim, 48u);
+  EXPECT_EQ(t.channelSlabs.channelsPerCore, 43u);  // ceil(2048 / 48)
+  EXPECT_EQ(t.channelSlabs.batchesPerCore, 32u);
+  EXPECT_EQ(t.channelSlabs.batchGroups, 1u);
+  EXPECT_EQ(t.channelSlabs.rowPitch, 2112u);  // 43 * 49 = 2107 rounded up to 16 halves
+  EXPECT_EQ(t.channelSlabs.rowsPerTile, 2u);  // 188,416 / (2112 * 36)
+}
+
+TEST(BatchNormElemtGradTiling, SmallNcInputUsesOneCoreWithWholeRows) {
+  BatchNormElemtGradTiling t = Tile(Problem(20, 128, 1, kBnElemtFloat32));
+  EXPECT_EQ(t.mode, kBnElemtChannelSlabs);
+  EXPECT_EQ(t.blockDim, 1u);  // 30 KiB of traffic: under two cores' worth of 16 KiB
+  EXPECT_EQ(t.channelSlabs.channelsPerCore, 128u);
+  EXPECT_EQ(t.channelSlabs.rowPitch, 128u);
+  EXPECT_EQ(t.channelSlabs.rowsPerTile, 20u);
+}
+
+TEST(BatchNormElemtGradTiling, FewChannelsSplitBatchesToo) {
+  // 16 channels cannot keep 48 cores busy alone: batches are split as well.
+  BatchNormElemtGradTiling t = Tile(Problem(96, 16, 64, kBnElemtFloat32));
+  EXPECT_EQ(t.mode, kBnElemtChannelSlabs);
+  EXPECT_EQ(t.blockDim, 48u);
+  EXPECT_GE(LoadBalance(t), 0.95);
+}
+
+TEST(BatchNormElemtGradTiling, DetectionBackboneUsesAllCores) {
+  BatchNormElemtGradTiling t = Tile(Problem(1, 32, 352 * 640, kBnElemtBFloat16));
+  EXPECT_EQ(t.mode, kBnElemtRowScalars);
+  EXPECT_EQ(t.blockDim, 48u);
+  EXPECT_EQ(t.rowScalars.chunkElems % 256, 0);
+}
+
+TEST(BatchNormElemtGradTiling, MixedWidthsUseRowScalars) {
+  BatchNormElemtGradProblem p = Problem(32, 64, 9, kBnElemtFloat32);
+  p.dxDtype = kBnElemtFloat16;
+  BatchNormElemtGradTiling t = Tile(p);
+  EXPECT_EQ(t.mode, kBnElemtRowScalars);
+  EXPECT_EQ(t.rowScalars.chunkElems % 256, 0);  // 512 bytes of the 2-byte dx
+}
+
+TEST(BatchNormElemtGradTiling, RejectsChipsWithoutDataCopyPadOrBf16) {
+  BatchNormElemtGradTiling t{};
+  const char* why = nullptr;
+  EXPECT_FALSE(BatchNormElemtGradTilingFor(Problem(2, 3, 4, kBnElemtFloat32), {32, 256 * 1024, false, false}, &t, &why));
+  ASSERT_NE(why, nullptr);
+  EXPECT_NE(std::string(why).find("DataCopyPad"), std::string::npos);
+  why = nullptr;
+  EXPECT_FALSE(BatchNormElemtGradTilingFor(Problem(2, 3, 4, kBnElemtBFloat16), {32, 256 * 1024, true, false}, &t, &why));
+  ASSERT_NE(why, nullptr);
+  EXPECT_NE(std::string(why).find("bfloat16"), std::string::npos);
+}
+
+TEST(BatchNormElemtGradTiling, CopiesDtypesAndShape) {
+  BatchNormElemtGradProblem p = Problem(3, 5, 7, kBnElemtBFloat16);
+  p.counterDtype = kBnElemtInt32;
+  p.counterNumel = 6;
+  p.statDtype[kBnInvstd] = kBnElemtFloat16;
+  p.hasWeight = false;
+  BatchNormElemtGradTiling t = Tile(p);
+  EXPECT_EQ(t.counterDtype, static_cast<uint32_t>(kBnElemtInt32));
+  EXPECT_EQ(t.counterNumel, 6);
+  EXPECT_EQ(t.statDtype[kBnInvstd], static_cast<uint32_t>(kBnElemtFloat16));
+  EXPECT_EQ(t.statDtype[kBnMean], static_cast<uint32_t>(kBnElemtFloat32));
+  EXPECT_EQ(t.hasWeight, 0u);
+  EXPECT_EQ(t.n * t.c * t.hw, 105);
+}
+
+// Invariants over random shapes, dtypes and chips.
+TEST(BatchNormElemtGradTiling, InvariantsOverRandomShapes) {
+  std::mt19937 rng(20240605);
+  const uint32_t dtypes[] = {kBnElemtFloat32, kBnElemtFloat16, kBnElemtBFloat16};
+  const BatchNormElemtGradSoc socs[] = {kA2, {40, 192 * 1024, true, true}, {48, 192 * 1024, true, true}};
+  for (int i = 0; i < 200; ++i) {
+    auto pick = [&](int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(rng); };
+    const int64_t hwChoices[] = {1, 2, 3, 7, 9, 49, 196, 511, 512, 784, 3136, pick(1, 5000)};
+    BatchNormElemtGradProblem p = Problem(pick(1, 24), pick(1, 200), hwChoices[pick(0, 11)], dtypes[pick(0, 2)]);
+    if (i % 5 == 0) p.dxDtype = dtypes[pick(0, 2)];
+    const BatchNormElemtGradSoc& soc = socs[i % 3];
+    BatchNormElemtGradTiling t = Tile(p, soc);
+    SCOPED_TRACE(testing::Message() << "n=" << p.n << " c=" << p.c << " hw=" << p.hw << " mode=" << t.mode);
+    ASSERT_GE(t.blockDim, 1u);
+    ASSERT_LE(t.blockDim, soc.coreCount);
+    EXPECT_LE(BatchNormElemtGradUbBytes(t), soc.ubBytes - 8 * 1024u);
+    std::vector<int64_t> owner = OwnedElems(t);
+    EXPECT_EQ(std::count(owner.begin(), owner.end(), -1), 0) << "elements owned by no core";
+    std::vector<int64_t> count(t.blockDim, 0);
+    for (int64_t o : owner) ++count[o];
+    EXPECT_EQ(std::count(count.begin(), count.end(), 0), 0) << "a launched core owns nothing";
+    if (t.mode == kBnElemtRowScalars) {
+      EXPECT_EQ(t.rowScalars.chunkElems * BnElemtDtypeBytes(std::min({t.dyDtype, t.xDtype, t.dxDtype})) % 512, 0);
+      EXPECT_GE(t.rowScalars.tileElems, 1u);
+    } else {
+      EXPECT_EQ(BnElemtDtypeBytes(t.dyDtype), BnElemtDtypeBytes(t.dxDtype));
+      EXPECT_EQ(t.channelSlabs.rowPitch * BnElemtDtypeBytes(t.dyDtype) % 32, 0u);
+      EXPECT_GE(t.channelSlabs.rowPitch, t.channelSlabs.channelsPerCore * t.hw);
+      EXPECT_GE(t.channelSlabs.rowsPerTile, 1u);
+      EXPECT_LE(t.channelSlabs.rowsPerTile, std::min<uint32_t>(t.channelSlabs.batchesPerCore, 4095u));
+    }
+  }
+}
+
+TEST(BatchNormElemtGradTiling, TypicalNetworkShapesBalanceCores) {
+  const int64_t shapes[][3] = {{32, 256, 3136}, {32, 512, 784}, {32, 1024, 196}, {32, 2048, 49},
+                               {32, 64, 3136},  {32, 128, 784}, {32, 256, 196},  {32, 512, 49},
+                               {1, 32, 352 * 640}, {1, 64, 176 * 320}, {256, 1024, 1}};
+  for (const auto& s : shapes) {
+    for (uint32_t dtype : {kBnElemtFloat32, kBnElemtFloat16}) {
+      BatchNormElemtGradTiling t = Tile(Problem(s[0], s[1], s[2], dtype));
+      SCOPED_TRACE(testing::Message() << s[0] << "x" << s[1] << "x" << s[2] << " mode " << t.mode);
+      // 1024 channels in groups of 22 need only 47 cores for the same makespan as 48.
+      EXPECT_GE(t.blockDim, 47u);
+      EXPECT_GE(LoadBalance(t), 0.95);
+      EXPECT_EQ(t.mode, s[2] >= 512 ? kBnElemtRowScalars : kBnElemtChannelSlabs);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace normgrad
