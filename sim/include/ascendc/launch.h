@@ -19,9 +19,12 @@ struct LaunchReport {
   std::string error;                  // first violation ("core 3: DataCopy: ..."), empty when ok
   std::vector<std::string> warnings;  // de-duplicated, all cores
   std::vector<CoreCounters> cores;    // one entry per core, index = block index
+  int kernelType = -1;                // KernelMetaType the kernel declared, -1 if none
+  uint64_t tilingKey = 0;             // g_tilingKey the cores ran with
 };
 
-// Runs body() on blockDim threads, each bound to its own CoreContext (own UB, mask, events).
+// Runs body() on blockDim threads, each bound to its own CoreContext (own UB, mask, events);
+// every core sees the launching thread's g_tilingKey (ICPU_SET_TILING_KEY or a plain assignment).
 // Never throws for kernel faults: a SimError on any core aborts every core (SyncAll waiters
 // included) and is returned in the report. blockDim must be in [1, soc.aivCores]; a larger
 // launch with inter-core sync would deadlock on hardware, so it is reported as an error.

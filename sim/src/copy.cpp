@@ -1,0 +1,303 @@
+// DMA engine of the simulator: range and alignment checks once per call, memcpy per block,
+// DataCopyPad padding/dummy layout, atomic accumulation under a GM-wide lock, GM fills.
+#include "ascendc/copy.h"
+
+#include <atomic>
+#include <mutex>
+
+#include "ascendc/pipe.h"
+
+namespace sim {
+namespace {
+
+std::mutex g_atomicMutex;  // atomic DMAs of all cores are applied one at a time
+std::atomic<DummyFill> g_dummyFill{DummyFill::kPoison};
+
+constexpr uint32_t kMaxBlockCount = 4095;
+constexpr uint32_t kMaxPadBlockLen = 2097151;
+
+unsigned long long U(uint64_t v) { return static_cast<unsigned long long>(v); }
+
+void CheckBlockCount(const char* api, uint32_t blockCount) {
+  if (blockCount > kMaxBlockCount) Fail(api, "blockCount %u exceeds %u", blockCount, kMaxBlockCount);
+}
+
+// `used` bytes must lie inside the view; `touched` bytes (dummy included) inside the UB.
+void CheckUb(const char* api, const char* role, copy::Ub v, uint64_t used, uint64_t touched) {
+  const CoreContext& c = Core();
+  if (v.addr % 32 != 0) Fail(api, "%s UB address %u is not 32-byte aligned", role, v.addr);
+  if (used > v.len) {
+    Fail(api, "%s needs %llu bytes from UB address %u but its tensor has %u bytes", role, U(used), v.addr, v.len);
+  }
+  if (v.addr + touched > c.ub.size()) {
+    Fail(api, "%s touches UB bytes [%u, %llu), beyond the UB of %zu bytes", role, v.addr, U(v.addr + touched),
+         c.ub.size());
+  }
+}
+
+void CheckGmAligned(const char* api, const char* role, const void* gm, uint32_t elemBytes) {
+  if (reinterpret_cast<uintptr_t>(gm) % elemBytes != 0) {
+    Fail(api, "%s GM address %p is not aligned to the %u-byte element", role, gm, elemBytes);
+  }
+}
+
+void CopyBlocks(uint8_t* dst, const uint8_t* src, uint32_t n, uint64_t bytes, uint64_t srcPitch, uint64_t dstPitch) {
+  if (srcPitch == bytes && dstPitch == bytes) {
+    std::memmove(dst, src, n * bytes);
+    return;
+  }
+  for (uint32_t i = 0; i < n; ++i) std::memmove(dst + i * dstPitch, src + i * srcPitch, bytes);
+}
+
+// Saturation mode (A2/A3 default): an inf result becomes +-max, a NaN result 0.
+uint16_t SaturateHalf(uint16_t h) {
+  if ((h & 0x7c00u) != 0x7c00u) return h;
+  return (h & 0x3ffu) ? 0 : static_cast<uint16_t>((h & 0x8000u) | 0x7bffu);
+}
+uint16_t SaturateBf16(uint16_t b) {
+  if ((b & 0x7f80u) != 0x7f80u) return b;
+  return (b & 0x7fu) ? 0 : static_cast<uint16_t>((b & 0x8000u) | 0x7f7fu);
+}
+
+template <typename T, typename F>
+void AddEach(uint8_t* gm, const uint8_t* ub, uint64_t bytes, F add) {
+  for (uint64_t i = 0; i + sizeof(T) <= bytes; i += sizeof(T)) {
+    T a, b;
+    std::memcpy(&a, gm + i, sizeof(T));
+    std::memcpy(&b, ub + i, sizeof(T));
+    T r = add(a, b);
+    std::memcpy(gm + i, &r, sizeof(T));
+  }
+}
+
+// gm += ub element-wise in the atomic type, rounding once in that type (a float sum of two
+// 16-bit floats rounded to 16 bits is correctly rounded: 24 >= 2 * 11 + 2).
+void AtomicAdd(uint8_t* gm, const uint8_t* ub, uint64_t bytes, int code) {
+  switch (code) {
+    case kElemFloat:
+      AddEach<float>(gm, ub, bytes, [](float a, float b) { return a + b; });
+      break;
+    case kElemHalf:
+      AddEach<uint16_t>(gm, ub, bytes, [](uint16_t a, uint16_t b) {
+        return SaturateHalf(FloatToHalfRne(HalfToFloat(a) + HalfToFloat(b)));
+      });
+      break;
+    case kElemBf16:
+      AddEach<uint16_t>(gm, ub, bytes, [](uint16_t a, uint16_t b) {
+        return SaturateBf16(FloatToBf16Rne(Bf16ToFloat(a) + Bf16ToFloat(b)));
+      });
+      break;
+    case kElemInt32:
+      AddEach<uint32_t>(gm, ub, bytes, [](uint32_t a, uint32_t b) { return a + b; });
+      break;
+    case kElemInt16:
+      AddEach<uint16_t>(gm, ub, bytes, [](uint16_t a, uint16_t b) { return static_cast<uint16_t>(a + b); });
+      break;
+    case kElemInt8:
+      AddEach<uint8_t>(gm, ub, bytes, [](uint8_t a, uint8_t b) { return static_cast<uint8_t>(a + b); });
+      break;
+    default:
+      break;
+  }
+}
+
+// The MTE3 store of n blocks, plain or atomic.
+void StoreBlocks(const char* api, uint8_t* gm, const uint8_t* ub, int elemCode, uint32_t n, uint64_t bytes,
+                 uint64_t ubPitch, uint64_t gmPitch) {
+  CoreContext& c = Core();
+  if (c.atomicType == kElemNone) {
+    CopyBlocks(gm, ub, n, bytes, ubPitch, gmPitch);
+    return;
+  }
+  if (elemCode != c.atomicType) {
+    Warn(api, "the copy moves %s but SetAtomicAdd<%s> is on; the hardware adds the bytes as %s", ElemName(elemCode),
+         ElemName(c.atomicType), ElemName(c.atomicType));
+  }
+  std::lock_guard<std::mutex> lock(g_atomicMutex);
+  for (uint32_t i = 0; i < n; ++i) AtomicAdd(gm + i * gmPitch, ub + i * ubPitch, bytes, c.atomicType);
+}
+
+// Writes `bytes` of the poison word at UB address `addr`, in phase with the word grid.
+void PoisonBytes(uint32_t addr, uint64_t bytes) {
+  uint8_t* p = UbPtr(addr);
+  uint32_t word = kUbPoisonWord;
+  const uint8_t* w = reinterpret_cast<const uint8_t*>(&word);
+  for (uint64_t i = 0; i < bytes; ++i) p[i] = w[(addr + i) & 3];
+}
+
+// Repeats one element over `bytes` (which need not be a multiple of it), doubling with memcpy
+// so that large GM fills run at memory speed.
+void FillValue(uint8_t* p, uint64_t bytes, const uint8_t* value, uint32_t elemBytes) {
+  uint64_t done = bytes < elemBytes ? bytes : elemBytes;
+  std::memcpy(p, value, done);
+  while (done < bytes) {
+    uint64_t n = done < bytes - done ? done : bytes - done;
+    std::memcpy(p + done, p, n);
+    done += n;
+  }
+}
+
+void CheckPadArgs(const char* api, const copy::PadArgs& a, uint32_t elemBytes) {
+  const CoreContext& c = Core();
+  if (!c.soc->hasDataCopyPad) {
+    Fail(api, "does not exist on %s (Atlas training); use DataCopy with 32-byte multiples", c.soc->name);
+  }
+  CheckBlockCount(api, a.blockCount);
+  if (a.blockLen > kMaxPadBlockLen) Fail(api, "blockLen %u bytes exceeds %u", a.blockLen, kMaxPadBlockLen);
+  if (a.blockLen % elemBytes != 0) {
+    Fail(api, "blockLen %u is in bytes and must be a multiple of sizeof(T) = %u", a.blockLen, elemBytes);
+  }
+  if (a.left * elemBytes > 32 || a.right * elemBytes > 32) {
+    Fail(api, "padding of %u left and %u right elements of %u bytes exceeds 32 bytes per side", a.left, a.right,
+         elemBytes);
+  }
+  if (elemBytes == 8 && a.isPad && a.padBits != 0) Fail(api, "paddingValue must be 0 for 64-bit types");
+}
+
+}  // namespace
+
+const char* ElemName(int code) {
+  static const char* const kNames[] = {"none", "int8_t", "uint8_t", "int16_t", "uint16_t", "half", "bfloat16_t",
+                                       "int32_t", "uint32_t", "float", "int64_t", "uint64_t", "double", "other"};
+  return code >= 0 && code <= kElemOther ? kNames[code] : "?";
+}
+
+void SetDataCopyPadDummyFill(DummyFill fill) { g_dummyFill = fill; }
+
+namespace copy {
+
+uint64_t CountBytes(const char* api, uint32_t count, uint32_t elemBytes) {
+  uint64_t bytes = static_cast<uint64_t>(count) * elemBytes;
+  if (bytes % 32 != 0) {
+    Warn(api, "%llu bytes (%u elements) is not a multiple of 32; use DataCopyPad (the hardware copies only the "
+         "first %llu bytes)", U(bytes), count, U(bytes / 32 * 32));
+  }
+  return bytes / 32 * 32;
+}
+
+void GmToUb(const char* api, Ub dst, const uint8_t* gm, uint32_t elemBytes, uint32_t blockCount, uint64_t blockBytes,
+            uint64_t gmPitch, uint64_t ubPitch) {
+  CoreContext& c = Core();
+  ++c.counters.dmaIn;
+  CheckBlockCount(api, blockCount);
+  if (blockCount == 0 || blockBytes == 0) return;
+  uint64_t ubSpan = (blockCount - 1) * ubPitch + blockBytes;
+  CheckUb(api, "dst", dst, ubSpan, ubSpan);
+  CheckGmAligned(api, "src", gm, elemBytes);
+  gm::CheckRange(api, gm, (blockCount - 1) * gmPitch + blockBytes, false);
+  CopyBlocks(c.ub.data() + dst.addr, gm, blockCount, blockBytes, gmPitch, ubPitch);
+  c.counters.gmToUbBytes += blockCount * blockBytes;
+}
+
+void UbToGm(const char* api, uint8_t* gm, Ub src, uint32_t elemBytes, int elemCode, uint32_t blockCount,
+            uint64_t blockBytes, uint64_t ubPitch, uint64_t gmPitch) {
+  CoreContext& c = Core();
+  ++c.counters.dmaOut;
+  CheckBlockCount(api, blockCount);
+  if (blockCount == 0 || blockBytes == 0) return;
+  uint64_t ubSpan = (blockCount - 1) * ubPitch + blockBytes;
+  CheckUb(api, "src", src, ubSpan, ubSpan);
+  CheckGmAligned(api, "dst", gm, elemBytes);
+  gm::CheckRange(api, gm, (blockCount - 1) * gmPitch + blockBytes, true);
+  StoreBlocks(api, gm, c.ub.data() + src.addr, elemCode, blockCount, blockBytes, ubPitch, gmPitch);
+  c.counters.ubToGmBytes += blockCount * blockBytes;
+}
+
+void UbToUb(const char* api, Ub dst, Ub src, uint32_t blockCount, uint64_t blockBytes, uint64_t srcPitch,
+            uint64_t dstPitch) {
+  CoreContext& c = Core();
+  ++c.counters.vecInstr;  // a UB->UB DataCopy is issued on PIPE_V
+  CheckBlockCount(api, blockCount);
+  if (blockCount == 0 || blockBytes == 0) return;
+  uint64_t srcSpan = (blockCount - 1) * srcPitch + blockBytes;
+  uint64_t dstSpan = (blockCount - 1) * dstPitch + blockBytes;
+  CheckUb(api, "src", src, srcSpan, srcSpan);
+  CheckUb(api, "dst", dst, dstSpan, dstSpan);
+  CopyBlocks(c.ub.data() + dst.addr, c.ub.data() + src.addr, blockCount, blockBytes, srcPitch, dstPitch);
+  c.counters.ubToUbBytes += blockCount * blockBytes;
+}
+
+void PadGmToUb(Ub dst, const uint8_t* gm, uint32_t elemBytes, const PadArgs& a) {
+  const char* api = "DataCopyPad";
+  CoreContext& c = Core();
+  ++c.counters.dmaIn;
+  CheckPadArgs(api, a, elemBytes);
+  if (a.blockCount == 0 || a.blockLen == 0) return;
+  uint64_t leftBytes = a.left * elemBytes, rightBytes = a.right * elemBytes;
+  uint64_t usedBytes = leftBytes + a.blockLen + rightBytes;
+  uint64_t ubBlockBytes = (usedBytes + 31) / 32 * 32;
+  uint64_t ubPitch = ubBlockBytes + a.dstStride * 32ull;
+  uint64_t gmPitch = static_cast<uint64_t>(a.blockLen) + a.srcStride;
+  uint64_t last = (a.blockCount - 1) * ubPitch;
+  CheckUb(api, "dst", dst, last + usedBytes, last + ubBlockBytes);
+  gm::CheckRange(api, gm, (a.blockCount - 1) * gmPitch + a.blockLen, false);
+
+  uint8_t padValue[8];
+  std::memcpy(padValue, &a.padBits, 8);
+  bool noPadding = a.left == 0 && a.right == 0;
+  bool firstElementDummy = noPadding && g_dummyFill.load() == DummyFill::kFirstElement;
+  for (uint32_t i = 0; i < a.blockCount; ++i) {
+    uint32_t base = dst.addr + static_cast<uint32_t>(i * ubPitch);
+    uint8_t* p = c.ub.data() + base;
+    std::memcpy(p + leftBytes, gm + i * gmPitch, a.blockLen);
+    // Padding holds paddingValue when isPad, else whatever the pad register held ("random").
+    if (a.isPad) {
+      FillValue(p, leftBytes, padValue, elemBytes);
+      FillValue(p + leftBytes + a.blockLen, rightBytes, padValue, elemBytes);
+    } else {
+      PoisonBytes(base, leftBytes);
+      PoisonBytes(base + static_cast<uint32_t>(leftBytes + a.blockLen), rightBytes);
+    }
+    uint64_t dummyBytes = ubBlockBytes - usedBytes;
+    uint8_t* dummy = p + usedBytes;
+    if (firstElementDummy) {
+      FillValue(dummy, dummyBytes, p, elemBytes);
+    } else if (a.isPad && !noPadding) {
+      FillValue(dummy, dummyBytes, padValue, elemBytes);
+    } else {
+      PoisonBytes(base + static_cast<uint32_t>(usedBytes), dummyBytes);
+    }
+  }
+  c.counters.gmToUbBytes += static_cast<uint64_t>(a.blockCount) * a.blockLen;
+}
+
+void PadUbToGm(uint8_t* gm, Ub src, uint32_t elemBytes, int elemCode, const PadArgs& a) {
+  const char* api = "DataCopyPad";
+  CoreContext& c = Core();
+  ++c.counters.dmaOut;
+  CheckPadArgs(api, a, elemBytes);
+  if (a.blockCount == 0 || a.blockLen == 0) return;
+  uint64_t ubBlockBytes = (a.blockLen + 31ull) / 32 * 32;
+  uint64_t ubPitch = ubBlockBytes + a.srcStride * 32ull;
+  uint64_t gmPitch = static_cast<uint64_t>(a.blockLen) + a.dstStride;
+  uint64_t last = (a.blockCount - 1) * ubPitch;
+  CheckUb(api, "src", src, last + a.blockLen, last + ubBlockBytes);
+  gm::CheckRange(api, gm, (a.blockCount - 1) * gmPitch + a.blockLen, true);
+  StoreBlocks(api, gm, c.ub.data() + src.addr, elemCode, a.blockCount, a.blockLen, ubPitch, gmPitch);
+  c.counters.ubToGmBytes += static_cast<uint64_t>(a.blockCount) * a.blockLen;
+}
+
+void SetAtomic(const char* api, int elemCode) {
+  CoreContext& c = Core();
+  if (elemCode != kElemNone && elemCode != kElemFloat && !c.soc->hasBf16) {
+    Fail(api, "atomic add in %s does not exist on %s (float only)", ElemName(elemCode), c.soc->name);
+  }
+  c.atomicType = elemCode;
+}
+
+void FillGm(const char* api, uint8_t* gm, uint64_t count, uint32_t elemBytes, const void* value, uint64_t chunkBytes) {
+  CoreContext& c = Core();
+  if (c.pipe != nullptr && static_cast<AscendC::TPipe*>(c.pipe)->SimCursor() > 0) {
+    Warn(api, "called after TPipe::InitBuffer; it stages the value in UB the pipe has not allocated, so call it "
+         "before any InitBuffer");
+  }
+  uint64_t bytes = count * elemBytes;
+  if (bytes == 0) return;
+  gm::CheckRange(api, gm, bytes, true);
+  FillValue(gm, bytes, static_cast<const uint8_t*>(value), elemBytes);
+  c.counters.dmaOut += (bytes + chunkBytes - 1) / chunkBytes;
+  c.counters.ubToGmBytes += bytes;
+}
+
+}  // namespace copy
+}  // namespace sim
