@@ -1,0 +1,208 @@
+// GroupNormGrad host tiling: (shape, dtype, outputs wanted, SoC) -> GroupNormGradTiling.
+//
+// Worked example, A2 (48 cores, 192 KiB UB), fp16, N = 2, C = 320, HxW = 64x64, G = 32:
+//   a group is 10 rows x 4096 = 40960 elements, 160 KiB of dy + x in fp16: it fits one core with
+//   a 1024-float working chunk, so 64 groups -> wholeGroupsPerCore = 1 (48 groups, no exchange),
+//   and the other 16 groups form one split wave: 160 rows over 48 cores (3-4 rows each), resident,
+//   sums exchanged through the workspace and one SyncAll. Every core moves the same bytes; dy and
+//   x are read once.
+#include "group_norm_grad_tiling.h"
+
+#include <algorithm>
+
+namespace normgrad {
+namespace {
+
+constexpr uint64_t kMaxSlotsPerTile = 4095;  // DataCopyPad blockCount limit: one copy per tile
+constexpr uint64_t kWsBatchFloats = kGngWsBatchFloats;
+constexpr uint64_t kScratchBytes = 256;
+
+uint64_t AlignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+uint64_t CeilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+uint64_t DtypeBytes(uint32_t dtype) { return dtype == kGngFloat32 ? 4 : 2; }
+
+// UB bytes of one tile phase with `slots` slots per input and `bufferNum` buffers, as the
+// kernel's InitBuffer calls lay it out (each buffer rounded up to 32 bytes).
+uint64_t TileUbBytes(uint64_t s, uint64_t chunkElems, uint64_t rowStride, uint64_t slots,
+                     uint64_t bufferNum, uint64_t wsBatch) {
+  uint64_t bytes = 2 * bufferNum * AlignUp(slots * rowStride * s, 32);  // dy, x tiles (native dtype)
+  bytes += 2 * AlignUp(chunkElems * s, 32);                            // dx chunk queue, 2 buffers
+  if (s != 4) bytes += 2 * AlignUp(chunkElems * 4, 32);                // fp32 dy, x chunks
+  bytes += 2 * AlignUp(chunkElems * 4, 32);                            // dy*x or fp32 dx; row-sum fold
+  bytes += 2 * AlignUp(AlignUp(slots, 8) * 4, 32);                     // per-slot sums
+  bytes += 2 * AlignUp(wsBatch * 4, 32);                               // group sums read back
+  bytes += kScratchBytes;
+  return bytes;
+}
+
+// Most slots per input a tile phase can hold in `budget` bytes (0 if not even one).
+uint64_t MaxSlots(uint64_t s, uint64_t chunkElems, uint64_t rowStride, uint64_t bufferNum,
+                  uint64_t wsBatch, uint64_t budget) {
+  uint64_t lo = 0;
+  uint64_t hi = kMaxSlotsPerTile;
+  while (lo < hi) {  // largest slots with TileUbBytes <= budget (monotone in slots)
+    uint64_t mid = (lo + hi + 1) / 2;
+    if (TileUbBytes(s, chunkElems, rowStride, mid, bufferNum, wsBatch) <= budget) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+uint64_t ParamUbBytes(uint64_t s, uint64_t batchChannels, uint64_t batchRows, uint64_t hwParts) {
+  uint64_t bytes = 2 * AlignUp(batchRows * AlignUp(batchChannels * hwParts, 8) * 4, 32);  // db, ds
+  bytes += 2 * AlignUp(AlignUp(batchChannels, 8) * 4, 32);   // fp32 dgamma, dbeta
+  bytes += 2 * AlignUp(AlignUp(batchChannels, 16) * s, 32);  // cast outputs
+  return bytes;
+}
+
+// Splits rows longer than one core's UB into hwParts pieces of segLen (multiple of 64).
+void ChooseRowPieces(uint64_t hw, uint64_t s, uint64_t chunkElems, uint64_t wsBatch, uint64_t budget,
+                     GroupNormGradTiling* t) {
+  uint64_t perBlock = 32 / s;
+  uint64_t fixed = TileUbBytes(s, chunkElems, 0, 1, 1, wsBatch);
+  uint64_t maxSeg = budget > fixed ? (budget - fixed) / (2 * s) / 64 * 64 : 0;
+  if (AlignUp(hw, perBlock) <= maxSeg) {
+    t->hwParts = 1;
+    t->segLen = hw;
+    t->lastSegLen = hw;
+  } else {
+    uint64_t parts = CeilDiv(hw, maxSeg);
+    t->segLen = AlignUp(CeilDiv(hw, parts), 64);
+    t->hwParts = CeilDiv(hw, t->segLen);
+    t->lastSegLen = hw - (t->hwParts - 1) * t->segLen;
+  }
+  t->rowStride = AlignUp(t->segLen, perBlock);
+}
+
+void ChooseParamBatches(uint64_t s, uint64_t budget,
+                        GroupNormGradTiling* t) {
+  uint64_t perCore = CeilDiv(t->c, t->blockDim);
+  uint64_t channels = std::min<uint64_t>(perCore, 2048);
+  for (;;) {
+    uint64_t rowBytes = 2 * AlignUp(channels * t->hwParts, 8) * 4;
+    uint64_t small = ParamUbBytes(s, channels, 0, t->hwParts);
+    uint64_t rows = budget > small ? (budget - small) / rowBytes : 0;
+    rows = std::min<uint64_t>({rows, t->n, kMaxSlotsPerTile});
+    if (rows >= 1 || channels == 1) {
+      t->paramBatchChannels = channels;
+      t->paramBatchRows = std::max<uint64_t>(rows, 1);
+      return;
+    }
+    channels = std::max<uint64_t>(channels / 2, 1);
+  }
+}
+
+}  // namespace
+
+std::string GroupNormGradTilingFor(const GroupNormGradRequest& req, const GroupNormGradSoc& soc,
+                                   GroupNormGradTiling* tiling) {
+  if (req.n <= 0 || req.c <= 0 || req.hw <= 0 || req.group <= 0 || req.c % req.group != 0) {
+    return "tiling needs n, c, hw, group > 0 and c divisible by group";
+  }
+  if (soc.coreCount == 0 || soc.ubBytes <= kGngUbReserveBytes) return "the SoC has no usable vector core";
+  GroupNormGradTiling t{};
+  t.n = req.n;
+  t.c = req.c;
+  t.hw = req.hw;
+  t.g = req.group;
+  t.channelsPerGroup = t.c / t.g;
+  t.dtype = req.dtype;
+  t.needDx = req.needDx;
+  t.needDgamma = req.needDgamma;
+  t.needDbeta = req.needDbeta;
+  t.hasGamma = req.hasGamma;
+  const uint64_t s = DtypeBytes(req.dtype);
+  const uint64_t budget = soc.ubBytes - kGngUbReserveBytes;
+  const uint64_t groups = t.n * t.g;
+
+  // A bigger chunk halves the per-instruction overhead; a smaller one lets bigger groups stay
+  // whole on one core. Take 2048 unless only 1024 keeps a group whole.
+  t.chunkElems = 2048;
+  for (uint64_t chunk : {2048u, 1024u}) {
+    GroupNormGradTiling probe = t;
+    ChooseRowPieces(t.hw, s, chunk, kWsBatchFloats, budget, &probe);
+    uint64_t slots = MaxSlots(s, chunk, probe.rowStride, 1, 0, budget);
+    if (probe.hwParts == 1 && t.channelsPerGroup <= slots) {
+      t.chunkElems = chunk;
+      break;
+    }
+  }
+  ChooseRowPieces(t.hw, s, t.chunkElems, kWsBatchFloats, budget, &t);
+  t.groupSlots = t.channelsPerGroup * t.hwParts;
+  const uint64_t wsBatch = std::min<uint64_t>(AlignUp(t.groupSlots, 8), kWsBatchFloats);
+  const uint64_t totalSlots = groups * t.groupSlots;
+  t.blockDim = static_cast<uint32_t>(std::min<uint64_t>(soc.coreCount, totalSlots));
+  const uint64_t cores = t.blockDim;
+
+  // Phase 1: whole groups, one core each, in full rounds over the cores.
+  uint64_t single = MaxSlots(s, t.chunkElems, t.rowStride, 1, 0, budget);
+  if (t.needDx && t.hwParts == 1 && t.groupSlots <= single && groups >= cores) {
+    t.wholeGroupsPerCore = groups / cores;
+    uint64_t dbl = MaxSlots(s, t.chunkElems, t.rowStride, 2, 0, budget);
+    uint64_t perTileDouble = dbl / t.groupSlots;
+    if (t.wholeGroupsPerCore >= 2 && perTileDouble >= 1) {
+      t.wholeBufferNum = 2;
+      t.wholeGroupsPerTile = std::min(perTileDouble, CeilDiv(t.wholeGroupsPerCore, 2));
+    } else {
+      t.wholeBufferNum = 1;
+      t.wholeGroupsPerTile = std::min(single / t.groupSlots, t.wholeGroupsPerCore);
+    }
+    t.wholeTileSlots = t.wholeGroupsPerTile * t.groupSlots;
+  }
+
+  // Phase 2: the remaining groups in waves spread over all cores.
+  uint64_t rest = groups - t.wholeGroupsPerCore * cores;
+  t.splitTileSlots = MaxSlots(s, t.chunkElems, t.rowStride, 1, wsBatch, budget);
+  if (t.splitTileSlots == 0) return "a row piece does not fit the Unified Buffer";
+  if (rest > 0) {
+    uint64_t perWave = t.needDx ? cores * t.splitTileSlots / t.groupSlots : rest;
+    if (perWave == 0) {
+      // A group larger than every core's UB together: nothing stays resident, so one wave of
+      // all the groups streams each core's slice twice with a single SyncAll.
+      perWave = rest;
+      t.mode = kGngTwoPass;
+    } else {
+      t.mode = t.wholeGroupsPerCore > 0 ? kGngWholeGroupSplit : kGngSplitGroup;
+    }
+    perWave = std::min(perWave, rest);
+    uint64_t waves = CeilDiv(rest, perWave);
+    t.waveGroups = CeilDiv(rest, waves);  // equal waves
+    if (!t.needDx) t.mode = kGngParamsOnly;
+  } else {
+    t.mode = kGngWholeGroup;
+  }
+
+  // Phase 3 and the workspace.
+  t.paramChannelsPerCore = t.c / cores;
+  t.paramChannelsRemainder = t.c % cores;
+  ChooseParamBatches(s, budget, &t);
+  bool needParams = t.needDgamma || t.needDbeta;
+  if (needParams || rest > 0) {
+    t.workspaceBytes = 2 * AlignUp(t.n * t.c * t.hwParts * 4, 512);
+  }
+  t.ubBytesUsed = std::max({GroupNormGradWholeUbBytes(t), GroupNormGradSplitUbBytes(t),
+                            needParams ? GroupNormGradParamUbBytes(t) : 0u});
+  if (t.ubBytesUsed > budget) return "internal: the tiling exceeds the Unified Buffer";
+  *tiling = t;
+  return "";
+}
+
+uint32_t GroupNormGradWholeUbBytes(const GroupNormGradTiling& t) {
+  if (t.wholeGroupsPerCore == 0) return 0;
+  return static_cast<uint32_t>(TileUbBytes(DtypeBytes(t.dtype), t.chunkElems, t.rowStride, t.wholeTileSlots,
+                                           t.wholeBufferNum, 0));
+}
+
+uint32_t GroupNormGradSplitUbBytes(const GroupNormGradTiling& t) {
+  if (t.waveGroups == 0) return 0;
+  uint64_t wsBatch = std::min<uint64_t>(AlignUp(t.groupSlots, 8), kWsBatchFloats);
+  return static_cast<uint32_t>(TileUbBytes(DtypeBytes(t.dtype), t.chunkElems, t.rowStride, t.splitTileSlots,
+                                           1, wsBatch));
+}
+
+uint32_t GroupNormGradParamUbBytes(const GroupNormGradTiling& t) {
+  return static_cast<uint32_t>(ParamUbBytes(DtypeBytes(t.dtype), t.paramBatchChannels, t.paramBatchRows,
+                                            t.hwParts));
+}
+
+}  // namespace normgrad

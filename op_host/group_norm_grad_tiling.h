@@ -1,0 +1,109 @@
+// GroupNormGrad tiling: the one struct the host fills and the kernel reads, plus the pure host
+// function that fills it. Plain fixed-width fields, no CANN types, so both sides share it.
+//
+// Vocabulary (kernel and host use the same words):
+//   group      one (n, g): channelsPerGroup rows of hw contiguous elements, contiguous in GM.
+//   piece      one row segment (n, c, j), j < hwParts; a row longer than a core can hold is split.
+//   slot       the UB home of one piece: rowStride elements (the piece padded to 32 bytes), so
+//              every row starts 32-byte aligned whatever hw is (DataCopyPad pads it with zeros).
+//   wave       a set of whole groups whose pieces are spread evenly over all cores, held resident,
+//              with piece sums exchanged through the workspace and one SyncAll.
+// Phases of one launch:
+//   1. whole groups: core k takes groups [k*wholeGroupsPerCore, (k+1)*wholeGroupsPerCore),
+//      wholeGroupsPerTile at a time (double-buffered when wholeBufferNum == 2); no exchange.
+//   2. split waves over the remaining groups [wholeGroupsPerCore*blockDim, n*g), wave by wave.
+//      When a core's share of a wave exceeds splitTileSlots it streams tiles twice (two passes).
+//   3. after the last SyncAll: dgamma/dbeta, channels split over cores, n summed in order.
+#pragma once
+#include <cstdint>
+
+// Group piece sums read back from the workspace per copy in split waves (kernel and host agree).
+constexpr uint64_t kGngWsBatchFloats = 1024;
+
+enum GroupNormGradDtype : uint32_t { kGngFloat32 = 0, kGngFloat16 = 1, kGngBfloat16 = 2 };
+
+// What stays resident, for reports and tests (the kernel follows the fields, not this label).
+enum GroupNormGradMode : uint32_t {
+  kGngWholeGroup = 0,        // every group on one core, no split waves
+  kGngWholeGroupSplit = 1,   // whole groups, then the remainder split over all cores
+  kGngSplitGroup = 2,        // groups split over cores, each slice resident (single read)
+  kGngTwoPass = 3,           // a group exceeds all cores' UB: slices streamed twice
+  kGngParamsOnly = 4,        // dx not requested: one streaming pass for the sums
+};
+
+struct GroupNormGradTiling {
+  // shape
+  uint64_t n;
+  uint64_t c;
+  uint64_t hw;
+  uint64_t g;
+  uint64_t channelsPerGroup;
+  uint64_t hwParts;          // pieces per row
+  uint64_t segLen;           // elements of pieces j < hwParts - 1
+  uint64_t lastSegLen;       // elements of the last piece of a row
+  uint64_t rowStride;        // UB elements per slot: segLen rounded up to 32 bytes
+  uint64_t groupSlots;       // channelsPerGroup * hwParts
+  // phase 1: whole groups
+  uint64_t wholeGroupsPerCore;
+  uint64_t wholeGroupsPerTile;
+  uint64_t wholeTileSlots;   // UB slots per input per buffer in phase 1
+  // phase 2: split waves
+  uint64_t waveGroups;       // groups per wave (the last wave may have fewer)
+  uint64_t splitTileSlots;   // UB slots per input in phase 2
+  // phase 3: dgamma/dbeta
+  uint64_t paramChannelsPerCore;   // channels of core k: base + (k < remainder)
+  uint64_t paramChannelsRemainder;
+  uint64_t paramBatchChannels;     // channels per UB batch (all n at once or n in batches)
+  uint64_t paramBatchRows;         // n rows per UB batch
+  // compute
+  uint64_t chunkElems;       // fp32 working chunk, elements (multiple of 64)
+  uint64_t workspaceBytes;   // user workspace: two fp32 planes of n*c*hwParts piece sums
+  uint32_t blockDim;
+  uint32_t dtype;            // GroupNormGradDtype
+  uint32_t mode;             // GroupNormGradMode
+  uint32_t wholeBufferNum;   // 1 or 2
+  uint32_t needDx;
+  uint32_t needDgamma;
+  uint32_t needDbeta;
+  uint32_t hasGamma;         // 0: gamma is all ones (aclnn passes no gamma)
+  uint32_t ubBytesUsed;      // largest TPipe footprint of any phase (checked by tests)
+  uint32_t reserved;
+};
+
+#ifndef __CCE_AICORE__
+#include <string>
+
+namespace normgrad {
+
+struct GroupNormGradSoc {
+  uint32_t coreCount;   // vector cores a launch may use
+  uint32_t ubBytes;     // Unified Buffer per vector core
+};
+
+struct GroupNormGradRequest {
+  int64_t n = 0;
+  int64_t c = 0;
+  int64_t hw = 0;
+  int64_t group = 0;
+  GroupNormGradDtype dtype = kGngFloat32;
+  bool needDx = true;
+  bool needDgamma = true;
+  bool needDbeta = true;
+  bool hasGamma = true;
+};
+
+// UB bytes the kernel never plans to use: the 8 KiB the toolchain reserves on A2/A3 plus 256 B.
+constexpr uint32_t kGngUbReserveBytes = 8 * 1024 + 256;
+
+// Fills *tiling for a non-empty problem (n, c, hw, group > 0, c % group == 0). Returns "" on
+// success, else why no tiling exists (the aclnn layer reports it with 161002).
+std::string GroupNormGradTilingFor(const GroupNormGradRequest& req, const GroupNormGradSoc& soc,
+                                   GroupNormGradTiling* tiling);
+
+// UB bytes each phase's buffers take, as the kernel lays them out (tests check them against the UB).
+uint32_t GroupNormGradWholeUbBytes(const GroupNormGradTiling& t);
+uint32_t GroupNormGradSplitUbBytes(const GroupNormGradTiling& t);
+uint32_t GroupNormGradParamUbBytes(const GroupNormGradTiling& t);
+
+}  // namespace normgrad
+#endif

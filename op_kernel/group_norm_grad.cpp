@@ -1,0 +1,69 @@
+// GroupNormGrad kernel entry: reads the tiling, picks the dtype instantiation and runs the phases
+// the tiling planned (whole groups, split waves, dgamma/dbeta). No math here.
+#include "kernel_operator.h"
+#include "group_norm_grad_params.h"
+#include "group_norm_grad_split_group.h"
+#include "group_norm_grad_whole_group.h"
+
+namespace normgrad {
+
+template <typename T>
+__aicore__ inline void GroupNormGradRun(const GroupNormGradTiling& t, GM_ADDR dy, GM_ADDR mean, GM_ADDR rstd,
+                                        GM_ADDR x, GM_ADDR gamma, GM_ADDR dx, GM_ADDR dgamma, GM_ADDR dbeta,
+                                        GM_ADDR workspace) {
+  GroupNormGradGm<T> gm;
+  gm.dy.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(dy));
+  gm.x.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(x));
+  gm.mean.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(mean));
+  gm.rstd.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(rstd));
+  gm.gamma.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(gamma));
+  gm.dx.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(dx));
+  gm.dgamma.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(dgamma));
+  gm.dbeta.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(dbeta));
+  gm.hasGamma = t.hasGamma != 0 && gamma != nullptr;
+  if (t.workspaceBytes > 0) {
+    __gm__ float* ws = reinterpret_cast<__gm__ float*>(AscendC::GetUserWorkspace(workspace));
+    gm.wsDb.SetGlobalBuffer(ws);
+    gm.wsDs.SetGlobalBuffer(ws + t.workspaceBytes / 2 / sizeof(float));
+  }
+  AscendC::TPipe pipe;
+  bool synced = false;
+  if (t.wholeGroupsPerCore > 0) {
+    GroupNormGradWholeGroup<T> op;
+    op.Init(t, gm, &pipe);
+    op.Process();
+    pipe.Reset();
+  }
+  if (t.waveGroups > 0) {
+    GroupNormGradSplitGroup<T> op;
+    op.Init(t, gm, &pipe);
+    op.Process();
+    pipe.Reset();
+    synced = true;
+  }
+  if (t.needDgamma || t.needDbeta) {
+    if (!synced) {
+      AscendC::PipeBarrier<PIPE_ALL>();
+      AscendC::SyncAll();
+    }
+    GroupNormGradParams<T> op;
+    op.Init(t, gm, &pipe);
+    op.Process();
+  }
+}
+
+}  // namespace normgrad
+
+extern "C" __global__ __aicore__ void group_norm_grad(GM_ADDR dy, GM_ADDR mean, GM_ADDR rstd, GM_ADDR x,
+                                                      GM_ADDR gamma, GM_ADDR dx, GM_ADDR dgamma, GM_ADDR dbeta,
+                                                      GM_ADDR workspace, GM_ADDR tiling) {
+  KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIV_1_0);  // hard SyncAll between phases
+  GET_TILING_DATA_WITH_STRUCT(GroupNormGradTiling, t, tiling);
+  if (t.dtype == kGngFloat16) {
+    normgrad::GroupNormGradRun<half>(t, dy, mean, rstd, x, gamma, dx, dgamma, dbeta, workspace);
+  } else if (t.dtype == kGngBfloat16) {
+    normgrad::GroupNormGradRun<bfloat16_t>(t, dy, mean, rstd, x, gamma, dx, dgamma, dbeta, workspace);
+  } else {
+    normgrad::GroupNormGradRun<float>(t, dy, mean, rstd, x, gamma, dx, dgamma, dbeta, workspace);
+  }
+}

@@ -1,0 +1,118 @@
+// GroupNormGrad dgamma/dbeta, after every piece sum is in the workspace: core k owns a channel
+// range; for each channel the n samples are added in order 0..n-1, so the result is the same
+// bitwise whatever the core count or the timing:
+//   dbeta[c]  = sum_n sum_j db[n, c, j]
+//   dgamma[c] = sum_n rstd[n, g] * (sum_j ds[n, c, j] - mean[n, g] * sum_j db[n, c, j])
+#pragma once
+#include "group_norm_grad_tile.h"
+
+namespace normgrad {
+
+template <typename T>
+class GroupNormGradParams {
+ public:
+  __aicore__ inline void Init(const GroupNormGradTiling& t, const GroupNormGradGm<T>& gm, AscendC::TPipe* pipe) {
+    t_ = &t;
+    gm_ = gm;
+    const uint32_t bc = static_cast<uint32_t>(t.paramBatchChannels);
+    rowFloats_ = static_cast<uint32_t>((t.paramBatchChannels * t.hwParts + 7) / 8 * 8);
+    pipe->InitBuffer(db_, static_cast<uint32_t>(t.paramBatchRows) * rowFloats_ * sizeof(float));
+    pipe->InitBuffer(ds_, static_cast<uint32_t>(t.paramBatchRows) * rowFloats_ * sizeof(float));
+    pipe->InitBuffer(accG_, (bc + 7) / 8 * 8 * sizeof(float));
+    pipe->InitBuffer(accB_, (bc + 7) / 8 * 8 * sizeof(float));
+    pipe->InitBuffer(outG_, (bc + 15) / 16 * 16 * sizeof(T));
+    pipe->InitBuffer(outB_, (bc + 15) / 16 * 16 * sizeof(T));
+  }
+
+  __aicore__ inline void Process() {
+    const uint64_t core = static_cast<uint64_t>(AscendC::GetBlockIdx());
+    const uint64_t rem = t_->paramChannelsRemainder;
+    const uint64_t count = t_->paramChannelsPerCore + (core < rem ? 1 : 0);
+    const uint64_t first = core * t_->paramChannelsPerCore + (core < rem ? core : rem);
+    for (uint64_t c = first; c < first + count; c += t_->paramBatchChannels) {
+      uint64_t left = first + count - c;
+      Batch(c, static_cast<uint32_t>(left < t_->paramBatchChannels ? left : t_->paramBatchChannels));
+    }
+  }
+
+ private:
+  __aicore__ inline void Batch(uint64_t c0, uint32_t channels) {
+    AscendC::LocalTensor<float> accG = accG_.template Get<float>();
+    AscendC::LocalTensor<float> accB = accB_.template Get<float>();
+    for (uint32_t i = 0; i < channels; ++i) {
+      accG.SetValue(i, 0.0f);
+      accB.SetValue(i, 0.0f);
+    }
+    for (uint64_t n0 = 0; n0 < t_->n; n0 += t_->paramBatchRows) {
+      uint64_t left = t_->n - n0;
+      Rows(c0, channels, n0, static_cast<uint32_t>(left < t_->paramBatchRows ? left : t_->paramBatchRows));
+    }
+    if (t_->needDgamma) Store(gm_.dgamma, outG_, accG, c0, channels);
+    if (t_->needDbeta) Store(gm_.dbeta, outB_, accB, c0, channels);
+  }
+
+  // Adds samples [n0, n0 + rows) of channels [c0, c0 + channels) into the accumulators.
+  __aicore__ inline void Rows(uint64_t c0, uint32_t channels, uint64_t n0, uint32_t rows) {
+    const uint64_t hp = t_->hwParts;
+    const uint64_t rowGm = t_->c * hp;
+    AscendC::LocalTensor<float> db = db_.template Get<float>();
+    AscendC::LocalTensor<float> ds = ds_.template Get<float>();
+    uint32_t len = static_cast<uint32_t>(channels * hp);
+    uint32_t ubRow = (len + 7) / 8 * 8;
+    AscendC::DataCopyExtParams p(static_cast<uint16_t>(rows), len * static_cast<uint32_t>(sizeof(float)),
+                                 static_cast<uint32_t>((rowGm - len) * sizeof(float)), 0, 0);
+    AscendC::DataCopyPadExtParams<float> pad(false, 0, 0, 0.0f);
+    AscendC::DataCopyPad(db, gm_.wsDb[n0 * rowGm + c0 * hp], p, pad);
+    AscendC::DataCopyPad(ds, gm_.wsDs[n0 * rowGm + c0 * hp], p, pad);
+    PipeFence<AscendC::HardEvent::MTE2_S>();
+    AscendC::LocalTensor<float> accG = accG_.template Get<float>();
+    AscendC::LocalTensor<float> accB = accB_.template Get<float>();
+    for (uint32_t r = 0; r < rows; ++r) {
+      uint64_t q = ~0ull;
+      float mean = 0.0f;
+      float rstd = 0.0f;
+      for (uint32_t i = 0; i < channels; ++i) {
+        uint64_t group = (n0 + r) * t_->g + (c0 + i) / t_->channelsPerGroup;
+        if (group != q) {
+          q = group;
+          mean = GngToFloat(gm_.mean.GetValue(q));
+          rstd = GngToFloat(gm_.rstd.GetValue(q));
+        }
+        float sumDb = 0.0f;
+        float sumDs = 0.0f;
+        for (uint64_t j = 0; j < hp; ++j) {
+          sumDb += db.GetValue(r * ubRow + static_cast<uint32_t>(i * hp + j));
+          sumDs += ds.GetValue(r * ubRow + static_cast<uint32_t>(i * hp + j));
+        }
+        accB.SetValue(i, accB.GetValue(i) + sumDb);
+        accG.SetValue(i, accG.GetValue(i) + rstd * (sumDs - mean * sumDb));
+      }
+    }
+    PipeFence<AscendC::HardEvent::S_MTE2>();
+  }
+
+  __aicore__ inline void Store(const AscendC::GlobalTensor<T>& dst, AscendC::TBuf<AscendC::TPosition::VECCALC>& stage,
+                               const AscendC::LocalTensor<float>& acc, uint64_t c0, uint32_t channels) {
+    AscendC::DataCopyExtParams p(1, channels * static_cast<uint32_t>(sizeof(T)), 0, 0, 0);
+    if constexpr (AscendC::IsSameType<T, float>::value) {
+      PipeFence<AscendC::HardEvent::S_MTE3>();
+      AscendC::DataCopyPad(dst[c0], acc, p);
+      PipeFence<AscendC::HardEvent::MTE3_S>();
+    } else {
+      AscendC::LocalTensor<T> out = stage.template Get<T>();
+      PipeFence<AscendC::HardEvent::S_V>();
+      AscendC::Cast(out, acc, AscendC::RoundMode::CAST_RINT, channels);
+      PipeFence<AscendC::HardEvent::V_MTE3>();
+      AscendC::DataCopyPad(dst[c0], out, p);
+      PipeFence<AscendC::HardEvent::MTE3_V>();
+      PipeFence<AscendC::HardEvent::V_S>();
+    }
+  }
+
+  const GroupNormGradTiling* t_ = nullptr;
+  GroupNormGradGm<T> gm_;
+  uint32_t rowFloats_ = 0;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> db_, ds_, accG_, accB_, outG_, outB_;
+};
+
+}  // namespace normgrad

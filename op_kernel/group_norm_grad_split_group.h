@@ -1,0 +1,68 @@
+// GroupNormGrad, groups split over cores: the groups left after the whole-group rounds go in
+// waves; a wave's pieces are spread evenly over all cores, each core keeps its slice resident,
+// publishes per-piece sums to the workspace, and after one SyncAll reads back the sums of the
+// groups it shares to write dx. A slice larger than the UB (a group bigger than every core's UB
+// together) is streamed twice instead: the only case that reads dy and x two times.
+#pragma once
+#include "group_norm_grad_tile.h"
+
+namespace normgrad {
+
+template <typename T>
+class GroupNormGradSplitGroup {
+ public:
+  __aicore__ inline void Init(const GroupNormGradTiling& t, const GroupNormGradGm<T>& gm, AscendC::TPipe* pipe) {
+    t_ = &t;
+    uint64_t batch = (t.groupSlots + 7) / 8 * 8;
+    tile_.Init(t, gm, pipe, static_cast<uint32_t>(t.splitTileSlots), 1,
+               static_cast<uint32_t>(batch < kGngWsBatchFloats ? batch : kGngWsBatchFloats));
+  }
+
+  // Every core runs every wave and its SyncAll, also with an empty slice.
+  __aicore__ inline void Process() {
+    const uint64_t groups = t_->n * t_->g;
+    const uint64_t cores = static_cast<uint64_t>(AscendC::GetBlockNum());
+    const uint64_t core = static_cast<uint64_t>(AscendC::GetBlockIdx());
+    for (uint64_t w0 = t_->wholeGroupsPerCore * cores; w0 < groups; w0 += t_->waveGroups) {
+      uint64_t waveGroups = groups - w0 < t_->waveGroups ? groups - w0 : t_->waveGroups;
+      uint64_t pieces = waveGroups * t_->groupSlots;
+      uint64_t base = pieces / cores;
+      uint64_t rem = pieces % cores;
+      uint64_t first = w0 * t_->groupSlots + core * base + (core < rem ? core : rem);
+      uint64_t count = base + (core < rem ? 1 : 0);
+      Wave(first, count);
+    }
+  }
+
+ private:
+  __aicore__ inline void Wave(uint64_t first, uint64_t count) {
+    const uint64_t cap = t_->splitTileSlots;
+    const bool resident = count <= cap;
+    for (uint64_t p = first; p < first + count; p += cap) {
+      uint32_t slots = static_cast<uint32_t>(first + count - p < cap ? first + count - p : cap);
+      tile_.CopyIn(p, slots);
+      tile_.Hold(p, slots);
+      tile_.Sums(true);
+      if (!resident) tile_.Release();
+    }
+    AscendC::PipeBarrier<PIPE_ALL>();  // workspace writes land before other cores read them
+    AscendC::SyncAll();
+    if (resident) {
+      if (count > 0 && t_->needDx) tile_.Dx();
+      if (count > 0) tile_.Release();
+      return;
+    }
+    for (uint64_t p = first; t_->needDx && p < first + count; p += cap) {
+      uint32_t slots = static_cast<uint32_t>(first + count - p < cap ? first + count - p : cap);
+      tile_.CopyIn(p, slots);
+      tile_.Hold(p, slots);
+      tile_.Dx();
+      tile_.Release();
+    }
+  }
+
+  const GroupNormGradTiling* t_ = nullptr;
+  GroupNormGradTile<T> tile_;
+};
+
+}  // namespace normgrad

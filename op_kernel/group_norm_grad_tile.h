@@ -1,0 +1,341 @@
+// GroupNormGrad's Unified Buffer tile: a run of consecutive pieces (row segments) of dy and x held
+// in their native dtype, one 32-byte-aligned slot per piece, plus the fp32 working chunks. Both
+// modes (whole groups, split groups) are built from its three steps: CopyIn, Sums, Dx.
+//
+// For group q = (n, g) with M = channelsPerGroup * hw elements, per channel c of the group:
+//   db[c] = sum_hw dy          ds[c] = sum_hw dy * x
+//   sumDb = sum_c gamma[c] * db[c]      sumDs = sum_c gamma[c] * ds[c]
+//   c2 = (sumDb * mean - sumDs) * rstd^3 / M      c3 = -c2 * mean - sumDb * rstd / M
+//   dx = gamma[c] * rstd * dy + c2 * x + c3
+// db and ds are kept per piece; they also feed dgamma/dbeta (group_norm_grad_params.h).
+#pragma once
+#include "kernel_operator.h"
+#include "common/pipe_fence.h"
+#include "common/row_sums.h"
+#include "group_norm_grad_tiling.h"
+
+namespace normgrad {
+
+// Global memory of one launch; ws planes hold db and ds per piece (n * c * hwParts floats each).
+template <typename T>
+struct GroupNormGradGm {
+  AscendC::GlobalTensor<T> dy, x, mean, rstd, gamma, dx, dgamma, dbeta;
+  AscendC::GlobalTensor<float> wsDb, wsDs;
+  bool hasGamma;
+};
+
+template <typename T>
+__aicore__ inline float GngToFloat(T v) {
+  if constexpr (AscendC::IsSameType<T, bfloat16_t>::value) {
+    return AscendC::ToFloat(v);
+  } else {
+    return static_cast<float>(v);
+  }
+}
+
+template <typename T>
+class GroupNormGradTile {
+ public:
+  __aicore__ inline void Init(const GroupNormGradTiling& t, const GroupNormGradGm<T>& gm, AscendC::TPipe* pipe,
+                              uint32_t tileSlots, uint32_t bufferNum, uint32_t wsBatch) {
+    t_ = &t;
+    gm_ = gm;
+    wsBatch_ = wsBatch;
+    const uint32_t chunk = static_cast<uint32_t>(t.chunkElems);
+    const uint32_t tileBytes = static_cast<uint32_t>(tileSlots * t.rowStride * sizeof(T));
+    pipe->InitBuffer(inDy_, bufferNum, tileBytes);
+    pipe->InitBuffer(inX_, bufferNum, tileBytes);
+    pipe->InitBuffer(outDx_, 2, chunk * sizeof(T));
+    if constexpr (!AscendC::IsSameType<T, float>::value) {
+      pipe->InitBuffer(dyF_, chunk * sizeof(float));
+      pipe->InitBuffer(xF_, chunk * sizeof(float));
+    }
+    pipe->InitBuffer(work_, chunk * sizeof(float));
+    pipe->InitBuffer(fold_, chunk * sizeof(float));
+    uint32_t sumBytes = (tileSlots + 7) / 8 * 8 * sizeof(float);
+    pipe->InitBuffer(db_, sumBytes);
+    pipe->InitBuffer(ds_, sumBytes);
+    if (wsBatch > 0) {
+      pipe->InitBuffer(wsDb_, wsBatch * sizeof(float));
+      pipe->InitBuffer(wsDs_, wsBatch * sizeof(float));
+    }
+    pipe->InitBuffer(scratch_, 256);
+  }
+
+  // Starts loading pieces [piece0, piece0 + slots) into a free buffer pair (MTE2).
+  __aicore__ inline void CopyIn(uint64_t piece0, uint32_t slots) {
+    AscendC::LocalTensor<T> dy = inDy_.template AllocTensor<T>();
+    AscendC::LocalTensor<T> x = inX_.template AllocTensor<T>();
+    LoadPieces(dy, gm_.dy, piece0, slots);
+    LoadPieces(x, gm_.x, piece0, slots);
+    inDy_.EnQue(dy);
+    inX_.EnQue(x);
+  }
+  // Takes the oldest loaded tile as the one Sums and Dx work on.
+  __aicore__ inline void Hold(uint64_t piece0, uint32_t slots) {
+    dy_ = inDy_.template DeQue<T>();
+    x_ = inX_.template DeQue<T>();
+    piece0_ = piece0;
+    slots_ = slots;
+    sumsValid_ = false;
+  }
+  __aicore__ inline void Release() {
+    inDy_.FreeTensor(dy_);
+    inX_.FreeTensor(x_);
+  }
+
+  // db, ds of every held piece; copied to the workspace planes when toWorkspace.
+  __aicore__ inline void Sums(bool toWorkspace) {
+    const uint32_t rs = static_cast<uint32_t>(t_->rowStride);
+    const uint32_t chunk = static_cast<uint32_t>(t_->chunkElems);
+    AscendC::LocalTensor<float> db = db_.template Get<float>();
+    AscendC::LocalTensor<float> ds = ds_.template Get<float>();
+    AscendC::LocalTensor<float> prod = work_.template Get<float>();
+    if (t_->hwParts == 1 && rs <= chunk && RowSumsFits(rs)) {
+      const uint32_t rowsPerChunk = chunk / rs;
+      for (uint32_t s = 0; s < slots_; s += rowsPerChunk) {
+        uint32_t rows = slots_ - s < rowsPerChunk ? slots_ - s : rowsPerChunk;
+        AscendC::LocalTensor<float> dyF = DyFloat(s * rs, rows * rs);
+        AscendC::LocalTensor<float> xF = XFloat(s * rs, rows * rs);
+        AscendC::Mul(prod, dyF, xF, static_cast<int32_t>(rows * rs));
+        RowSums(db[s], dyF, Fold(), rows, rs);
+        RowSums(ds[s], prod, Fold(), rows, rs);
+      }
+    } else {
+      AscendC::LocalTensor<float> scr = scratch_.template Get<float>();
+      for (uint32_t s = 0; s < slots_; ++s) {
+        const uint32_t len = PaddedLen(piece0_ + s);
+        float sumDy = 0.0f;
+        float sumDyX = 0.0f;
+        for (uint32_t off = 0; off < len; off += chunk) {
+          uint32_t n = len - off < chunk ? len - off : chunk;
+          AscendC::LocalTensor<float> dyF = DyFloat(s * rs + off, n);
+          AscendC::LocalTensor<float> xF = XFloat(s * rs + off, n);
+          AscendC::Mul(prod, dyF, xF, static_cast<int32_t>(n));
+          AscendC::ReduceSum<float>(scr, dyF, Fold(), static_cast<int32_t>(n));
+          sumDy += scr.GetValue(0);
+          AscendC::ReduceSum<float>(scr, prod, Fold(), static_cast<int32_t>(n));
+          sumDyX += scr.GetValue(0);
+        }
+        db.SetValue(s, sumDy);
+        ds.SetValue(s, sumDyX);
+      }
+    }
+    sumsValid_ = true;
+    if (toWorkspace) {
+      PipeFence<AscendC::HardEvent::V_MTE3>();
+      StorePlane(gm_.wsDb, db);
+      StorePlane(gm_.wsDs, ds);
+      PipeFence<AscendC::HardEvent::MTE3_V>();
+    }
+  }
+
+  // dx of every held piece. Groups not wholly inside the tile read their sums from the
+  // workspace, which every core has finished writing (the caller synchronised).
+  __aicore__ inline void Dx() {
+    const uint32_t rs = static_cast<uint32_t>(t_->rowStride);
+    const uint32_t chunk = static_cast<uint32_t>(t_->chunkElems);
+    curGroup_ = ~0ull;
+    if (t_->hwParts == 1 && rs <= chunk) {
+      const uint32_t rowsPerChunk = chunk / rs;
+      for (uint32_t s = 0; s < slots_; s += rowsPerChunk) {
+        uint32_t rows = slots_ - s < rowsPerChunk ? slots_ - s : rowsPerChunk;
+        DxRows(s, rows);
+      }
+    } else {
+      for (uint32_t s = 0; s < slots_; ++s) {
+        const uint32_t len = PaddedLen(piece0_ + s);
+        for (uint32_t off = 0; off < len; off += chunk) DxSegment(s, off, len - off < chunk ? len - off : chunk);
+      }
+    }
+  }
+
+ private:
+  __aicore__ inline AscendC::LocalTensor<float> Fold() { return fold_.template Get<float>(); }
+
+  // Elements of a slot that hold data or DataCopyPad's zero padding (never the poisoned rest).
+  __aicore__ inline uint32_t PaddedLen(uint64_t piece) const {
+    const uint32_t perBlock = 32 / sizeof(T);
+    uint64_t len = (piece % t_->hwParts == t_->hwParts - 1) ? t_->lastSegLen : t_->segLen;
+    return static_cast<uint32_t>((len + perBlock - 1) / perBlock * perBlock);
+  }
+  __aicore__ inline uint64_t PieceLen(uint64_t piece) const {
+    return (piece % t_->hwParts == t_->hwParts - 1) ? t_->lastSegLen : t_->segLen;
+  }
+  __aicore__ inline uint64_t PieceGmOffset(uint64_t piece) const {
+    return piece / t_->hwParts * t_->hw + piece % t_->hwParts * t_->segLen;
+  }
+
+  // One DataCopyPad for a run of whole rows (uniform GM stride hw), else one per piece; each
+  // slot's tail up to 32 bytes is zero-filled so sums may run over it.
+  __aicore__ inline void LoadPieces(const AscendC::LocalTensor<T>& dst, const AscendC::GlobalTensor<T>& src,
+                                    uint64_t piece0, uint32_t slots) {
+    const uint32_t rs = static_cast<uint32_t>(t_->rowStride);
+    if (t_->hwParts == 1) {
+      AscendC::DataCopyExtParams p(static_cast<uint16_t>(slots), static_cast<uint32_t>(t_->hw * sizeof(T)), 0, 0, 0);
+      AscendC::DataCopyPadExtParams<T> pad(true, 0, static_cast<uint8_t>(rs - t_->hw), static_cast<T>(0.0f));
+      AscendC::DataCopyPad(dst, src[piece0 * t_->hw], p, pad);
+      return;
+    }
+    for (uint32_t s = 0; s < slots; ++s) {
+      uint64_t len = PieceLen(piece0 + s);
+      AscendC::DataCopyExtParams p(1, static_cast<uint32_t>(len * sizeof(T)), 0, 0, 0);
+      AscendC::DataCopyPadExtParams<T> pad(true, 0, static_cast<uint8_t>(PaddedLen(piece0 + s) - len),
+                                           static_cast<T>(0.0f));
+      AscendC::DataCopyPad(dst[s * rs], src[PieceGmOffset(piece0 + s)], p, pad);
+    }
+  }
+
+  __aicore__ inline AscendC::LocalTensor<float> DyFloat(uint32_t offset, uint32_t n) {
+    if constexpr (AscendC::IsSameType<T, float>::value) {
+      return dy_[offset];
+    } else {
+      AscendC::LocalTensor<float> f = dyF_.template Get<float>();
+      AscendC::Cast(f, dy_[offset], AscendC::RoundMode::CAST_NONE, n);
+      return f;
+    }
+  }
+  __aicore__ inline AscendC::LocalTensor<float> XFloat(uint32_t offset, uint32_t n) {
+    if constexpr (AscendC::IsSameType<T, float>::value) {
+      return x_[offset];
+    } else {
+      AscendC::LocalTensor<float> f = xF_.template Get<float>();
+      AscendC::Cast(f, x_[offset], AscendC::RoundMode::CAST_NONE, n);
+      return f;
+    }
+  }
+
+  __aicore__ inline void StorePlane(const AscendC::GlobalTensor<float>& plane, const AscendC::LocalTensor<float>& v) {
+    AscendC::DataCopyExtParams p(1, slots_ * static_cast<uint32_t>(sizeof(float)), 0, 0, 0);
+    AscendC::DataCopyPad(plane[piece0_], v, p);
+  }
+
+  __aicore__ inline float Gamma(uint64_t piece) const {
+    if (!gm_.hasGamma) return 1.0f;
+    return GngToFloat(gm_.gamma.GetValue(piece / t_->hwParts % t_->c));
+  }
+
+  // Loads c2, c3, rstd of group q (cached across consecutive chunks of the same group).
+  __aicore__ inline void Coefficients(uint64_t q) {
+    if (q == curGroup_) return;
+    curGroup_ = q;
+    float sumDb = 0.0f;
+    float sumDs = 0.0f;
+    GroupSums(q, sumDb, sumDs);
+    const float mean = GngToFloat(gm_.mean.GetValue(q));
+    rstd_ = GngToFloat(gm_.rstd.GetValue(q));
+    const float invM = 1.0f / static_cast<float>(t_->channelsPerGroup * t_->hw);
+    c2_ = (sumDb * mean - sumDs) * rstd_ * rstd_ * rstd_ * invM;
+    c3_ = -c2_ * mean - sumDb * rstd_ * invM;
+  }
+
+  // Sums over the group's pieces in piece order, from the tile when it holds them all.
+  __aicore__ inline void GroupSums(uint64_t q, float& sumDb, float& sumDs) {
+    const uint64_t first = q * t_->groupSlots;
+    if (sumsValid_ && first >= piece0_ && first + t_->groupSlots <= piece0_ + slots_) {
+      AscendC::LocalTensor<float> db = db_.template Get<float>();
+      AscendC::LocalTensor<float> ds = ds_.template Get<float>();
+      for (uint64_t p = first; p < first + t_->groupSlots; ++p) {
+        float gamma = Gamma(p);
+        sumDb += gamma * db.GetValue(static_cast<uint32_t>(p - piece0_));
+        sumDs += gamma * ds.GetValue(static_cast<uint32_t>(p - piece0_));
+      }
+      return;
+    }
+    AscendC::LocalTensor<float> db = wsDb_.template Get<float>();
+    AscendC::LocalTensor<float> ds = wsDs_.template Get<float>();
+    for (uint64_t b = 0; b < t_->groupSlots; b += wsBatch_) {
+      uint32_t n = static_cast<uint32_t>(t_->groupSlots - b < wsBatch_ ? t_->groupSlots - b : wsBatch_);
+      AscendC::DataCopyExtParams p(1, n * static_cast<uint32_t>(sizeof(float)), 0, 0, 0);
+      AscendC::DataCopyPadExtParams<float> pad(false, 0, 0, 0.0f);
+      AscendC::DataCopyPad(db, gm_.wsDb[first + b], p, pad);
+      AscendC::DataCopyPad(ds, gm_.wsDs[first + b], p, pad);
+      PipeFence<AscendC::HardEvent::MTE2_S>();
+      for (uint32_t i = 0; i < n; ++i) {
+        float gamma = Gamma(first + b + i);
+        sumDb += gamma * db.GetValue(i);
+        sumDs += gamma * ds.GetValue(i);
+      }
+      PipeFence<AscendC::HardEvent::S_MTE2>();
+    }
+  }
+
+  // dx for whole rows [s, s + rows) of the tile (hwParts == 1), one output copy.
+  __aicore__ inline void DxRows(uint32_t s, uint32_t rows) {
+    const uint32_t rs = static_cast<uint32_t>(t_->rowStride);
+    AscendC::LocalTensor<float> dyF = DyFloat(s * rs, rows * rs);
+    AscendC::LocalTensor<float> xF = XFloat(s * rs, rows * rs);
+    AscendC::LocalTensor<T> out = outDx_.template AllocTensor<T>();
+    AscendC::LocalTensor<float> outF = OutFloat(out);
+    for (uint32_t r = 0; r < rows;) {  // per group inside the chunk
+      uint64_t piece = piece0_ + s + r;
+      uint64_t q = piece / t_->groupSlots;
+      uint64_t groupEnd = (q + 1) * t_->groupSlots - piece0_ - s;
+      uint32_t end = groupEnd < rows ? static_cast<uint32_t>(groupEnd) : rows;
+      Coefficients(q);
+      uint32_t n = (end - r) * rs;
+      AscendC::Muls(outF[r * rs], xF[r * rs], c2_, static_cast<int32_t>(n));
+      AscendC::Adds(outF[r * rs], outF[r * rs], c3_, static_cast<int32_t>(n));
+      for (uint32_t i = r; i < end; ++i) {
+        AscendC::Axpy(outF[i * rs], dyF[i * rs], Gamma(piece0_ + s + i) * rstd_, static_cast<int32_t>(rs));
+      }
+      r = end;
+    }
+    CastOut(out, outF, rows * rs);
+    outDx_.EnQue(out);
+    out = outDx_.template DeQue<T>();
+    AscendC::DataCopyExtParams p(static_cast<uint16_t>(rows), static_cast<uint32_t>(t_->hw * sizeof(T)), 0, 0, 0);
+    AscendC::DataCopyPad(gm_.dx[(piece0_ + s) * t_->hw], out, p);
+    outDx_.FreeTensor(out);
+  }
+
+  // dx for elements [off, off + n) of slot s (long rows and row pieces).
+  __aicore__ inline void DxSegment(uint32_t s, uint32_t off, uint32_t n) {
+    const uint64_t piece = piece0_ + s;
+    const uint32_t base = s * static_cast<uint32_t>(t_->rowStride) + off;
+    Coefficients(piece / t_->groupSlots);
+    AscendC::LocalTensor<float> dyF = DyFloat(base, n);
+    AscendC::LocalTensor<float> xF = XFloat(base, n);
+    AscendC::LocalTensor<T> out = outDx_.template AllocTensor<T>();
+    AscendC::LocalTensor<float> outF = OutFloat(out);
+    AscendC::Muls(outF, xF, c2_, static_cast<int32_t>(n));
+    AscendC::Adds(outF, outF, c3_, static_cast<int32_t>(n));
+    AscendC::Axpy(outF, dyF, Gamma(piece) * rstd_, static_cast<int32_t>(n));
+    CastOut(out, outF, n);
+    outDx_.EnQue(out);
+    out = outDx_.template DeQue<T>();
+    uint64_t real = PieceLen(piece) - off < n ? PieceLen(piece) - off : n;
+    AscendC::DataCopyExtParams p(1, static_cast<uint32_t>(real * sizeof(T)), 0, 0, 0);
+    AscendC::DataCopyPad(gm_.dx[PieceGmOffset(piece) + off], out, p);
+    outDx_.FreeTensor(out);
+  }
+
+  __aicore__ inline AscendC::LocalTensor<float> OutFloat(const AscendC::LocalTensor<T>& out) {
+    if constexpr (AscendC::IsSameType<T, float>::value) {
+      return out;
+    } else {
+      return work_.template Get<float>();
+    }
+  }
+  __aicore__ inline void CastOut(const AscendC::LocalTensor<T>& out, const AscendC::LocalTensor<float>& outF,
+                                 uint32_t n) {
+    if constexpr (!AscendC::IsSameType<T, float>::value) {
+      AscendC::Cast(out, outF, AscendC::RoundMode::CAST_RINT, n);
+    }
+  }
+
+  const GroupNormGradTiling* t_ = nullptr;
+  GroupNormGradGm<T> gm_;
+  AscendC::TQue<AscendC::TPosition::VECIN, 1> inDy_, inX_;
+  AscendC::TQue<AscendC::TPosition::VECOUT, 1> outDx_;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> dyF_, xF_, work_, fold_, db_, ds_, wsDb_, wsDs_, scratch_;
+  AscendC::LocalTensor<T> dy_, x_;
+  uint64_t piece0_ = 0;
+  uint32_t slots_ = 0;
+  uint32_t wsBatch_ = 0;
+  bool sumsValid_ = false;
+  uint64_t curGroup_ = ~0ull;
+  float c2_ = 0.0f, c3_ = 0.0f, rstd_ = 0.0f;
+};
+
+}  // namespace normgrad

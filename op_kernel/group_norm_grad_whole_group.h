@@ -1,0 +1,51 @@
+// GroupNormGrad, whole groups resident: each core owns wholeGroupsPerCore complete groups and
+// streams them wholeGroupsPerTile at a time (double-buffered when two tiles fit), so dy and x are
+// read once and no core waits for another before writing dx.
+#pragma once
+#include "group_norm_grad_tile.h"
+
+namespace normgrad {
+
+template <typename T>
+class GroupNormGradWholeGroup {
+ public:
+  __aicore__ inline void Init(const GroupNormGradTiling& t, const GroupNormGradGm<T>& gm, AscendC::TPipe* pipe) {
+    t_ = &t;
+    tile_.Init(t, gm, pipe, static_cast<uint32_t>(t.wholeTileSlots), t.wholeBufferNum, 0);
+  }
+
+  __aicore__ inline void Process() {
+    const uint64_t groups = t_->wholeGroupsPerCore;
+    const uint64_t perTile = t_->wholeGroupsPerTile;
+    const uint64_t firstGroup = static_cast<uint64_t>(AscendC::GetBlockIdx()) * groups;
+    const uint64_t tiles = (groups + perTile - 1) / perTile;
+    const bool toWorkspace = t_->needDgamma || t_->needDbeta;
+    const bool prefetch = t_->wholeBufferNum == 2;
+    if (prefetch) CopyIn(firstGroup, groups, perTile, 0);
+    for (uint64_t i = 0; i < tiles; ++i) {
+      if (!prefetch) CopyIn(firstGroup, groups, perTile, i);
+      tile_.Hold(Piece0(firstGroup, perTile, i), Slots(groups, perTile, i));
+      if (prefetch && i + 1 < tiles) CopyIn(firstGroup, groups, perTile, i + 1);
+      tile_.Sums(toWorkspace);
+      tile_.Dx();
+      tile_.Release();
+    }
+  }
+
+ private:
+  __aicore__ inline uint64_t Piece0(uint64_t firstGroup, uint64_t perTile, uint64_t i) const {
+    return (firstGroup + i * perTile) * t_->groupSlots;
+  }
+  __aicore__ inline uint32_t Slots(uint64_t groups, uint64_t perTile, uint64_t i) const {
+    uint64_t left = groups - i * perTile;
+    return static_cast<uint32_t>((left < perTile ? left : perTile) * t_->groupSlots);
+  }
+  __aicore__ inline void CopyIn(uint64_t firstGroup, uint64_t groups, uint64_t perTile, uint64_t i) {
+    tile_.CopyIn(Piece0(firstGroup, perTile, i), Slots(groups, perTile, i));
+  }
+
+  const GroupNormGradTiling* t_ = nullptr;
+  GroupNormGradTile<T> tile_;
+};
+
+}  // namespace normgrad

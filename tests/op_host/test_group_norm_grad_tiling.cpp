@@ -1,0 +1,212 @@
+// GroupNormGrad tiling: table tests from shape to tiling fields, and invariants over many shapes
+// (UB budget, every piece covered once, balanced cores), recomputed here from the field meanings.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "group_norm_grad_tiling.h"
+
+namespace {
+
+using normgrad::GroupNormGradRequest;
+using normgrad::GroupNormGradSoc;
+using normgrad::GroupNormGradTilingFor;
+
+constexpr GroupNormGradSoc kA2{48, 192 * 1024};
+constexpr GroupNormGradSoc kTraining{32, 256 * 1024};
+
+GroupNormGradTiling Tile(int64_t n, int64_t c, int64_t hw, int64_t g, GroupNormGradDtype dtype,
+                         GroupNormGradSoc soc = kA2, bool needDx = true) {
+  GroupNormGradRequest req;
+  req.n = n;
+  req.c = c;
+  req.hw = hw;
+  req.group = g;
+  req.dtype = dtype;
+  req.needDx = needDx;
+  GroupNormGradTiling t{};
+  std::string err = GroupNormGradTilingFor(req, soc, &t);
+  EXPECT_EQ(err, "") << n << "x" << c << "x" << hw << " g=" << g;
+  return t;
+}
+
+// Worked example of group_norm_grad_tiling.cpp: SD-UNet fp16 64x64, 10 channels per group.
+TEST(GroupNormGradTiling, StableDiffusionFp16KeepsWholeGroupsThenOneSplitWave) {
+  GroupNormGradTiling t = Tile(2, 320, 64 * 64, 32, kGngFloat16);
+  EXPECT_EQ(t.blockDim, 48u);
+  EXPECT_EQ(t.hwParts, 1u);
+  EXPECT_EQ(t.rowStride, 4096u);
+  EXPECT_EQ(t.chunkElems, 1024u);  // 2048 would push the 160 KiB group off one core
+  EXPECT_EQ(t.wholeGroupsPerCore, 1u);
+  EXPECT_EQ(t.wholeGroupsPerTile, 1u);
+  EXPECT_EQ(t.wholeBufferNum, 1u);
+  EXPECT_EQ(t.waveGroups, 16u);
+  EXPECT_EQ(t.mode, kGngWholeGroupSplit);
+  EXPECT_EQ(t.workspaceBytes, 2u * 2 * 320 * 4);  // 2560 bytes per plane, already 512-aligned
+}
+
+TEST(GroupNormGradTiling, StableDiffusionFp32SplitsGroupsInResidentWaves) {
+  // 40960 fp32 elements per group: 320 KiB of dy + x, more than one core's UB.
+  GroupNormGradTiling t = Tile(2, 320, 64 * 64, 32, kGngFloat32);
+  EXPECT_EQ(t.wholeGroupsPerCore, 0u);
+  EXPECT_EQ(t.mode, kGngSplitGroup);
+  EXPECT_EQ(t.hwParts, 1u);
+  EXPECT_GE(t.splitTileSlots, 4u);
+  EXPECT_LE(t.waveGroups * t.groupSlots, 48u * t.splitTileSlots);  // a wave fits all cores' UB
+  EXPECT_EQ((64 + t.waveGroups - 1) / t.waveGroups * t.waveGroups - 64 < t.waveGroups, true);
+}
+
+TEST(GroupNormGradTiling, SmallGroupsManyPerTileDoubleBuffered) {
+  // ResNet-style 7x7: 2048 channels, 32 groups of 64 channels, batch 32 -> 1024 groups.
+  GroupNormGradTiling t = Tile(32, 2048, 49, 32, kGngFloat16);
+  EXPECT_EQ(t.mode, kGngWholeGroupSplit);  // 1024 = 21 * 48 + 16
+  EXPECT_EQ(t.wholeGroupsPerCore, 21u);
+  EXPECT_EQ(t.rowStride, 64u);  // 49 halves padded to two 32-byte blocks
+  EXPECT_EQ(t.wholeBufferNum, 2u);
+  EXPECT_GE(t.wholeGroupsPerTile, 2u);
+  EXPECT_EQ(t.waveGroups, 16u);
+}
+
+TEST(GroupNormGradTiling, HxW1PadsEachChannelToOneBlock) {
+  GroupNormGradTiling t = Tile(64, 128, 1, 32, kGngFloat32);
+  EXPECT_EQ(t.rowStride, 8u);
+  EXPECT_EQ(t.hwParts, 1u);
+  EXPECT_EQ(t.groupSlots, 4u);
+}
+
+TEST(GroupNormGradTiling, GroupLargerThanEveryCoreTogetherStreamsTwice) {
+  // 1 x 64 x 512x512 fp32 with one group: 16.8 M elements, 134 MB of dy + x.
+  GroupNormGradTiling t = Tile(1, 64, 512 * 512, 1, kGngFloat32);
+  EXPECT_EQ(t.mode, kGngTwoPass);
+  EXPECT_EQ(t.waveGroups, 1u);  // the only group
+  EXPECT_GT(t.hwParts, 1u);  // a 1 MiB row does not fit one core: split into pieces
+  EXPECT_EQ(t.segLen % 64, 0u);
+  EXPECT_EQ((t.hwParts - 1) * t.segLen + t.lastSegLen, 512u * 512);
+}
+
+TEST(GroupNormGradTiling, ChannelsPerGroupAbove8000) {
+  GroupNormGradTiling t = Tile(2, 16384, 1, 2, kGngFloat16);
+  EXPECT_EQ(t.channelsPerGroup, 8192u);
+  EXPECT_EQ(t.blockDim, 48u);
+}
+
+TEST(GroupNormGradTiling, DxNotRequestedIsOneStreamingPass) {
+  GroupNormGradTiling t = Tile(8, 256, 100 * 152, 32, kGngBfloat16, kA2, false);
+  EXPECT_EQ(t.mode, kGngParamsOnly);
+  EXPECT_EQ(t.wholeGroupsPerCore, 0u);
+  EXPECT_EQ(t.waveGroups, 256u);
+}
+
+TEST(GroupNormGradTiling, TinyProblemUsesOneCorePerPiece) {
+  GroupNormGradTiling t = Tile(1, 4, 3, 2, kGngFloat32);
+  EXPECT_EQ(t.blockDim, 4u);
+}
+
+TEST(GroupNormGradTiling, RejectsWhatHasNoTiling) {
+  GroupNormGradRequest req;
+  req.n = 2;
+  req.c = 30;
+  req.hw = 4;
+  req.group = 4;  // 30 % 4 != 0
+  GroupNormGradTiling t{};
+  EXPECT_NE(GroupNormGradTilingFor(req, kA2, &t), "");
+}
+
+// ---- invariants over many shapes ----
+
+struct Shape {
+  int64_t n, c, hw, g;
+};
+
+std::vector<Shape> ManyShapes() {
+  std::vector<Shape> shapes = {
+      {2, 320, 4096, 32}, {2, 640, 1024, 32}, {2, 1280, 256, 32}, {2, 1280, 64, 32},
+      {8, 256, 15200, 32}, {16, 64, 3136, 32}, {1, 32, 1, 32},    {1, 8, 49, 8},
+      {3, 6, 5, 3},       {1, 64, 65536, 1},  {2, 16384, 1, 2},  {1, 512, 262144, 32},
+      {7, 96, 196, 4},    {5, 33, 1023, 11},  {1, 3, 70000, 1},  {64, 128, 1, 32},
+      {4, 24, 17, 24},    {1, 128, 4097, 64}, {9, 10, 2049, 5},  {2, 32, 333333, 2},
+  };
+  return shapes;
+}
+
+// Replays the kernel's work split and checks every piece of every group is owned exactly once.
+void CheckCoverage(const GroupNormGradTiling& t) {
+  const uint64_t groups = t.n * t.g;
+  const uint64_t pieces = groups * t.groupSlots;
+  std::vector<int> owners(pieces, 0);
+  const uint64_t cores = t.blockDim;
+  for (uint64_t k = 0; k < cores; ++k) {
+    for (uint64_t p = k * t.wholeGroupsPerCore * t.groupSlots; p < (k + 1) * t.wholeGroupsPerCore * t.groupSlots; ++p) {
+      ++owners[p];
+    }
+  }
+  for (uint64_t w0 = t.wholeGroupsPerCore * cores; w0 < groups; w0 += t.waveGroups) {
+    uint64_t wg = std::min<uint64_t>(t.waveGroups, groups - w0);
+    uint64_t wp = wg * t.groupSlots;
+    for (uint64_t k = 0; k < cores; ++k) {
+      uint64_t first = w0 * t.groupSlots + k * (wp / cores) + std::min<uint64_t>(k, wp % cores);
+      uint64_t count = wp / cores + (k < wp % cores ? 1 : 0);
+      if (t.mode != kGngTwoPass && t.needDx) {
+        EXPECT_LE(count, t.splitTileSlots) << "a split slice must stay resident";
+      }
+      for (uint64_t p = first; p < first + count; ++p) ++owners[p];
+    }
+  }
+  for (uint64_t p = 0; p < pieces; ++p) ASSERT_EQ(owners[p], 1) << "piece " << p;
+  // Pieces of a row tile the row exactly.
+  EXPECT_GT(t.lastSegLen, 0u);
+  EXPECT_LE(t.lastSegLen, t.segLen);
+  EXPECT_EQ((t.hwParts - 1) * t.segLen + t.lastSegLen, t.hw);
+  // dgamma/dbeta channels: each channel on exactly one core.
+  uint64_t channels = 0;
+  for (uint64_t k = 0; k < cores; ++k) channels += t.paramChannelsPerCore + (k < t.paramChannelsRemainder ? 1 : 0);
+  EXPECT_EQ(channels, t.c);
+}
+
+TEST(GroupNormGradTiling, InvariantsOverManyShapes) {
+  for (GroupNormGradSoc soc : {kA2, kTraining}) {
+    const uint32_t budget = soc.ubBytes - normgrad::kGngUbReserveBytes;
+    for (const Shape& s : ManyShapes()) {
+      for (GroupNormGradDtype dt : {kGngFloat32, kGngFloat16, kGngBfloat16}) {
+        for (bool needDx : {true, false}) {
+          SCOPED_TRACE(testing::Message() << s.n << "x" << s.c << "x" << s.hw << " g=" << s.g << " dtype=" << dt
+                                          << " needDx=" << needDx << " ub=" << soc.ubBytes);
+          GroupNormGradTiling t = Tile(s.n, s.c, s.hw, s.g, dt, soc, needDx);
+          EXPECT_LE(t.ubBytesUsed, budget);
+          EXPECT_LE(normgrad::GroupNormGradWholeUbBytes(t), budget);
+          EXPECT_LE(normgrad::GroupNormGradSplitUbBytes(t), budget);
+          EXPECT_LE(normgrad::GroupNormGradParamUbBytes(t), budget);
+          EXPECT_LE(t.wholeTileSlots, 4095u);
+          EXPECT_LE(t.splitTileSlots, 4095u);
+          EXPECT_GE(t.blockDim, 1u);
+          EXPECT_LE(t.blockDim, soc.coreCount);
+          EXPECT_EQ(t.rowStride * (dt == kGngFloat32 ? 4 : 2) % 32, 0u);
+          EXPECT_EQ(t.chunkElems % 64, 0u);
+          CheckCoverage(t);
+        }
+      }
+    }
+  }
+}
+
+// Every core gets within 10 % of the mean number of pieces when there are enough pieces.
+TEST(GroupNormGradTiling, CoresBalancedForModelShapes) {
+  for (const Shape& s : ManyShapes()) {
+    GroupNormGradTiling t = Tile(s.n, s.c, s.hw, s.g, kGngFloat16);
+    uint64_t pieces = s.n * s.g * t.groupSlots;
+    if (pieces < 10 * t.blockDim) continue;
+    std::vector<uint64_t> perCore(t.blockDim, t.wholeGroupsPerCore * t.groupSlots);
+    uint64_t groups = s.n * s.g;
+    for (uint64_t w0 = t.wholeGroupsPerCore * t.blockDim; w0 < groups; w0 += t.waveGroups) {
+      uint64_t wp = std::min<uint64_t>(t.waveGroups, groups - w0) * t.groupSlots;
+      for (uint64_t k = 0; k < t.blockDim; ++k) perCore[k] += wp / t.blockDim + (k < wp % t.blockDim ? 1 : 0);
+    }
+    double mean = 0;
+    for (uint64_t v : perCore) mean += static_cast<double>(v) / t.blockDim;
+    uint64_t most = *std::max_element(perCore.begin(), perCore.end());
+    EXPECT_GE(mean / most, 0.9) << s.n << "x" << s.c << "x" << s.hw << " g=" << s.g;
+  }
+}
+
+}  // namespace
