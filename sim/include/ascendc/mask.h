@@ -1,2 +1,39 @@
-// The vector mask register: SetVectorMask, SetMaskCount/SetMaskNorm, ResetMask.
+// The vector mask register: SetVectorMask, SetMaskCount/SetMaskNorm, ResetMask (ascendc-api.md §6.1).
+// Normal mode: 128 lane bits (lo = lanes 0..63, hi = lanes 64..127). Counter mode: the low
+// word is a total element count. Kernels start in Normal mode with every lane on.
 #pragma once
+#include <cstdint>
+
+#include "ascendc/core.h"
+#include "ascendc/vec_engine.h"
+
+namespace AscendC {
+
+enum class MaskMode : uint8_t { NORMAL = 0, COUNTER };
+
+// Writes the register as is: lane bits in Normal mode, (0, count) in counter mode.
+template <typename T, MaskMode mode = MaskMode::NORMAL>
+inline void SetVectorMask(const uint64_t maskHigh, const uint64_t maskLow) {
+  sim::CoreContext& core = sim::Core();
+  core.maskHi = maskHigh;
+  core.maskLo = maskLow;
+}
+
+// NORMAL: lanes [0, len) of a T-typed instruction; COUNTER: a count of len elements.
+template <typename T, MaskMode mode = MaskMode::NORMAL>
+inline void SetVectorMask(int32_t len) {
+  if (len < 0) sim::Fail("SetVectorMask", "len %d is negative", len);
+  sim::CoreContext& core = sim::Core();
+  if (mode == MaskMode::COUNTER) {
+    core.maskHi = 0;
+    core.maskLo = static_cast<uint64_t>(len);
+    return;
+  }
+  sim::vec::LaneBits(static_cast<uint64_t>(len), sim::vec::LanesFor(sizeof(T)), &core.maskLo, &core.maskHi);
+}
+
+inline void SetMaskCount() { sim::Core().maskCounterMode = true; }
+inline void SetMaskNorm() { sim::Core().maskCounterMode = false; }
+inline void ResetMask() { SetVectorMask<uint16_t>(sim::vec::kAllOnes, sim::vec::kAllOnes); }
+
+}  // namespace AscendC

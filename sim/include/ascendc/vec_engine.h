@@ -1,0 +1,125 @@
+// Simulator internals shared by every vector API (not Ascend C API; kernels never use them):
+// which lanes one instruction activates (mask register, counter mode, repeats), where lane l
+// of repeat r of an operand lives, the operand checks, the work counters, and the level-0
+// executor. Addressing (ascendc-api.md §6.1): lane l of repeat r of an operand with element
+// size s, block stride bs and repeat stride rs (32-byte blocks) is at
+// base + (r*rs + floor(l*s/32)*bs)*32 + (l*s mod 32).
+#pragma once
+#include <cstdint>
+#include <cstring>
+
+#include "ascendc/core.h"
+#include "ascendc/tensor.h"
+
+namespace sim {
+namespace vec {
+
+constexpr uint32_t kBlockBytes = 32;
+constexpr uint32_t kRepeatBytes = 256;
+constexpr uint32_t kMaxLanes = 128;  // the mask register has 128 bits
+constexpr uint64_t kAllOnes = ~0ull;
+
+// Lanes per repeat of an instruction whose widest operand element has `widestBytes` bytes.
+constexpr uint32_t LanesFor(uint32_t widestBytes) { return kRepeatBytes / widestBytes; }
+
+// Lanes one instruction activates: `repeats` repeats, each with mask (lo, hi) except the last,
+// which uses (tailLo, tailHi) (the partial tail of a counter-mode instruction).
+struct LanePlan {
+  uint64_t repeats = 0;
+  uint32_t lanes = 64;
+  uint64_t lo = 0, hi = 0;
+  uint64_t tailLo = 0, tailHi = 0;
+  void MaskOf(uint64_t r, uint64_t* m) const {
+    bool tail = r + 1 == repeats;
+    m[0] = tail ? tailLo : lo;
+    m[1] = tail ? tailHi : hi;
+  }
+};
+
+// Bits for lanes [0, n) of a repeat with `lanes` lanes (n clamped to lanes).
+void LaneBits(uint64_t n, uint32_t lanes, uint64_t* lo, uint64_t* hi);
+
+// Plan of a count-form call (counter mode, `count` elements from lane 0 of repeat 0).
+LanePlan PlanCount(uint32_t lanes, uint64_t count);
+// Plan from the current mask register and mode; repeatTime is ignored in counter mode.
+LanePlan PlanRegister(uint32_t lanes, uint64_t repeatTime);
+// Level-0 continuous mask: with isSetMask the register is programmed first (and stays so).
+LanePlan PlanContinuous(const char* api, uint32_t lanes, int64_t mask, uint64_t repeatTime, bool isSetMask);
+// Level-0 bitwise mask {lo, hi}: hi must be 0 when lanes <= 64.
+LanePlan PlanBitwise(const char* api, uint32_t lanes, const uint64_t* mask, uint64_t repeatTime, bool isSetMask);
+// What every count-form call leaves behind on A2/A3: Normal mode, all lanes on.
+void RestoreNormalFullMask();
+
+// One operand of an instruction, as the hardware addresses it.
+struct Operand {
+  const char* name;
+  uint32_t addr;       // UB byte address
+  uint32_t lenBytes;   // bytes of the LocalTensor view
+  uint32_t elemBytes;
+  uint32_t blkStride;  // in 32-byte blocks
+  uint32_t repStride;  // in 32-byte blocks
+  uint64_t LaneOffset(uint64_t r, uint32_t l) const {
+    uint32_t byte = l * elemBytes;
+    return (r * repStride + static_cast<uint64_t>(byte / kBlockBytes) * blkStride) * kBlockBytes +
+           byte % kBlockBytes;
+  }
+};
+
+template <typename T>
+Operand MakeOperand(const char* name, const AscendC::LocalTensor<T>& t, uint32_t blkStride = 1,
+                    uint32_t repStride = 8) {
+  return Operand{name, t.SimAddr(), t.GetLength(), static_cast<uint32_t>(sizeof(T)), blkStride, repStride};
+}
+
+// Checks; each fails with "<api>: <rule>, <values>".
+void CheckAligned(const char* api, const char* name, uint32_t addr, uint32_t align);
+// Count form: count <= tensor size (elements), and inside the UB.
+void CheckCount(const char* api, const char* name, uint64_t count, uint32_t addr, uint32_t lenBytes,
+                uint32_t elemBytes);
+// Level 0: the bytes of every active lane lie inside the tensor view and the UB.
+void CheckFootprint(const char* api, const Operand& op, const LanePlan& plan);
+// Count form: src and dst are identical, disjoint, or (allowNarrowing) an in-place narrowing.
+void CheckOverlapCount(const char* api, const char* srcName, uint32_t dstAddr, uint64_t dstBytes,
+                       uint32_t srcAddr, uint64_t srcBytes, bool allowNarrowing);
+// Level 0: within every repeat, dst and src blocks coincide exactly or not at all.
+void CheckOverlapRepeats(const char* api, const Operand& dst, const Operand& src, const LanePlan& plan);
+void CheckDstBlkStride(const char* api, uint32_t dstBlkStride);
+void CheckRepeatTime(const char* api, int64_t repeatTime);
+// Work counters: one instruction with `repeats` repeats of class `cls`.
+void CountInstr(OpClass cls, uint64_t repeats);
+// Repeats of a count-form call: ceil(count * widestBytes / 256).
+inline uint64_t CountRepeats(uint64_t count, uint32_t widestBytes) {
+  return (count * widestBytes + kRepeatBytes - 1) / kRepeatBytes;
+}
+
+template <typename T>
+inline T LoadLane(const uint8_t* ub, const Operand& op, uint64_t r, uint32_t l) {
+  T v;
+  std::memcpy(&v, ub + op.addr + op.LaneOffset(r, l), sizeof(T));
+  return v;
+}
+
+// Runs a level-0 instruction: for each repeat, compute(r, l) for every active lane l (all
+// reads of the repeat happen before its writes, so 100 % overlap is exact), then store to dst.
+template <typename TD, typename F>
+void ExecuteL0(const LanePlan& plan, const Operand& dst, F&& compute) {
+  uint8_t* ub = Core().ub.data();
+  TD vals[kMaxLanes];
+  uint64_t offs[kMaxLanes];
+  for (uint64_t r = 0; r < plan.repeats; ++r) {
+    uint64_t m[2];
+    plan.MaskOf(r, m);
+    uint32_t n = 0;
+    for (uint32_t w = 0; w < 2; ++w) {
+      for (uint64_t bits = m[w]; bits != 0; bits &= bits - 1) {
+        uint32_t l = w * 64 + static_cast<uint32_t>(__builtin_ctzll(bits));
+        vals[n] = compute(r, l);
+        offs[n++] = dst.addr + dst.LaneOffset(r, l);
+      }
+    }
+    for (uint32_t i = 0; i < n; ++i) std::memcpy(ub + offs[i], &vals[i], sizeof(TD));
+  }
+}
+
+}  // namespace vec
+}  // namespace sim

@@ -1,0 +1,72 @@
+// Axpy: dst = scalarValue * src + dst, for (dst, src) in {(half, half), (float, float), (float, half)}
+// (ascendc-api.md §6.2, B/Memory矢量计算/复合计算/Axpy.md). half -> float runs 64 lanes per repeat
+// and forbids any src/dst overlap.
+#pragma once
+#include <cmath>
+#include <cstdint>
+#include <type_traits>
+
+#include "ascendc/tensor.h"
+#include "ascendc/vec_engine.h"
+#include "ascendc/vec_numerics.h"
+#include "ascendc/vector_params.h"
+#include "ascendc/vector_run.h"
+
+namespace sim {
+namespace vec {
+
+template <class T, class U>
+constexpr bool kIsAxpyPair = (std::is_same<T, half>::value && std::is_same<U, half>::value) ||
+                             (std::is_same<T, float>::value && std::is_same<U, float>::value) ||
+                             (std::is_same<T, float>::value && std::is_same<U, half>::value);
+
+// half: the exact s*x + d rounded once (the double fma is exact for every half operand triple
+// whose result is in half range). float: two IEEE roundings, product then sum (the device
+// documents no fused form). half -> float: the product is exact in float, one rounding.
+inline half AxpyLane(half x, half d, half s) {
+  return HalfSatD(std::fma(static_cast<double>(static_cast<float>(s)), static_cast<float>(x), static_cast<float>(d)));
+}
+inline float AxpyLane(float x, float d, float s) {
+  float product = s * x;
+  return product + d;
+}
+inline float AxpyLane(half x, float d, half s) { return static_cast<float>(s) * static_cast<float>(x) + d; }
+
+template <class T, class U>
+constexpr Overlap AxpyOverlap() { return sizeof(T) == sizeof(U) ? Overlap::kExact : Overlap::kNone; }
+
+}  // namespace vec
+}  // namespace sim
+
+namespace AscendC {
+
+template <typename T, typename U>
+inline std::enable_if_t<sim::vec::kIsAxpyPair<T, U>> Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src,
+                                                           const U& scalarValue, const int32_t& count) {
+  sim::vec::UnaryCount<T, U>("Axpy", sim::OpClass::kElementwise, dst, src, count, sim::vec::AxpyOverlap<T, U>(),
+                             [scalarValue](U x, T d) { return sim::vec::AxpyLane(x, d, scalarValue); });
+}
+template <typename T, typename U, bool isSetMask = true>
+inline std::enable_if_t<sim::vec::kIsAxpyPair<T, U>> Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src,
+                                                           const U& scalarValue, uint64_t mask[],
+                                                           const uint8_t repeatTime,
+                                                           const UnaryRepeatParams& repeatParams) {
+  uint32_t lanes = sim::vec::LanesFor(sizeof(T) > sizeof(U) ? sizeof(T) : sizeof(U));
+  sim::vec::UnaryL0<T, U>("Axpy", sim::OpClass::kElementwise, dst, src,
+                          sim::vec::PlanBitwise("Axpy", lanes, mask, repeatTime, isSetMask), repeatParams,
+                          sim::vec::AxpyOverlap<T, U>(),
+                          [scalarValue](U x, T d) { return sim::vec::AxpyLane(x, d, scalarValue); });
+}
+template <typename T, typename U, bool isSetMask = true>
+inline std::enable_if_t<sim::vec::kIsAxpyPair<T, U>> Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src,
+                                                           const U& scalarValue, uint64_t mask,
+                                                           const uint8_t repeatTime,
+                                                           const UnaryRepeatParams& repeatParams) {
+  uint32_t lanes = sim::vec::LanesFor(sizeof(T) > sizeof(U) ? sizeof(T) : sizeof(U));
+  sim::vec::UnaryL0<T, U>("Axpy", sim::OpClass::kElementwise, dst, src,
+                          sim::vec::PlanContinuous("Axpy", lanes, static_cast<int64_t>(mask), repeatTime, isSetMask),
+                          repeatParams, sim::vec::AxpyOverlap<T, U>(),
+                          [scalarValue](U x, T d) { return sim::vec::AxpyLane(x, d, scalarValue); });
+}
+
+}  // namespace AscendC
