@@ -1,0 +1,49 @@
+// LayerNorm backward kernel entry: reads the tiling, picks the mode and the dy/x dtype, runs it.
+// Inputs in the order of the graph op LayerNormGradV3: dy, x, rstd, mean, gamma.
+#include "kernel_operator.h"
+#include "layer_norm_grad_tiling.h"
+#include "layer_norm_grad_param_reduce.h"
+#include "layer_norm_grad_row_slices.h"
+#include "layer_norm_grad_whole_rows.h"
+
+namespace {
+
+template <typename T>
+__aicore__ inline void RunLayerNormGrad(const normgrad::LayerNormGradArgs& args, const LayerNormGradTiling& t) {
+  AscendC::TPipe pipe;
+  if (t.mode == kLnWholeRows) {
+    normgrad::LayerNormGradWholeRows<T> op;
+    op.Init(&pipe, args, t);
+    op.Process();
+  } else {
+    normgrad::LayerNormGradRowSlices<T> op;
+    op.Init(&pipe, args, t);
+    op.Process();
+  }
+  if (t.groups > 1 && (t.needDgamma || t.needDbeta)) {
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::SyncAll();
+    pipe.Reset();
+    normgrad::LayerNormGradParamReduce reduce;
+    reduce.Init(&pipe, args, t);
+    reduce.Process();
+  }
+}
+
+}  // namespace
+
+extern "C" __global__ __aicore__ void layer_norm_grad(GM_ADDR dy, GM_ADDR x, GM_ADDR rstd, GM_ADDR mean,
+                                                      GM_ADDR gamma, GM_ADDR dx, GM_ADDR dgamma, GM_ADDR dbeta,
+                                                      GM_ADDR workspace, GM_ADDR tiling) {
+  KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIV_1_0);  // hard SyncAll
+  GET_TILING_DATA_WITH_STRUCT(LayerNormGradTiling, t, tiling);
+  GM_ADDR ws = t.workspaceBytes > 0 ? AscendC::GetUserWorkspace(workspace) : workspace;
+  const normgrad::LayerNormGradArgs args{dy, x, rstd, mean, gamma, dx, dgamma, dbeta, ws};
+  if (t.dtype == kLnFloat32) {
+    RunLayerNormGrad<float>(args, t);
+  } else if (t.dtype == kLnFloat16) {
+    RunLayerNormGrad<half>(args, t);
+  } else {
+    RunLayerNormGrad<bfloat16_t>(args, t);
+  }
+}

@@ -1,0 +1,67 @@
+"""normgrad.layer_norm_backward: LayerNorm backward through aclnnLayerNormBackward on the simulator."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from contextlib import ExitStack
+
+import numpy as np
+
+from normgrad import _native
+
+_API = "aclnnLayerNormBackward"
+
+
+def _array(name: str, value: object) -> np.ndarray:
+    if not isinstance(value, np.ndarray):
+        raise TypeError(f"layer_norm_backward: {name} must be a numpy.ndarray, got {type(value).__name__}")
+    return value
+
+
+def layer_norm_backward(
+    grad_out: np.ndarray,
+    x: np.ndarray,
+    normalized_shape: Sequence[int],
+    mean: np.ndarray,
+    rstd: np.ndarray,
+    weight: np.ndarray | None = None,
+    bias: np.ndarray | None = None,
+    output_mask: Sequence[bool] = (True, True, True),
+) -> tuple[np.ndarray | None, np.ndarray | None, np.ndarray | None]:
+    """(dx, dweight, dbias) of LayerNorm over the trailing normalized_shape dims of x.
+
+    grad_out and x: float32, float16 or bfloat16 (ml_dtypes), any layout (views are passed strided).
+    mean, rstd: [A1..Ai, 1..1] (or any shape with M elements), same dtype, at least as wide as x.
+    weight: None means ones; bias is only checked. dweight/dbias have weight's dtype (x's without
+    weight). Outputs whose output_mask entry is False are None. Argument errors the aclnn layer finds
+    raise normgrad.AclnnError (a ValueError with .status 161001/161002) naming the argument.
+    """
+    grad_out = _array("grad_out", grad_out)
+    x = _array("x", x)
+    mean = _array("mean", mean)
+    rstd = _array("rstd", rstd)
+    if weight is not None:
+        weight = _array("weight", weight)
+    if bias is not None:
+        bias = _array("bias", bias)
+    if isinstance(normalized_shape, int | np.integer):
+        normalized_shape = (int(normalized_shape),)
+    shape = list(normalized_shape)
+    mask = list(output_mask)
+    param_dtype = weight.dtype if weight is not None else x.dtype
+    param_shape = [max(int(n), 0) for n in shape if isinstance(n, int | np.integer)]
+    with ExitStack() as stack:
+        t = [stack.enter_context(_native.tensor(a)) if a is not None else None
+             for a in (grad_out, x, mean, rstd, weight, bias)]
+        outs = [
+            stack.enter_context(_native.empty(x.shape, x.dtype)),
+            stack.enter_context(_native.empty(param_shape, param_dtype)),
+            stack.enter_context(_native.empty(param_shape, param_dtype)),
+        ]
+        outs = [o if i < len(mask) and isinstance(mask[i], bool | np.bool_) and mask[i] else None
+                for i, o in enumerate(outs)]
+        norm = stack.enter_context(_native.int_array(shape))
+        mask_arg = stack.enter_context(_native.bool_array(mask))
+        _native.call_aclnn(_API, t[0], t[1], norm, t[2], t[3], t[4], t[5], mask_arg, *outs)
+        result = tuple(o.numpy() if o is not None else None for o in outs)
+    return result[0], result[1], result[2]
