@@ -48,7 +48,9 @@ def layer_norm_backward(
     return dx, dweight, dbias
 
 
-def forward_stats(x: np.ndarray, normalized_shape: Sequence[int], eps: float = 1e-5) -> tuple[np.ndarray, np.ndarray]:
+def forward_stats(
+    x: np.ndarray, normalized_shape: Sequence[int], eps: float = 1e-5
+) -> tuple[np.ndarray, np.ndarray]:
     """(mean, rstd) of the forward pass in float64, shaped [A1..Ai, 1..1] as the forward op returns them."""
     nd = len(tuple(normalized_shape))
     axes = tuple(range(x.ndim - nd, x.ndim))

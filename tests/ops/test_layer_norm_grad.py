@@ -1,0 +1,272 @@
+"""LayerNorm backward through aclnnLayerNormBackward on the simulator, against the float64 golden.
+
+Shapes are chosen to hit every kernel mode and edge with few elements: whole rows on many cores,
+rows split across cores (few tokens, long rows, whole-tensor M = 1), several column chunks per
+slice, odd row lengths that need DataCopyPad tails, and more rows than one batch.
+"""
+
+from __future__ import annotations
+
+import itertools
+from contextlib import ExitStack
+
+import ml_dtypes
+import normgrad
+import numpy as np
+import pytest
+from normgrad import _native
+from normgrad.golden.layer_norm_grad import forward_stats
+from normgrad.golden.layer_norm_grad import layer_norm_backward as golden
+
+BF16 = np.dtype(ml_dtypes.bfloat16)
+F16 = np.dtype(np.float16)
+F32 = np.dtype(np.float32)
+API = "aclnnLayerNormBackward"
+
+# Relative precision of one rounding to the output dtype (half an ulp, doubled for the fp32 error
+# in front of it): fp16 has 11 significant bits, bf16 8.
+ROUNDING = {F32: 0.0, F16: 2.0**-10, BF16: 2.0**-7}
+
+
+def check_close(name: str, got: np.ndarray, want: np.ndarray, out_dtype: np.dtype, terms: int) -> None:
+    """|got - want| <= atol + rtol * |want|.
+
+    fp32 math: each output is a sum of `terms` fp32 products (rows for dgamma/dbeta, a row for dx's
+    row sums), accumulated sequentially, so its error grows like terms * 2^-24 of the summed
+    magnitudes; 16-bit outputs add one rounding (ROUNDING) to that.
+    """
+    assert got.dtype == out_dtype, f"{name}: dtype {got.dtype}, expected {out_dtype}"
+    assert got.shape == want.shape, f"{name}: shape {got.shape}, expected {want.shape}"
+    g = got.astype(np.float64)
+    fp32_err = 4 * 2.0**-24 * max(terms, 1)
+    rtol = ROUNDING[out_dtype] + fp32_err + 1e-6
+    scale = float(np.max(np.abs(want))) if want.size else 0.0
+    atol = (ROUNDING[out_dtype] + fp32_err) * scale + 1e-6
+    bad = np.abs(g - want) > atol + rtol * np.abs(want)
+    assert not bad.any(), (
+        f"{name}: {int(bad.sum())} of {bad.size} elements off, worst |diff| "
+        f"{float(np.max(np.abs(g - want))):.3g} (atol {atol:.3g}, rtol {rtol:.3g})"
+    )
+
+
+def make_inputs(rng, shape, nd, dtype, stats_dtype=F32, weight_dtype=F32, with_weight=True):
+    x = rng.standard_normal(shape).astype(dtype)
+    dy = rng.standard_normal(shape).astype(dtype)
+    ns = tuple(shape[len(shape) - nd:])
+    mean, rstd = forward_stats(x, ns)
+    w = rng.standard_normal(ns).astype(weight_dtype) if with_weight else None
+    return dy, x, ns, mean.astype(stats_dtype), rstd.astype(stats_dtype), w
+
+
+def run_and_check(dy, x, ns, mean, rstd, w, mask=(True, True, True), out_param_dtype=None):
+    got = normgrad.layer_norm_backward(dy, x, ns, mean, rstd, w, None, mask)
+    want = golden(dy, x, ns, mean, rstd, w, mask)
+    rows = x.size // max(int(np.prod(ns)), 1)
+    cols = int(np.prod(ns))
+    param_dtype = out_param_dtype or (w.dtype if w is not None else x.dtype)
+    for i, name in enumerate(("dx", "dweight", "dbias")):
+        if not mask[i]:
+            assert got[i] is None
+            continue
+        check_close(name, got[i], want[i], x.dtype if i == 0 else param_dtype, cols if i == 0 else rows)
+    return got
+
+
+# (shape, normalized dims, why)
+SHAPES = [
+    ((48 * 3 + 5, 96), 1, "whole rows, several batches per core, uneven rows per core"),
+    ((3, 1), 1, "D = 1: one-element rows, 4-byte DMA tails"),
+    ((50, 7), 1, "odd D below one 32-byte block"),
+    ((9, 255), 1, "odd D one element short of a repeat multiple"),
+    ((5, 257), 1, "odd D one element past"),
+    ((7, 4096), 1, "7 tokens: rows split over 4 cores each, one batch"),
+    ((1, 768), 1, "one token, short row: a single core"),
+    ((2, 3, 4, 5), 2, "normalization over 2 trailing dims"),
+    ((2, 3, 4, 5), 3, "normalization over 3 trailing dims (M = 2)"),
+    ((1, 197, 64), 1, "vision: N x 197 tokens, scaled-down hidden"),
+    ((1, 3136 // 16, 96), 1, "vision: N x 3136 x 96 (Swin stage 1), fewer tokens"),
+    ((2, 131073), 1, "odd long rows split over cores"),
+    ((1, 262144), 1, "whole-tensor normalization (M = 1): the row over all 48 cores"),
+]
+
+
+@pytest.mark.parametrize("shape,nd,why", SHAPES, ids=[s[2] for s in SHAPES])
+def test_float32_shapes_match_golden(shape, nd, why):
+    rng = np.random.default_rng(hash(shape) % 2**32)
+    run_and_check(*make_inputs(rng, shape, nd, F32))
+
+
+# Every (input, stats, weight) dtype combination the API accepts on A2/A3.
+COMBOS = [
+    (F32, F32, F32),
+    (F16, F32, F32), (F16, F32, F16), (F16, F16, F16), (F16, F16, F32), (F16, BF16, F16),
+    (BF16, F32, F32), (BF16, F32, BF16), (BF16, BF16, BF16), (BF16, BF16, F32), (BF16, F16, BF16),
+]
+
+
+@pytest.mark.parametrize("dtype,stats,weight", COMBOS, ids=[f"{a}-{b}-{c}" for a, b, c in COMBOS])
+def test_dtype_combinations(dtype, stats, weight):
+    rng = np.random.default_rng(7)
+    for shape in ((61, 320), (3, 5000)):  # whole rows; rows split over cores with chunked slices
+        run_and_check(*make_inputs(rng, shape, 1, dtype, stats, weight))
+
+
+@pytest.mark.parametrize("mask", list(itertools.product([True, False], repeat=3)))
+def test_every_output_mask(mask):
+    rng = np.random.default_rng(3)
+    for shape in ((100, 200), (2, 6000)):
+        run_and_check(*make_inputs(rng, shape, 1, F16, F32, F32), mask=mask)
+
+
+@pytest.mark.parametrize("dtype", [F32, F16, BF16])
+def test_weight_none_means_ones(dtype):
+    rng = np.random.default_rng(5)
+    dy, x, ns, mean, rstd, _ = make_inputs(rng, (33, 130), 1, dtype)
+    got = run_and_check(dy, x, ns, mean, rstd, None)
+    ones = normgrad.layer_norm_backward(dy, x, ns, mean, rstd, np.ones(ns, dtype))
+    for a, b in zip(got, ones, strict=True):
+        np.testing.assert_array_equal(a.view(np.uint16 if a.itemsize == 2 else np.uint32),
+                                      b.view(np.uint16 if b.itemsize == 2 else np.uint32))
+
+
+def test_strided_inputs():
+    rng = np.random.default_rng(11)
+    base = rng.standard_normal((40, 2, 96)).astype(np.float32)
+    x = base[:, 1, :]  # a row stride of 192 elements
+    dy = rng.standard_normal((96, 40)).astype(np.float32).T  # transposed
+    mean_full, rstd_full = forward_stats(x, (96,))
+    mean = np.repeat(mean_full.astype(np.float32), 2, axis=1)[:, ::2]  # strided [40, 1]
+    rstd = rstd_full.astype(np.float32)
+    w = rng.standard_normal(192).astype(np.float32)[::2]
+    assert not x.flags.c_contiguous and not dy.flags.c_contiguous and not w.flags.c_contiguous
+    run_and_check(dy, x, (96,), mean, rstd, w)
+
+
+def test_empty_rows_give_zero_parameter_gradients():
+    x = np.zeros((0, 16), np.float32)
+    dx, dw, db = normgrad.layer_norm_backward(x, x, (16,), np.zeros((0, 1), np.float32),
+                                              np.zeros((0, 1), np.float32), np.ones(16, np.float32))
+    assert dx.shape == (0, 16)
+    np.testing.assert_array_equal(dw, np.zeros(16, np.float32))
+    np.testing.assert_array_equal(db, np.zeros(16, np.float32))
+
+
+@pytest.mark.parametrize("shape", [(300, 512), (3, 70000)], ids=["groups reduced in stage 2", "row slices"])
+def test_two_runs_are_bitwise_equal(shape):
+    rng = np.random.default_rng(13)
+    args = make_inputs(rng, shape, 1, BF16, F32, F32)
+    first = normgrad.layer_norm_backward(*args)
+    second = normgrad.layer_norm_backward(*args)
+    for a, b in zip(first, second, strict=True):
+        assert a.tobytes() == b.tobytes()
+
+
+def test_golden_matches_torch_autograd():
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(17)
+    x = rng.standard_normal((6, 4, 10))
+    dy = rng.standard_normal((6, 4, 10))
+    w = rng.standard_normal((4, 10))
+    b = rng.standard_normal((4, 10))
+    xt = torch.tensor(x, requires_grad=True)
+    wt = torch.tensor(w, requires_grad=True)
+    bt = torch.tensor(b, requires_grad=True)
+    torch.nn.functional.layer_norm(xt, (4, 10), wt, bt, eps=1e-5).backward(torch.tensor(dy))
+    mean, rstd = forward_stats(x, (4, 10), eps=1e-5)
+    dx, dw, db = golden(dy, x, (4, 10), mean, rstd, w)
+    np.testing.assert_allclose(dx, xt.grad.numpy(), rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(dw, wt.grad.numpy(), rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(db, bt.grad.numpy(), rtol=1e-10, atol=1e-12)
+
+
+# ---- error rows of the API (seed 003), each with its status and the argument in the message ----
+
+def call_raw(**overrides):
+    """Calls the C API on a valid (4, 8) float32 problem with some arguments replaced."""
+    rng = np.random.default_rng(0)
+    arrays = {
+        "gradOut": rng.standard_normal((4, 8)).astype(np.float32),
+        "input": rng.standard_normal((4, 8)).astype(np.float32),
+        "mean": np.zeros((4, 1), np.float32),
+        "rstd": np.ones((4, 1), np.float32),
+        "weight": np.ones(8, np.float32),
+        "bias": np.zeros(8, np.float32),
+        "gradInput": np.zeros((4, 8), np.float32),
+        "gradWeight": np.zeros(8, np.float32),
+        "gradBias": np.zeros(8, np.float32),
+    }
+    norm = overrides.pop("normalizedShape", [8])
+    mask = overrides.pop("outputMask", [True, True, True])
+    arrays.update(overrides)
+    with ExitStack() as stack:
+        t = {k: stack.enter_context(_native.tensor(v)) if v is not None else None
+             for k, v in arrays.items()}
+        norm_arg = stack.enter_context(_native.int_array(norm)) if norm is not None else None
+        mask_arg = stack.enter_context(_native.bool_array(mask)) if mask is not None else None
+        _native.call_aclnn(API, t["gradOut"], t["input"], norm_arg, t["mean"], t["rstd"], t["weight"],
+                           t["bias"], mask_arg, t["gradInput"], t["gradWeight"], t["gradBias"])
+
+
+def f32(*shape):
+    return np.zeros(shape, np.float32)
+
+
+ERROR_ROWS = [
+    # 161001: null required arguments and requested outputs that are null
+    (dict(gradOut=None), 161001, "gradOut"),
+    (dict(input=None), 161001, "input"),
+    (dict(normalizedShape=None), 161001, "normalizedShape"),
+    (dict(mean=None), 161001, "mean"),
+    (dict(rstd=None), 161001, "rstd"),
+    (dict(outputMask=None), 161001, "outputMask"),
+    (dict(gradInput=None), 161001, "gradInputOut"),
+    (dict(gradWeight=None), 161001, "gradWeightOut"),
+    (dict(gradBias=None), 161001, "gradBiasOut"),
+    # 161002 row 1: dtypes
+    (dict(gradOut=np.zeros((4, 8), np.int32)), 161002, "gradOut"),
+    (dict(gradOut=np.zeros((4, 8), np.float16)), 161002, "gradOut"),
+    (dict(mean=np.zeros((4, 1), np.float16), rstd=np.zeros((4, 1), np.float16)), 161002, "mean"),
+    (dict(rstd=np.zeros((4, 1), BF16)), 161002, "rstd"),
+    (dict(weight=np.ones(8, np.float16)), 161002, "weightOptional"),
+    (dict(bias=np.ones(8, np.float16)), 161002, "biasOptional"),
+    (dict(gradWeight=np.zeros(8, np.float16)), 161002, "gradWeightOut"),
+    # row 2: gradOut shape
+    (dict(gradOut=f32(4, 9)), 161002, "gradOut"),
+    # row 3: normalizedShape empty
+    (dict(normalizedShape=[]), 161002, "normalizedShape"),
+    # rows 4, 5: mean/rstd element counts
+    (dict(mean=f32(5, 1)), 161002, "mean"),
+    (dict(rstd=f32(3)), 161002, "rstd"),
+    # rows 6, 7: weight/bias shapes
+    (dict(weight=np.ones(7, np.float32)), 161002, "weightOptional"),
+    (dict(bias=np.ones((2, 4), np.float32)), 161002, "biasOptional"),
+    # row 8: input rank below normalizedShape's
+    (dict(normalizedShape=[1, 4, 8]), 161002, "fewer than normalizedShape"),
+    # row 9: right-aligned mismatch, including a leading dim of a 3-D input
+    (dict(normalizedShape=[9]), 161002, "dim 1 is 8, expected 9"),
+    (dict(normalizedShape=[5, 8]), 161002, "dim 0 is 4, expected 5"),
+    # row 10: outputMask length
+    (dict(outputMask=[True, True]), 161002, "outputMask has 2 elements"),
+]
+
+
+@pytest.mark.parametrize("overrides,status,text", ERROR_ROWS, ids=[r[2] for r in ERROR_ROWS])
+def test_error_rows(overrides, status, text):
+    with pytest.raises(normgrad.AclnnError) as err:
+        call_raw(**overrides)
+    assert err.value.status == status
+    assert text in err.value.message
+
+
+def test_right_aligned_check_covers_every_dim_of_a_3d_input():
+    # CANN's loop skips this case (3-D input, 1-D normalizedShape); every dim must be compared.
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((2, 3, 4)).astype(np.float32)
+    with pytest.raises(normgrad.AclnnError) as err:
+        normgrad.layer_norm_backward(x, x, (3,), f32(2, 3, 1), f32(2, 3, 1))
+    assert err.value.status == 161002 and "dim 2 is 4, expected 3" in err.value.message
+
+
+def test_python_argument_types():
+    with pytest.raises(TypeError, match="grad_out"):
+        normgrad.layer_norm_backward([1.0], f32(1, 1), (1,), f32(1, 1), f32(1, 1))
