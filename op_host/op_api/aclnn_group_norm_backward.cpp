@@ -1,0 +1,242 @@
+// aclnnGroupNormBackward: validates every argument (seed 000's error table), tiles for the current
+// SoC and builds one group_norm_grad launch; non-contiguous tensors go through the executor's
+// gather/scatter, empty inputs only zero dgamma/dbeta.
+#include "aclnnop/aclnn_group_norm_backward.h"
+
+#include <string>
+#include <vector>
+
+#include "aclnn_common.h"
+#include "ascendc/soc.h"
+#include "group_norm_grad_tiling.h"
+
+extern "C" void group_norm_grad(uint8_t* dy, uint8_t* mean, uint8_t* rstd, uint8_t* x, uint8_t* gamma, uint8_t* dx,
+                                uint8_t* dgamma, uint8_t* dbeta, uint8_t* workspace, uint8_t* tiling);
+
+namespace {
+
+constexpr const char* kApi = "aclnnGroupNormBackward";
+constexpr size_t kMaxDims = 8;
+
+using normgrad::Error;
+using normgrad::kStatusInvalid;
+using normgrad::kStatusNullptr;
+using normgrad::ShapeString;
+using normgrad::TensorDesc;
+
+// The one place that asks which chip runs the kernel; a CANN build reads the platform info here.
+normgrad::GroupNormGradSoc CurrentSocInfo(bool* hasBf16, bool* hasDataCopyPad, const char** name) {
+  const sim::SocProfile& soc = sim::CurrentSoc();
+  *hasBf16 = soc.hasBf16;
+  *hasDataCopyPad = soc.hasDataCopyPad;
+  *name = soc.name;
+  return normgrad::GroupNormGradSoc{static_cast<uint32_t>(soc.aivCores), soc.ubBytes};
+}
+
+bool ToKernelDtype(aclDataType dtype, bool hasBf16, GroupNormGradDtype* out) {
+  switch (dtype) {
+    case ACL_FLOAT: *out = kGngFloat32; return true;
+    case ACL_FLOAT16: *out = kGngFloat16; return true;
+    case ACL_BF16: *out = kGngBfloat16; return hasBf16;
+    default: return false;
+  }
+}
+
+struct Args {
+  TensorDesc dy, x, mean, rstd, gamma, dx, dgamma, dbeta;
+  bool hasGamma = false;
+  bool need[3] = {false, false, false};
+};
+
+aclnnStatus CheckNulls(const aclTensor* gradOut, const aclTensor* input, const aclTensor* mean, const aclTensor* rstd,
+                       const aclBoolArray* outputMask, const aclTensor* outs[3], uint64_t* workspaceSize,
+                       aclOpExecutor** executor, Args* a) {
+  const char* names[] = {"gradOut", "input", "mean", "rstd"};
+  const aclTensor* ins[] = {gradOut, input, mean, rstd};
+  for (int i = 0; i < 4; ++i) {
+    if (ins[i] == nullptr) return Error(kStatusNullptr, kApi, "%s is null", names[i]);
+  }
+  if (outputMask == nullptr) return Error(kStatusNullptr, kApi, "outputMask is null");
+  if (workspaceSize == nullptr) return Error(kStatusNullptr, kApi, "workspaceSize is null");
+  if (executor == nullptr) return Error(kStatusNullptr, kApi, "executor is null");
+  std::vector<bool> mask = normgrad::BoolArrayValues(outputMask);
+  if (mask.size() != 3) {
+    return Error(kStatusInvalid, kApi, "outputMask has %zu elements, expected 3 (gradInput, gradGammaOut, gradBetaOut)",
+                 mask.size());
+  }
+  const char* outNames[] = {"gradInput", "gradGammaOut", "gradBetaOut"};
+  for (int i = 0; i < 3; ++i) {
+    a->need[i] = mask[i];
+    if (mask[i] && outs[i] == nullptr) {
+      return Error(kStatusNullptr, kApi, "%s is null but outputMask[%d] is true", outNames[i], i);
+    }
+  }
+  return ACL_SUCCESS;
+}
+
+aclnnStatus CheckDtypes(const Args& a, bool hasBf16, const char* socName, GroupNormGradDtype* kernelDtype) {
+  if (!ToKernelDtype(a.dy.dtype, hasBf16, kernelDtype)) {
+    return Error(kStatusInvalid, kApi, "gradOut has dtype %s, expected FLOAT, FLOAT16%s on %s",
+                 normgrad::DtypeName(a.dy.dtype), hasBf16 ? " or BFLOAT16" : "", socName);
+  }
+  struct Named {
+    const char* name;
+    const TensorDesc* t;
+    bool present;
+  } others[] = {{"input", &a.x, true},          {"mean", &a.mean, true},
+                {"rstd", &a.rstd, true},        {"gamma", &a.gamma, a.hasGamma},
+                {"gradInput", &a.dx, a.need[0]}, {"gradGammaOut", &a.dgamma, a.need[1]},
+                {"gradBetaOut", &a.dbeta, a.need[2]}};
+  for (const Named& o : others) {
+    if (o.present && o.t->dtype != a.dy.dtype) {
+      return Error(kStatusInvalid, kApi, "%s has dtype %s, expected %s like gradOut", o.name,
+                   normgrad::DtypeName(o.t->dtype), normgrad::DtypeName(a.dy.dtype));
+    }
+  }
+  return ACL_SUCCESS;
+}
+
+aclnnStatus CheckShapes(const Args& a, int64_t n, int64_t c, int64_t hw, int64_t group) {
+  if (n < 0 || c < 0 || hw < 0) {
+    return Error(kStatusInvalid, kApi, "N = %lld, C = %lld, HxW = %lld: sizes must not be negative",
+                 static_cast<long long>(n), static_cast<long long>(c), static_cast<long long>(hw));
+  }
+  if (group <= 0) return Error(kStatusInvalid, kApi, "group is %lld, expected > 0", static_cast<long long>(group));
+  if (c % group != 0) {
+    return Error(kStatusInvalid, kApi, "C = %lld is not divisible by group = %lld", static_cast<long long>(c),
+                 static_cast<long long>(group));
+  }
+  struct Count {
+    const char* name;
+    const TensorDesc* t;
+    bool present;
+    int64_t expected;
+    const char* formula;
+  } counts[] = {{"gradOut", &a.dy, true, n * c * hw, "N * C * HxW"},
+                {"input", &a.x, true, n * c * hw, "N * C * HxW"},
+                {"mean", &a.mean, true, n * group, "N * group"},
+                {"rstd", &a.rstd, true, n * group, "N * group"},
+                {"gamma", &a.gamma, a.hasGamma, c, "C"}};
+  for (const Count& k : counts) {
+    if (!k.present) continue;
+    if (k.t->shape.size() > kMaxDims) {
+      return Error(kStatusInvalid, kApi, "%s has %zu dimensions, at most %zu are supported", k.name, k.t->shape.size(),
+                   kMaxDims);
+    }
+    if (k.t->numel != k.expected) {
+      return Error(kStatusInvalid, kApi, "%s %s has %lld elements, expected %s = %lld", k.name,
+                   ShapeString(k.t->shape).c_str(), static_cast<long long>(k.t->numel), k.formula,
+                   static_cast<long long>(k.expected));
+    }
+  }
+  if (a.need[0] && a.dx.shape != a.x.shape) {
+    return Error(kStatusInvalid, kApi, "gradInput has shape %s, expected input's shape %s",
+                 ShapeString(a.dx.shape).c_str(), ShapeString(a.x.shape).c_str());
+  }
+  std::vector<int64_t> paramShape = a.hasGamma ? a.gamma.shape : std::vector<int64_t>{c};
+  const char* paramWhat = a.hasGamma ? "gamma's shape" : "[C] (gamma is null)";
+  if (a.need[1] && a.dgamma.shape != paramShape) {
+    return Error(kStatusInvalid, kApi, "gradGammaOut has shape %s, expected %s %s", ShapeString(a.dgamma.shape).c_str(),
+                 paramWhat, ShapeString(paramShape).c_str());
+  }
+  if (a.need[2] && a.dbeta.shape != paramShape) {
+    return Error(kStatusInvalid, kApi, "gradBetaOut has shape %s, expected %s %s", ShapeString(a.dbeta.shape).c_str(),
+                 paramWhat, ShapeString(paramShape).c_str());
+  }
+  return ACL_SUCCESS;
+}
+
+// N = 0 or HxW = 0: nothing to read; dgamma and dbeta are sums over nothing, so zero.
+void BuildEmpty(aclOpExecutor* exec, const Args& a) {
+  const TensorDesc* params[] = {&a.dgamma, &a.dbeta};
+  for (int i = 0; i < 2; ++i) {
+    if (!a.need[i + 1] || params[i]->numel == 0) continue;
+    normgrad::DevPtr dst = exec->ContiguousOutput(*params[i]);
+    exec->AddZeroFill(dst, static_cast<uint64_t>(params[i]->numel) * normgrad::DtypeBytes(params[i]->dtype));
+  }
+}
+
+void BuildLaunch(aclOpExecutor* exec, const Args& a, const GroupNormGradTiling& tiling) {
+  normgrad::DevPtr none;
+  std::vector<normgrad::DevPtr> args = {
+      exec->ContiguousInput(a.dy),
+      exec->ContiguousInput(a.mean),
+      exec->ContiguousInput(a.rstd),
+      exec->ContiguousInput(a.x),
+      a.hasGamma ? exec->ContiguousInput(a.gamma) : none,
+      a.need[0] ? exec->ContiguousOutput(a.dx) : none,
+      a.need[1] ? exec->ContiguousOutput(a.dgamma) : none,
+      a.need[2] ? exec->ContiguousOutput(a.dbeta) : none,
+  };
+  exec->AddKernel("group_norm_grad", tiling.blockDim, &tiling, sizeof(tiling), args, tiling.workspaceBytes,
+                  [](uint8_t* const* p, uint8_t* ws, uint8_t* t) {
+                    group_norm_grad(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], ws, t);
+                  });
+}
+
+}  // namespace
+
+extern "C" aclnnStatus aclnnGroupNormBackwardGetWorkspaceSize(
+    const aclTensor* gradOut, const aclTensor* input, const aclTensor* mean, const aclTensor* rstd,
+    const aclTensor* gamma, int64_t N, int64_t C, int64_t HxW, int64_t group, const aclBoolArray* outputMask,
+    aclTensor* gradInput, aclTensor* gradGammaOut, aclTensor* gradBetaOut, uint64_t* workspaceSize,
+    aclOpExecutor** executor) {
+  Args a;
+  const aclTensor* outs[3] = {gradInput, gradGammaOut, gradBetaOut};
+  if (aclnnStatus st = CheckNulls(gradOut, input, mean, rstd, outputMask, outs, workspaceSize, executor, &a)) return st;
+  a.dy = normgrad::Describe(gradOut);
+  a.x = normgrad::Describe(input);
+  a.mean = normgrad::Describe(mean);
+  a.rstd = normgrad::Describe(rstd);
+  a.hasGamma = gamma != nullptr;
+  if (a.hasGamma) a.gamma = normgrad::Describe(gamma);
+  if (a.need[0]) a.dx = normgrad::Describe(gradInput);
+  if (a.need[1]) a.dgamma = normgrad::Describe(gradGammaOut);
+  if (a.need[2]) a.dbeta = normgrad::Describe(gradBetaOut);
+
+  bool hasBf16 = false;
+  bool hasDataCopyPad = false;
+  const char* socName = "";
+  normgrad::GroupNormGradSoc soc = CurrentSocInfo(&hasBf16, &hasDataCopyPad, &socName);
+  GroupNormGradDtype dtype = kGngFloat32;
+  if (aclnnStatus st = CheckDtypes(a, hasBf16, socName, &dtype)) return st;
+  if (aclnnStatus st = CheckShapes(a, N, C, HxW, group)) return st;
+  if (!hasDataCopyPad) {
+    return Error(kStatusInvalid, kApi,
+                 "SoC %s is not supported: the group_norm_grad kernel needs DataCopyPad (Atlas A2/A3)", socName);
+  }
+
+  auto* exec = new aclOpExecutor();
+  exec->api = kApi;
+  if (N * C * HxW == 0) {
+    BuildEmpty(exec, a);
+  } else {
+    normgrad::GroupNormGradRequest req;
+    req.n = N;
+    req.c = C;
+    req.hw = HxW;
+    req.group = group;
+    req.dtype = dtype;
+    req.needDx = a.need[0];
+    req.needDgamma = a.need[1];
+    req.needDbeta = a.need[2];
+    req.hasGamma = a.hasGamma;
+    GroupNormGradTiling tiling{};
+    std::string why = normgrad::GroupNormGradTilingFor(req, soc, &tiling);
+    if (!why.empty()) {
+      delete exec;
+      return Error(kStatusInvalid, kApi, "no tiling for N = %lld, C = %lld, HxW = %lld, group = %lld on %s: %s",
+                   static_cast<long long>(N), static_cast<long long>(C), static_cast<long long>(HxW),
+                   static_cast<long long>(group), socName, why.c_str());
+    }
+    if (a.need[0] || a.need[1] || a.need[2]) BuildLaunch(exec, a, tiling);
+  }
+  *workspaceSize = exec->WorkspaceBytes();
+  *executor = exec;
+  return ACL_SUCCESS;
+}
+
+extern "C" aclnnStatus aclnnGroupNormBackward(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+                                              aclrtStream stream) {
+  return normgrad::RunExecutor(kApi, workspace, workspaceSize, executor, stream);
+}
