@@ -30,13 +30,13 @@ enum BatchNormElemtGradMode : uint32_t {
 // Which per-channel vector sits at which index of statDtype / the kernel's stat arguments.
 enum BatchNormElemtGradStat : uint32_t { kBnMean = 0, kBnInvstd, kBnWeight, kBnSumDy, kBnSumDyXmu, kBnStatCount };
 
-struct BatchNormElemtGradRowScalars {
+struct BatchNormElemtGradRowScalarsTiling {
   int64_t chunkElems;  // flat elements per core, a multiple of 512 bytes; the last core gets the rest
   uint32_t tileElems;  // most elements in one tile (a tile also ends at a row end)
   uint32_t reserved;
 };
 
-struct BatchNormElemtGradChannelSlabs {
+struct BatchNormElemtGradChannelSlabsTiling {
   uint32_t channelsPerCore;  // channels of one core's block (the last channel group may have fewer)
   uint32_t batchesPerCore;   // batches of one core's block (the last batch group may have fewer)
   uint32_t batchGroups;      // core b owns channel group b / batchGroups, batch group b % batchGroups
@@ -58,8 +58,8 @@ struct BatchNormElemtGradTiling {
   int64_t c;
   int64_t hw;
   int64_t counterNumel;
-  BatchNormElemtGradRowScalars rowScalars;
-  BatchNormElemtGradChannelSlabs channelSlabs;
+  BatchNormElemtGradRowScalarsTiling rowScalars;
+  BatchNormElemtGradChannelSlabsTiling channelSlabs;
 };
 
 // What the tiling needs to know about the call.

@@ -1,0 +1,212 @@
+// aclnnBatchNormElemtBackward: validates every row of the API's error table (seed 004), then
+// builds one launch of the batch_norm_elemt_grad kernel; strided tensors are gathered/scattered
+// by the executor, empty tensors launch nothing.
+#include "aclnnop/aclnn_batch_norm_elemt_backward.h"
+
+#include <vector>
+
+#include "aclnn_common.h"
+#include "ascendc/soc.h"
+#include "batch_norm_elemt_grad_tiling.h"
+
+extern "C" void batch_norm_elemt_grad(uint8_t* dy, uint8_t* x, uint8_t* mean, uint8_t* invstd, uint8_t* weight,
+                                      uint8_t* sumDy, uint8_t* sumDyXmu, uint8_t* counter, uint8_t* dx,
+                                      uint8_t* workspace, uint8_t* tiling);
+
+namespace {
+
+constexpr const char* kApi = "aclnnBatchNormElemtBackward";
+constexpr size_t kMaxDims = 8;
+using normgrad::Error;
+using normgrad::kStatusInvalid;
+using normgrad::kStatusNullptr;
+using normgrad::ShapeString;
+using normgrad::TensorDesc;
+
+// The one place that asks which chip we run on; a CANN build reads the platform info instead.
+normgrad::BatchNormElemtGradSoc CurrentSocInfo(const char** name) {
+  const sim::SocProfile& soc = sim::CurrentSoc();
+  *name = soc.name;
+  return {static_cast<uint32_t>(soc.aivCores), soc.ubBytes, soc.hasDataCopyPad, soc.hasBf16};
+}
+
+bool IsFloatType(aclDataType d) { return d == ACL_FLOAT || d == ACL_FLOAT16 || d == ACL_BF16; }
+bool IsCounterType(aclDataType d) { return d == ACL_FLOAT || d == ACL_FLOAT16 || d == ACL_INT32; }
+
+uint32_t KernelDtype(aclDataType d) {
+  switch (d) {
+    case ACL_FLOAT16: return normgrad::kBnElemtFloat16;
+    case ACL_BF16: return normgrad::kBnElemtBFloat16;
+    case ACL_INT32: return normgrad::kBnElemtInt32;
+    default: return normgrad::kBnElemtFloat32;
+  }
+}
+
+// Formats that describe a plain row-major layout; the private (fractal, C0-blocked) ones are rejected.
+bool IsPlainFormat(aclFormat f) {
+  return f != ACL_FORMAT_NC1HWC0 && f != ACL_FORMAT_FRACTAL_Z && f != ACL_FORMAT_NC1HWC0_C04 &&
+         f != ACL_FORMAT_FRACTAL_NZ && f != ACL_FORMAT_NDC1HWC0 && f != ACL_FORMAT_UNDEFINED;
+}
+
+struct Args {
+  TensorDesc dy, x, stat[normgrad::kBnStatCount], counter, dx;
+  bool hasWeight = false;
+};
+
+// Names of the per-channel vectors in BatchNormElemtGradStat order.
+constexpr const char* kStatNames[normgrad::kBnStatCount] = {"mean", "invstd", "weight", "sumDy", "sumDyXmu"};
+
+aclnnStatus CheckDtypes(const Args& a) {
+  const struct { const TensorDesc* t; const char* name; } floats[] = {
+      {&a.dy, "gradOut"}, {&a.x, "input"}, {&a.stat[normgrad::kBnMean], "mean"},
+      {&a.stat[normgrad::kBnInvstd], "invstd"}, {&a.stat[normgrad::kBnSumDy], "sumDy"},
+      {&a.stat[normgrad::kBnSumDyXmu], "sumDyXmu"}, {&a.dx, "gradInput"}};
+  for (const auto& f : floats) {
+    if (!IsFloatType(f.t->dtype)) {
+      return Error(kStatusInvalid, kApi, "%s has dtype %s, expected FLOAT, FLOAT16 or BFLOAT16", f.name,
+                   normgrad::DtypeName(f.t->dtype));
+    }
+  }
+  if (!IsCounterType(a.counter.dtype)) {
+    return Error(kStatusInvalid, kApi, "counter has dtype %s, expected INT32, FLOAT16 or FLOAT",
+                 normgrad::DtypeName(a.counter.dtype));
+  }
+  if (a.hasWeight && !IsFloatType(a.stat[normgrad::kBnWeight].dtype)) {
+    return Error(kStatusInvalid, kApi, "weight has dtype %s, expected FLOAT, FLOAT16 or BFLOAT16",
+                 normgrad::DtypeName(a.stat[normgrad::kBnWeight].dtype));
+  }
+  return ACL_SUCCESS;
+}
+
+aclnnStatus CheckFormats(const Args& a) {
+  const struct { const TensorDesc* t; const char* name; } bigs[] = {{&a.dy, "gradOut"}, {&a.x, "input"},
+                                                                    {&a.dx, "gradInput"}};
+  for (const auto& b : bigs) {
+    if (!IsPlainFormat(b.t->format)) {
+      return Error(kStatusInvalid, kApi, "%s has format %d, expected ND (or another plain format, not a private one)",
+                   b.name, static_cast<int>(b.t->format));
+    }
+  }
+  return ACL_SUCCESS;
+}
+
+aclnnStatus CheckShapes(const Args& a) {
+  const std::vector<int64_t>& xs = a.x.shape;
+  if (xs.size() < 2) {
+    return Error(kStatusInvalid, kApi, "input has %zu dimensions %s, expected at least 2 (axis 1 is the channel)",
+                 xs.size(), ShapeString(xs).c_str());
+  }
+  const struct { const TensorDesc* t; const char* name; } ranked[] = {
+      {&a.x, "input"}, {&a.dy, "gradOut"}, {&a.dx, "gradInput"}, {&a.counter, "counter"}};
+  for (const auto& r : ranked) {
+    if (r.t->shape.size() > kMaxDims) {
+      return Error(kStatusInvalid, kApi, "%s has %zu dimensions, at most %zu are supported", r.name,
+                   r.t->shape.size(), kMaxDims);
+    }
+  }
+  if (xs[1] == 0) return Error(kStatusInvalid, kApi, "input %s has 0 channels (dim 1), expected at least 1", ShapeString(xs).c_str());
+  if (a.dy.shape != xs) {
+    return Error(kStatusInvalid, kApi, "gradOut has shape %s, expected the shape of input %s",
+                 ShapeString(a.dy.shape).c_str(), ShapeString(xs).c_str());
+  }
+  if (a.dx.shape != xs) {
+    return Error(kStatusInvalid, kApi, "gradInput has shape %s, expected the shape of input %s",
+                 ShapeString(a.dx.shape).c_str(), ShapeString(xs).c_str());
+  }
+  const std::vector<int64_t> channels = {xs[1]};
+  for (uint32_t i = 0; i < normgrad::kBnStatCount; ++i) {
+    if (i == normgrad::kBnWeight && !a.hasWeight) continue;
+    if (a.stat[i].shape != channels) {
+      return Error(kStatusInvalid, kApi, "%s has shape %s, expected [C] = %s (C = input dim 1)", kStatNames[i],
+                   ShapeString(a.stat[i].shape).c_str(), ShapeString(channels).c_str());
+    }
+  }
+  return ACL_SUCCESS;
+}
+
+normgrad::BatchNormElemtGradProblem ProblemOf(const Args& a) {
+  normgrad::BatchNormElemtGradProblem p;
+  p.n = a.x.shape[0];
+  p.c = a.x.shape[1];
+  p.hw = 1;
+  for (size_t i = 2; i < a.x.shape.size(); ++i) p.hw *= a.x.shape[i];
+  p.counterNumel = a.counter.numel;
+  p.dyDtype = KernelDtype(a.dy.dtype);
+  p.xDtype = KernelDtype(a.x.dtype);
+  p.dxDtype = KernelDtype(a.dx.dtype);
+  p.counterDtype = KernelDtype(a.counter.dtype);
+  for (uint32_t i = 0; i < normgrad::kBnStatCount; ++i) {
+    p.statDtype[i] = (i == normgrad::kBnWeight && !a.hasWeight) ? normgrad::kBnElemtFloat32 : KernelDtype(a.stat[i].dtype);
+  }
+  p.hasWeight = a.hasWeight;
+  return p;
+}
+
+void AddLaunch(const Args& a, const normgrad::BatchNormElemtGradTiling& t, aclOpExecutor* exec) {
+  std::vector<normgrad::DevPtr> args;
+  args.push_back(exec->ContiguousInput(a.dy));
+  args.push_back(exec->ContiguousInput(a.x));
+  for (uint32_t i = 0; i < normgrad::kBnStatCount; ++i) {
+    args.push_back(i == normgrad::kBnWeight && !a.hasWeight ? normgrad::DevPtr{} : exec->ContiguousInput(a.stat[i]));
+  }
+  args.push_back(exec->ContiguousInput(a.counter));
+  args.push_back(exec->ContiguousOutput(a.dx));
+  exec->AddKernel("batch_norm_elemt_grad", t.blockDim, &t, sizeof(t), args, 0,
+                  [](uint8_t* const* p, uint8_t* ws, uint8_t* tiling) {
+                    batch_norm_elemt_grad(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], ws, tiling);
+                  });
+}
+
+}  // namespace
+
+aclnnStatus aclnnBatchNormElemtBackwardGetWorkspaceSize(const aclTensor* gradOut, const aclTensor* input,
+                                                        const aclTensor* mean, const aclTensor* invstd,
+                                                        const aclTensor* weight, const aclTensor* sumDy,
+                                                        const aclTensor* sumDyXmu, aclTensor* counter,
+                                                        aclTensor* gradInput, uint64_t* workspaceSize,
+                                                        aclOpExecutor** executor) {
+  const struct { const void* p; const char* name; } required[] = {
+      {gradOut, "gradOut"}, {input, "input"},     {mean, "mean"},       {invstd, "invstd"},
+      {sumDy, "sumDy"},     {sumDyXmu, "sumDyXmu"}, {counter, "counter"}, {gradInput, "gradInput"},
+      {workspaceSize, "workspaceSize"}, {executor, "executor"}};
+  for (const auto& r : required) {
+    if (r.p == nullptr) return Error(kStatusNullptr, kApi, "%s is a null pointer", r.name);
+  }
+  Args a;
+  a.dy = normgrad::Describe(gradOut);
+  a.x = normgrad::Describe(input);
+  const aclTensor* stats[normgrad::kBnStatCount] = {mean, invstd, weight, sumDy, sumDyXmu};
+  a.hasWeight = weight != nullptr;
+  for (uint32_t i = 0; i < normgrad::kBnStatCount; ++i) {
+    if (stats[i] != nullptr) a.stat[i] = normgrad::Describe(stats[i]);
+  }
+  a.counter = normgrad::Describe(counter);
+  a.dx = normgrad::Describe(gradInput);
+  aclnnStatus st = CheckDtypes(a);
+  if (st == ACL_SUCCESS) st = CheckFormats(a);
+  if (st == ACL_SUCCESS) st = CheckShapes(a);
+  if (st != ACL_SUCCESS) return st;
+
+  aclOpExecutor* exec = new aclOpExecutor();
+  exec->api = kApi;
+  if (a.x.numel > 0) {
+    const char* socName = nullptr;
+    const normgrad::BatchNormElemtGradSoc soc = CurrentSocInfo(&socName);
+    normgrad::BatchNormElemtGradTiling tiling{};
+    const char* why = nullptr;
+    if (!normgrad::BatchNormElemtGradTilingFor(ProblemOf(a), soc, &tiling, &why)) {
+      delete exec;
+      return Error(kStatusInvalid, kApi, "SoC %s cannot run input %s %s: %s", socName,
+                   ShapeString(a.x.shape).c_str(), normgrad::DtypeName(a.x.dtype), why);
+    }
+    AddLaunch(a, tiling, exec);
+  }
+  *workspaceSize = exec->WorkspaceBytes();
+  *executor = exec;
+  return ACL_SUCCESS;
+}
+
+aclnnStatus aclnnBatchNormElemtBackward(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+                                        const aclrtStream stream) {
+  return normgrad::RunExecutor(kApi, workspace, workspaceSize, executor, stream);
+}

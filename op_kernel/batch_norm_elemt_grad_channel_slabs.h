@@ -1,0 +1,116 @@
+// BatchNormElemtGrad for short rows (small hw, [N, C] inputs): core b owns channels
+// [c0, c0 + channels) of batches [n0, n0 + batches). For one batch those channels are one GM run
+// of channels * hw elements (a "slab row"), so a tile of several batches is one strided DMA, and
+// the four coefficients, expanded along a slab row and repeated for every row of a tile, stay
+// resident in the UB for the whole kernel: the math is five full-width vector ops per tile.
+//
+//   x  = x - meanRow        Sub
+//   x  = x * nabRow         Mul
+//   dy = dy * aRow          Mul
+//   x  = x + dy             Add
+//   dx = x + nacRow         Add (into the dx tile when dx is fp32)
+#pragma once
+#include "kernel_operator.h"
+#include "batch_norm_elemt_grad_coefficients.h"
+#include "batch_norm_elemt_grad_tile_stream.h"
+#include "batch_norm_elemt_grad_tiling.h"
+#include "common/pipe_fence.h"
+
+namespace normgrad {
+
+class BatchNormElemtGradChannelSlabs {
+ public:
+  __aicore__ inline void Init(GM_ADDR dy, GM_ADDR x, const BnElemtStatArgs& stats, GM_ADDR dx,
+                              const BatchNormElemtGradTiling& t, AscendC::TPipe* pipe) {
+    t_ = &t;
+    const BatchNormElemtGradChannelSlabsTiling& s = t.channelSlabs;
+    const int64_t block = AscendC::GetBlockIdx();
+    c0_ = block / s.batchGroups * s.channelsPerCore;
+    n0_ = block % s.batchGroups * s.batchesPerCore;
+    channels_ = t.c - c0_ < s.channelsPerCore ? static_cast<uint32_t>(t.c - c0_) : s.channelsPerCore;
+    batches_ = t.n - n0_ < s.batchesPerCore ? static_cast<uint32_t>(t.n - n0_) : s.batchesPerCore;
+    rowLen_ = channels_ * static_cast<uint32_t>(t.hw);
+    const uint32_t blockElems = 32 / BnElemtDtypeBytes(t.dyDtype);
+    pitch_ = (rowLen_ + blockElems - 1) / blockElems * blockElems;
+    const uint32_t tileElems = s.rowPitch * s.rowsPerTile;
+    stream_.Init(pipe, t, dy, x, dx, tileElems);
+    for (int32_t i = 0; i < kCoefCount; ++i) pipe->InitBuffer(coefRows_[i], tileElems * sizeof(float));
+    ExpandCoefficients(stats);
+  }
+
+  __aicore__ inline void Process() {
+    const uint32_t rowsPerTile = t_->channelSlabs.rowsPerTile;
+    for (uint32_t done = 0; done < batches_; done += rowsPerTile) {
+      const uint32_t rows = batches_ - done < rowsPerTile ? batches_ - done : rowsPerTile;
+      BnElemtTile tile{((n0_ + done) * t_->c + c0_) * t_->hw, t_->c * t_->hw, rows, rowLen_, pitch_};
+      stream_.CopyIn(tile);
+      Compute(tile);
+      stream_.CopyOut(tile);
+    }
+  }
+
+ private:
+  enum CoefRow : int32_t { kMeanRow = 0, kNabRow, kARow, kNacRow, kCoefCount };
+
+  __aicore__ inline void Compute(const BnElemtTile& tile) {
+    stream_.BeginCompute(tile);
+    const AscendC::LocalTensor<float>& x = stream_.X();
+    const AscendC::LocalTensor<float>& dy = stream_.Dy();
+    const int32_t count = static_cast<int32_t>(tile.Count());
+    AscendC::Sub(x, x, coefRows_[kMeanRow].Get<float>(), count);
+    AscendC::Mul(x, x, coefRows_[kNabRow].Get<float>(), count);
+    AscendC::Mul(dy, dy, coefRows_[kARow].Get<float>(), count);
+    AscendC::Add(x, x, dy, count);
+    AscendC::Add(stream_.Result(), x, coefRows_[kNacRow].Get<float>(), count);
+    stream_.EndCompute(tile);
+  }
+
+  // Row 0 of each coefficient buffer gets channel j's value on [j * hw, (j + 1) * hw) and zeros
+  // on the pad lanes; rows 1.. are copies of row 0.
+  __aicore__ inline void ExpandCoefficients(const BnElemtStatArgs& stats) {
+    for (int32_t i = 0; i < kCoefCount; ++i) AscendC::Duplicate(coefRows_[i].Get<float>(), 0.0f, pitch_);
+    PipeFence<AscendC::HardEvent::V_S>();
+    const float total = BnElemtCounterTotal(stats, *t_);
+    for (uint32_t j = 0; j < channels_; ++j) {
+      const BnElemtCoefficients k = BnElemtChannelCoefficients(stats, *t_, total, c0_ + j);
+      const uint32_t begin = j * static_cast<uint32_t>(t_->hw);
+      const uint32_t end = begin + static_cast<uint32_t>(t_->hw);
+      Fill(coefRows_[kMeanRow].Get<float>(), begin, end, k.mean);
+      Fill(coefRows_[kNabRow].Get<float>(), begin, end, k.nab);
+      Fill(coefRows_[kARow].Get<float>(), begin, end, k.a);
+      Fill(coefRows_[kNacRow].Get<float>(), begin, end, k.nac);
+    }
+    PipeFence<AscendC::HardEvent::S_V>();
+    for (int32_t i = 0; i < kCoefCount; ++i) {
+      AscendC::LocalTensor<float> row = coefRows_[i].Get<float>();
+      for (uint32_t r = 1; r < t_->channelSlabs.rowsPerTile; ++r) AscendC::DataCopy(row[r * pitch_], row, pitch_);
+    }
+  }
+
+  // dst[begin, end) = value: Duplicate on the whole 32-byte blocks, scalar stores on the ends.
+  __aicore__ inline static void Fill(const AscendC::LocalTensor<float>& dst, uint32_t begin, uint32_t end,
+                                     float value) {
+    constexpr uint32_t kBlockFloats = 8;
+    const uint32_t alignedBegin = (begin + kBlockFloats - 1) / kBlockFloats * kBlockFloats;
+    const uint32_t alignedEnd = end / kBlockFloats * kBlockFloats;
+    if (alignedBegin >= alignedEnd) {
+      for (uint32_t i = begin; i < end; ++i) dst.SetValue(i, value);
+      return;
+    }
+    for (uint32_t i = begin; i < alignedBegin; ++i) dst.SetValue(i, value);
+    AscendC::Duplicate(dst[alignedBegin], value, static_cast<int32_t>(alignedEnd - alignedBegin));
+    for (uint32_t i = alignedEnd; i < end; ++i) dst.SetValue(i, value);
+  }
+
+  const BatchNormElemtGradTiling* t_ = nullptr;
+  BnElemtTileStream stream_;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> coefRows_[kCoefCount];
+  int64_t c0_ = 0;
+  int64_t n0_ = 0;
+  uint32_t channels_ = 0;
+  uint32_t batches_ = 0;
+  uint32_t rowLen_ = 0;
+  uint32_t pitch_ = 0;
+};
+
+}  // namespace normgrad

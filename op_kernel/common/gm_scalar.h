@@ -1,0 +1,28 @@
+// Scalar reads of GM vectors whose element type is known only at run time (per-channel stats,
+// counters), converted to fp32 / int64 on the scalar unit. dtype codes: 0 fp32, 1 fp16, 2 bf16, 3 int32.
+#pragma once
+#include "kernel_operator.h"
+
+namespace normgrad {
+
+constexpr uint32_t kGmScalarFp32 = 0;
+constexpr uint32_t kGmScalarFp16 = 1;
+constexpr uint32_t kGmScalarBf16 = 2;
+constexpr uint32_t kGmScalarInt32 = 3;
+
+template <typename T>
+__aicore__ inline T GmScalar(GM_ADDR base, int64_t index) {
+  AscendC::GlobalTensor<T> gm;
+  gm.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(base));
+  return gm.GetValue(index);
+}
+
+// base[index] as float.
+__aicore__ inline float GmScalarAsFloat(GM_ADDR base, uint32_t dtype, int64_t index) {
+  if (dtype == kGmScalarFp16) return static_cast<float>(GmScalar<half>(base, index));
+  if (dtype == kGmScalarBf16) return AscendC::ToFloat(GmScalar<bfloat16_t>(base, index));
+  if (dtype == kGmScalarInt32) return static_cast<float>(GmScalar<int32_t>(base, index));
+  return GmScalar<float>(base, index);
+}
+
+}  // namespace normgrad
