@@ -1,0 +1,271 @@
+// The aclnn layer shared by every operator: error text, tensor descriptions, and the executor
+// that gathers strided inputs, zero-fills, launches kernels on the simulator and scatters
+// strided outputs. Gathers, scatters and zero fills are host-side steps: they are not kernel
+// launches, so they appear in neither sim::RunLog() nor the modeled kernel traffic.
+#include "aclnn_common.h"
+
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+
+#include "aclnn/acl_objects.h"
+#include "ascendc/core.h"
+#include "ascendc/launch.h"
+#include "normgrad_sim.h"
+
+namespace normgrad {
+namespace {
+
+constexpr uint64_t kWorkspaceAlign = 512;
+
+uint64_t AlignUp(uint64_t v) { return (v + kWorkspaceAlign - 1) / kWorkspaceAlign * kWorkspaceAlign; }
+
+uint8_t* Resolve(const DevPtr& p, uint8_t* ws) {
+  if (p.direct != nullptr) return static_cast<uint8_t*>(p.direct);
+  if (p.wsOffset >= 0 && ws != nullptr) return ws + p.wsOffset;
+  return nullptr;
+}
+
+// Calls f(storageIndex, linearIndex) for every element of the view, in row-major order.
+template <typename F>
+void ForEachElement(const TensorDesc& t, F f) {
+  if (t.numel == 0) return;
+  const size_t rank = t.shape.size();
+  std::vector<int64_t> idx(rank, 0);
+  int64_t storage = t.offset;
+  for (int64_t linear = 0; linear < t.numel; ++linear) {
+    f(storage, linear);
+    for (size_t d = rank; d-- > 0;) {
+      if (++idx[d] < t.shape[d]) {
+        storage += t.strides[d];
+        break;
+      }
+      storage -= (t.shape[d] - 1) * t.strides[d];
+      idx[d] = 0;
+    }
+  }
+}
+
+bool IsContiguous(const TensorDesc& t) {
+  if (t.numel == 0) return true;
+  if (t.offset != 0) return false;
+  int64_t expected = 1;
+  for (size_t d = t.shape.size(); d-- > 0;) {
+    if (t.shape[d] != 1 && t.strides[d] != expected) return false;  // size-1 dims may have any stride
+    expected *= t.shape[d];
+  }
+  return true;
+}
+
+// A device buffer holding the tiling bytes for one launch (kernels read tiling from GM).
+class DeviceTiling {
+ public:
+  explicit DeviceTiling(const std::vector<uint8_t>& bytes) {
+    size_t n = bytes.empty() ? 32 : bytes.size();
+    data_ = static_cast<uint8_t*>(std::aligned_alloc(kWorkspaceAlign, AlignUp(n)));
+    std::memset(data_, 0, n);
+    if (!bytes.empty()) std::memcpy(data_, bytes.data(), bytes.size());
+    sim::gm::Register(data_, n);
+  }
+  ~DeviceTiling() {
+    sim::gm::Unregister(data_);
+    std::free(data_);
+  }
+  DeviceTiling(const DeviceTiling&) = delete;
+  DeviceTiling& operator=(const DeviceTiling&) = delete;
+  uint8_t* data() const { return data_; }
+
+ private:
+  uint8_t* data_ = nullptr;
+};
+
+}  // namespace
+
+aclnnStatus Error(aclnnStatus status, const char* api, const char* fmt, ...) {
+  char buf[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  std::vsnprintf(buf, sizeof(buf), fmt, ap);
+  va_end(ap);
+  std::string msg = std::string(api) + ": " + buf;
+  normgradSimSetRecentErrMsg(msg.c_str());
+  return status;
+}
+
+TensorDesc Describe(const aclTensor* t) {
+  TensorDesc d;
+  if (t == nullptr) return d;
+  d.shape = t->viewDims;
+  d.strides = t->strides;
+  d.offset = t->offset;
+  d.dtype = t->dataType;
+  d.format = t->format;
+  d.data = t->data;
+  d.numel = 1;
+  for (int64_t s : d.shape) d.numel *= s;
+  d.contiguous = IsContiguous(d);
+  return d;
+}
+
+size_t DtypeBytes(aclDataType dtype) {
+  switch (dtype) {
+    case ACL_FLOAT: case ACL_INT32: return 4;
+    case ACL_FLOAT16: case ACL_BF16: return 2;
+    case ACL_INT64: return 8;
+    case ACL_INT8: case ACL_UINT8: case ACL_BOOL: return 1;
+    default: return 0;
+  }
+}
+
+const char* DtypeName(aclDataType dtype) {
+  switch (dtype) {
+    case ACL_FLOAT: return "float32";
+    case ACL_FLOAT16: return "float16";
+    case ACL_BF16: return "bfloat16";
+    case ACL_INT32: return "int32";
+    case ACL_INT64: return "int64";
+    case ACL_INT8: return "int8";
+    case ACL_UINT8: return "uint8";
+    case ACL_BOOL: return "bool";
+    case ACL_DOUBLE: return "float64";
+    case ACL_INT16: return "int16";
+    case ACL_UINT16: return "uint16";
+    case ACL_UINT32: return "uint32";
+    case ACL_UINT64: return "uint64";
+    case ACL_DT_UNDEFINED: return "undefined";
+    default: return "unsupported";
+  }
+}
+
+std::string ShapeString(const std::vector<int64_t>& shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+std::vector<int64_t> IntArrayValues(const aclIntArray* array) {
+  return array != nullptr ? array->values : std::vector<int64_t>{};
+}
+
+std::vector<bool> BoolArrayValues(const aclBoolArray* array) {
+  return array != nullptr ? array->values : std::vector<bool>{};
+}
+
+aclnnStatus RunExecutor(const char* api, void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+                        aclrtStream stream) {
+  if (executor == nullptr) {
+    return Error(kStatusNullptr, api, "executor is null; call %sGetWorkspaceSize first and pass the executor it returned",
+                 api);
+  }
+  std::unique_ptr<aclOpExecutor> owned(executor);  // one execution per executor, as in CANN
+  sim::ClearRunLog();
+  return owned->Run(workspace, workspaceSize);
+}
+
+}  // namespace normgrad
+
+using normgrad::DevPtr;
+using normgrad::Error;
+using normgrad::TensorDesc;
+
+DevPtr aclOpExecutor::ContiguousInput(const TensorDesc& t) {
+  if (t.contiguous) return DevPtr{t.data, -1};
+  const size_t elem = normgrad::DtypeBytes(t.dtype);
+  DevPtr dst = ReserveWorkspace(static_cast<uint64_t>(t.numel) * elem);
+  const std::string who = api;
+  pre_.push_back({[t, elem, dst](uint8_t* ws) {
+    const uint8_t* src = static_cast<const uint8_t*>(t.data);
+    uint8_t* out = normgrad::Resolve(dst, ws);
+    normgrad::ForEachElement(t, [&](int64_t s, int64_t l) { std::memcpy(out + l * elem, src + s * elem, elem); });
+    return static_cast<aclnnStatus>(ACL_SUCCESS);
+  }});
+  return dst;
+}
+
+DevPtr aclOpExecutor::ContiguousOutput(const TensorDesc& t) {
+  if (t.contiguous) return DevPtr{t.data, -1};
+  const size_t elem = normgrad::DtypeBytes(t.dtype);
+  DevPtr src = ReserveWorkspace(static_cast<uint64_t>(t.numel) * elem);
+  post_.push_back({[t, elem, src](uint8_t* ws) {
+    uint8_t* dst = static_cast<uint8_t*>(t.data);
+    const uint8_t* in = normgrad::Resolve(src, ws);
+    normgrad::ForEachElement(t, [&](int64_t s, int64_t l) { std::memcpy(dst + s * elem, in + l * elem, elem); });
+    return static_cast<aclnnStatus>(ACL_SUCCESS);
+  }});
+  return src;
+}
+
+DevPtr aclOpExecutor::ReserveWorkspace(uint64_t bytes, bool zeroed) {
+  DevPtr p{nullptr, static_cast<int64_t>(workspaceBytes_)};
+  workspaceBytes_ += normgrad::AlignUp(bytes);
+  if (zeroed && bytes > 0) AddZeroFill(p, bytes);
+  return p;
+}
+
+void aclOpExecutor::AddZeroFill(DevPtr dst, uint64_t bytes) {
+  if (bytes == 0) return;
+  pre_.push_back({[dst, bytes](uint8_t* ws) {
+    std::memset(normgrad::Resolve(dst, ws), 0, bytes);
+    return static_cast<aclnnStatus>(ACL_SUCCESS);
+  }});
+}
+
+void aclOpExecutor::AddKernel(const std::string& name, uint32_t blockDim, const void* tiling, size_t tilingBytes,
+                              std::vector<DevPtr> args, uint64_t kernelWorkspaceBytes, normgrad::KernelThunk thunk) {
+  std::vector<uint8_t> tilingCopy(static_cast<const uint8_t*>(tiling), static_cast<const uint8_t*>(tiling) + tilingBytes);
+  DevPtr kernelWs = kernelWorkspaceBytes > 0 ? ReserveWorkspace(kernelWorkspaceBytes) : DevPtr{};
+  const std::string opApi = api;
+  kernels_.push_back({[=](uint8_t* ws) -> aclnnStatus {
+    std::vector<uint8_t*> resolved;
+    resolved.reserve(args.size());
+    for (const DevPtr& a : args) resolved.push_back(normgrad::Resolve(a, ws));
+    uint8_t* kws = normgrad::Resolve(kernelWs, ws);
+    // Soft SyncAll flags and accumulators in the kernel's workspace must start at zero.
+    if (kws != nullptr) std::memset(kws, 0, kernelWorkspaceBytes);
+    normgrad::DeviceTiling deviceTiling(tilingCopy);
+    sim::LaunchReport report = sim::Launch(name, static_cast<int>(blockDim), [&]() {
+      thunk(resolved.data(), kws, deviceTiling.data());
+    });
+    if (!report.ok) {
+      return Error(normgrad::kStatusInner, opApi.c_str(), "kernel %s failed on %s with blockDim %u: %s", name.c_str(),
+                   report.soc != nullptr ? report.soc->name : "?", blockDim, report.error.c_str());
+    }
+    return static_cast<aclnnStatus>(ACL_SUCCESS);
+  }});
+}
+
+aclnnStatus aclOpExecutor::Run(void* workspace, uint64_t workspaceSize) {
+  const char* name = api.c_str();
+  if (workspaceSize < workspaceBytes_) {
+    return Error(normgrad::kStatusInvalid, name,
+                 "workspaceSize is %llu bytes, but GetWorkspaceSize asked for %llu",
+                 static_cast<unsigned long long>(workspaceSize), static_cast<unsigned long long>(workspaceBytes_));
+  }
+  if (workspaceBytes_ > 0 && workspace == nullptr) {
+    return Error(normgrad::kStatusNullptr, name, "workspace is null, but GetWorkspaceSize asked for %llu bytes",
+                 static_cast<unsigned long long>(workspaceBytes_));
+  }
+  if (workspaceBytes_ > 0) {
+    bool inDevice = true;
+    try {
+      sim::gm::CheckRange(name, workspace, workspaceBytes_, true);
+    } catch (const sim::SimError&) {
+      inDevice = false;
+    }
+    if (!inDevice) {
+      return Error(normgrad::kStatusInvalid, name,
+                   "workspace %p + %llu bytes is not inside one device allocation (use aclrtMalloc)", workspace,
+                   static_cast<unsigned long long>(workspaceBytes_));
+    }
+  }
+  uint8_t* ws = workspaceBytes_ > 0 ? static_cast<uint8_t*>(workspace) : nullptr;
+  for (const std::vector<Step>* steps : {&pre_, &kernels_, &post_}) {
+    for (const Step& s : *steps) {
+      aclnnStatus status = s.run(ws);
+      if (status != ACL_SUCCESS) return status;
+    }
+  }
+  return ACL_SUCCESS;
+}

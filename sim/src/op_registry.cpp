@@ -1,0 +1,485 @@
+// The recorders behind graph/operator_reg.h (REG_OP) and register/op_def_registry.h (OpDef,
+// OP_ADD): registries of operator schemas, their consistency checks, JSON for the C API, and
+// shape inference by name.
+#include <map>
+#include <mutex>
+#include <stdexcept>
+
+#include "graph/operator_reg.h"
+#include "json_text.h"
+#include "register/op_def_registry.h"
+
+using normgrad_sim::JsonArray;
+using normgrad_sim::JsonBool;
+using normgrad_sim::JsonNumber;
+using normgrad_sim::JsonString;
+
+namespace ge {
+namespace {
+
+struct GraphRegistry {
+  std::mutex mutex;
+  std::vector<OpSchema> ops;
+  std::vector<std::string> problems;
+};
+GraphRegistry& Graph() {
+  static GraphRegistry r;  // function-local: REG_OP runs during static initialization
+  return r;
+}
+
+bool SameParams(const std::vector<OpParamSchema>& a, const std::vector<OpParamSchema>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i].name != b[i].name || a[i].kind != b[i].kind || a[i].dtypes != b[i].dtypes) return false;
+  }
+  return true;
+}
+
+bool SameSchema(const OpSchema& a, const OpSchema& b) {
+  if (a.name != b.name || !SameParams(a.inputs, b.inputs) || !SameParams(a.outputs, b.outputs)) return false;
+  if (a.attrs.size() != b.attrs.size()) return false;
+  for (size_t i = 0; i < a.attrs.size(); ++i) {
+    const OpAttrSchema& x = a.attrs[i];
+    const OpAttrSchema& y = b.attrs[i];
+    if (x.name != y.name || x.type != y.type || x.required != y.required || x.defaultJson != y.defaultJson) return false;
+  }
+  return true;
+}
+
+const char* KindName(ParamKind k) {
+  switch (k) {
+    case ParamKind::kRequired: return "required";
+    case ParamKind::kOptional: return "optional";
+    case ParamKind::kDynamic: return "dynamic";
+  }
+  return "?";
+}
+
+std::string DtypesJson(const std::vector<DataType>& types) {
+  std::vector<std::string> items;
+  for (DataType t : types) items.push_back(JsonString(DataTypeName(t)));
+  return JsonArray(items);
+}
+
+template <typename T, typename F>
+std::string ListJson(const std::vector<T>& v, F item) {
+  std::vector<std::string> items;
+  for (const T& x : v) items.push_back(item(x));
+  return JsonArray(items);
+}
+
+}  // namespace
+
+const char* DataTypeName(DataType dt) {
+  switch (dt) {
+    case DT_FLOAT: return "DT_FLOAT";
+    case DT_FLOAT16: return "DT_FLOAT16";
+    case DT_INT8: return "DT_INT8";
+    case DT_INT32: return "DT_INT32";
+    case DT_UINT8: return "DT_UINT8";
+    case DT_INT16: return "DT_INT16";
+    case DT_UINT16: return "DT_UINT16";
+    case DT_UINT32: return "DT_UINT32";
+    case DT_INT64: return "DT_INT64";
+    case DT_UINT64: return "DT_UINT64";
+    case DT_DOUBLE: return "DT_DOUBLE";
+    case DT_BOOL: return "DT_BOOL";
+    case DT_STRING: return "DT_STRING";
+    case DT_COMPLEX64: return "DT_COMPLEX64";
+    case DT_COMPLEX128: return "DT_COMPLEX128";
+    case DT_BF16: return "DT_BF16";
+    case DT_UNDEFINED: return "DT_UNDEFINED";
+  }
+  static thread_local std::string other;
+  other = "DT_" + std::to_string(static_cast<int>(dt));
+  return other.c_str();
+}
+
+const char* FormatName(Format f) {
+  switch (f) {
+    case FORMAT_NCHW: return "FORMAT_NCHW";
+    case FORMAT_NHWC: return "FORMAT_NHWC";
+    case FORMAT_ND: return "FORMAT_ND";
+    case FORMAT_NC1HWC0: return "FORMAT_NC1HWC0";
+    case FORMAT_FRACTAL_Z: return "FORMAT_FRACTAL_Z";
+    case FORMAT_HWCN: return "FORMAT_HWCN";
+    case FORMAT_NDHWC: return "FORMAT_NDHWC";
+    case FORMAT_FRACTAL_NZ: return "FORMAT_FRACTAL_NZ";
+    case FORMAT_NCDHW: return "FORMAT_NCDHW";
+    case FORMAT_RESERVED: return "FORMAT_RESERVED";
+  }
+  static thread_local std::string other;
+  other = "FORMAT_" + std::to_string(static_cast<int>(f));
+  return other.c_str();
+}
+
+TensorType TensorType::ALL() {
+  return TensorType({DT_BOOL, DT_COMPLEX128, DT_COMPLEX64, DT_DOUBLE, DT_FLOAT, DT_FLOAT16, DT_INT16, DT_INT32,
+                     DT_INT64, DT_INT8, DT_UINT16, DT_UINT32, DT_UINT64, DT_UINT8, DT_BF16});
+}
+
+TensorType TensorType::NumberType() {
+  return TensorType({DT_COMPLEX128, DT_COMPLEX64, DT_DOUBLE, DT_FLOAT, DT_FLOAT16, DT_INT16, DT_INT32, DT_INT64,
+                     DT_INT8, DT_UINT16, DT_UINT32, DT_UINT64, DT_UINT8, DT_BF16});
+}
+
+OpSchemaBuilder& OpSchemaBuilder::Input(const char* name, ParamKind kind, const TensorType& t) {
+  schema_.inputs.push_back({name, kind, t.types()});
+  return *this;
+}
+
+OpSchemaBuilder& OpSchemaBuilder::Output(const char* name, ParamKind kind, const TensorType& t) {
+  schema_.outputs.push_back({name, kind, t.types()});
+  return *this;
+}
+
+OpSchemaBuilder& OpSchemaBuilder::RequiredAttr(const char* name, const char* type) {
+  schema_.attrs.push_back({name, type, true, ""});
+  return *this;
+}
+
+OpSchemaBuilder& OpSchemaBuilder::AddAttr(const char* name, const char* type, std::string defaultJson) {
+  schema_.attrs.push_back({name, type, false, std::move(defaultJson)});
+  return *this;
+}
+
+OpSchemaBuilder& OpSchemaBuilder::Attr(const char* n, const char* t, const attr::Int& v) {
+  return AddAttr(n, t, std::to_string(v.v));
+}
+OpSchemaBuilder& OpSchemaBuilder::Attr(const char* n, const char* t, const attr::Float& v) {
+  return AddAttr(n, t, JsonNumber(v.v));
+}
+OpSchemaBuilder& OpSchemaBuilder::Attr(const char* n, const char* t, const attr::Bool& v) {
+  return AddAttr(n, t, JsonBool(v.v));
+}
+OpSchemaBuilder& OpSchemaBuilder::Attr(const char* n, const char* t, const attr::String& v) {
+  return AddAttr(n, t, JsonString(v.v));
+}
+OpSchemaBuilder& OpSchemaBuilder::Attr(const char* n, const char* t, const attr::Type& v) {
+  return AddAttr(n, t, JsonString(DataTypeName(v.v)));
+}
+OpSchemaBuilder& OpSchemaBuilder::Attr(const char* n, const char* t, const attr::ListInt& v) {
+  return AddAttr(n, t, ListJson(v.v, [](int64_t x) { return std::to_string(x); }));
+}
+OpSchemaBuilder& OpSchemaBuilder::Attr(const char* n, const char* t, const attr::ListFloat& v) {
+  return AddAttr(n, t, ListJson(v.v, [](double x) { return JsonNumber(x); }));
+}
+OpSchemaBuilder& OpSchemaBuilder::Attr(const char* n, const char* t, const attr::ListBool& v) {
+  std::vector<std::string> items;
+  for (bool b : v.v) items.push_back(JsonBool(b));
+  return AddAttr(n, t, JsonArray(items));
+}
+OpSchemaBuilder& OpSchemaBuilder::Attr(const char* n, const char* t, const attr::ListString& v) {
+  return AddAttr(n, t, ListJson(v.v, [](const std::string& x) { return JsonString(x); }));
+}
+OpSchemaBuilder& OpSchemaBuilder::Attr(const char* n, const char* t, const attr::ListType& v) {
+  return AddAttr(n, t, DtypesJson(v.v));
+}
+
+int OpSchemaBuilder::End(const char* name) {
+  GraphRegistry& r = Graph();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  if (schema_.name != name) {
+    r.problems.push_back("REG_OP(" + schema_.name + ") ends with OP_END_FACTORY_REG(" + name + ")");
+  }
+  for (const OpSchema& s : r.ops) {
+    if (s.name != schema_.name) continue;
+    if (!SameSchema(s, schema_)) {
+      r.problems.push_back("REG_OP(" + schema_.name + ") is registered twice with different content");
+    }
+    return 0;
+  }
+  r.ops.push_back(schema_);
+  return 0;
+}
+
+const std::vector<OpSchema>& RegisteredOps() { return Graph().ops; }
+
+const OpSchema* FindRegisteredOp(const std::string& name) {
+  for (const OpSchema& s : Graph().ops) {
+    if (s.name == name) return &s;
+  }
+  return nullptr;
+}
+
+const std::vector<std::string>& RegisteredOpProblems() { return Graph().problems; }
+
+std::string RegisteredOpsJson() {
+  GraphRegistry& r = Graph();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  auto params = [](const std::vector<OpParamSchema>& ps) {
+    return ListJson(ps, [](const OpParamSchema& p) {
+      return "{\"name\": " + JsonString(p.name) + ", \"kind\": " + JsonString(KindName(p.kind)) +
+             ", \"dtypes\": " + DtypesJson(p.dtypes) + "}";
+    });
+  };
+  return ListJson(r.ops, [&](const OpSchema& s) {
+    std::string attrs = ListJson(s.attrs, [](const OpAttrSchema& a) {
+      return "{\"name\": " + JsonString(a.name) + ", \"type\": " + JsonString(a.type) +
+             ", \"required\": " + JsonBool(a.required) + ", \"default\": " + (a.required ? "null" : a.defaultJson) + "}";
+    });
+    return "{\"name\": " + JsonString(s.name) + ", \"inputs\": " + params(s.inputs) +
+           ", \"outputs\": " + params(s.outputs) + ", \"attrs\": " + attrs + "}";
+  });
+}
+
+}  // namespace ge
+
+namespace ops {
+namespace {
+
+struct DefRegistry {
+  std::mutex mutex;
+  std::vector<OpDefInfo> defs;
+  std::vector<std::string> problems;
+  std::map<std::string, InferShapeFunc> inferShapes;
+};
+DefRegistry& Defs() {
+  static DefRegistry r;
+  return r;
+}
+
+const char* OptionName(Option o) {
+  switch (o) {
+    case OPTIONAL: return "optional";
+    case REQUIRED: return "required";
+    case DYNAMIC: return "dynamic";
+  }
+  return "?";
+}
+
+bool SameParams(const std::vector<ParamDefInfo>& a, const std::vector<ParamDefInfo>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i].name != b[i].name || a[i].paramType != b[i].paramType || a[i].dtypes != b[i].dtypes ||
+        a[i].formats != b[i].formats) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool SameDef(const OpDefInfo& a, const OpDefInfo& b) {
+  if (!SameParams(a.inputs, b.inputs) || !SameParams(a.outputs, b.outputs) || a.socs != b.socs) return false;
+  if (a.attrs.size() != b.attrs.size()) return false;
+  for (size_t i = 0; i < a.attrs.size(); ++i) {
+    if (a.attrs[i].name != b.attrs[i].name || a.attrs[i].type != b.attrs[i].type ||
+        a.attrs[i].attrType != b.attrs[i].attrType || a.attrs[i].defaultJson != b.attrs[i].defaultJson) {
+      return false;
+    }
+  }
+  return true;
+}
+
+template <typename T, typename F>
+std::string ListJson(const std::vector<T>& v, F item) {
+  std::vector<std::string> items;
+  for (const T& x : v) items.push_back(item(x));
+  return JsonArray(items);
+}
+
+}  // namespace
+
+OpParamDef& OpParamDef::ParamType(Option type) {
+  info().paramType = type;
+  return *this;
+}
+
+OpParamDef& OpParamDef::DataType(std::vector<ge::DataType> types) {
+  info().dtypes = std::move(types);
+  return *this;
+}
+
+OpParamDef& OpParamDef::Format(std::vector<ge::Format> formats) {
+  info().formats = std::move(formats);
+  return *this;
+}
+
+OpAttrDef& OpAttrDef::AttrType(Option type) {
+  info().attrType = type;
+  return *this;
+}
+
+OpAttrDef& OpAttrDef::Set(const char* type, std::string defaultJson, bool hasDefault) {
+  info().type = type;
+  info().hasDefault = hasDefault;
+  info().defaultJson = std::move(defaultJson);
+  return *this;
+}
+
+OpAttrDef& OpAttrDef::Bool() { return Set("Bool", "", false); }
+OpAttrDef& OpAttrDef::Bool(bool v) { return Set("Bool", JsonBool(v), true); }
+OpAttrDef& OpAttrDef::Float() { return Set("Float", "", false); }
+OpAttrDef& OpAttrDef::Float(float v) { return Set("Float", JsonNumber(v), true); }
+OpAttrDef& OpAttrDef::Int() { return Set("Int", "", false); }
+OpAttrDef& OpAttrDef::Int(int64_t v) { return Set("Int", std::to_string(v), true); }
+OpAttrDef& OpAttrDef::String() { return Set("String", "", false); }
+OpAttrDef& OpAttrDef::String(const char* v) { return Set("String", JsonString(v), true); }
+OpAttrDef& OpAttrDef::ListBool() { return Set("ListBool", "", false); }
+OpAttrDef& OpAttrDef::ListBool(std::vector<bool> v) {
+  std::vector<std::string> items;
+  for (bool b : v) items.push_back(JsonBool(b));
+  return Set("ListBool", JsonArray(items), true);
+}
+OpAttrDef& OpAttrDef::ListFloat() { return Set("ListFloat", "", false); }
+OpAttrDef& OpAttrDef::ListFloat(std::vector<float> v) {
+  return Set("ListFloat", ListJson(v, [](float x) { return JsonNumber(x); }), true);
+}
+OpAttrDef& OpAttrDef::ListInt() { return Set("ListInt", "", false); }
+OpAttrDef& OpAttrDef::ListInt(std::vector<int64_t> v) {
+  return Set("ListInt", ListJson(v, [](int64_t x) { return std::to_string(x); }), true);
+}
+
+OpAICoreDef& OpAICoreDef::AddConfig(const char* soc) {
+  info_->socs.push_back(soc);
+  return *this;
+}
+
+OpDef::OpDef(const char* type) { info_.name = type; }
+
+OpParamDef& OpDef::Input(const char* name) {
+  info_.inputs.push_back({name, REQUIRED, {}, {}});
+  paramDefs_.push_back(std::make_unique<OpParamDef>(&info_.inputs, info_.inputs.size() - 1));
+  return *paramDefs_.back();
+}
+
+OpParamDef& OpDef::Output(const char* name) {
+  info_.outputs.push_back({name, REQUIRED, {}, {}});
+  paramDefs_.push_back(std::make_unique<OpParamDef>(&info_.outputs, info_.outputs.size() - 1));
+  return *paramDefs_.back();
+}
+
+OpAttrDef& OpDef::Attr(const char* name) {
+  info_.attrs.push_back({name, OPTIONAL, "", false, ""});
+  attrDefs_.push_back(std::make_unique<OpAttrDef>(&info_.attrs, info_.attrs.size() - 1));
+  return *attrDefs_.back();
+}
+
+OpDef& OpDef::SetInferShape(InferShapeFunc f) {
+  info_.inferShape = f;
+  info_.hasInferShape = f != nullptr;
+  return *this;
+}
+
+int AddOpDef(const OpDefInfo& info) {
+  DefRegistry& r = Defs();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  for (const OpDefInfo& d : r.defs) {
+    if (d.name != info.name) continue;
+    if (!SameDef(d, info)) r.problems.push_back("OP_ADD(" + info.name + ") is registered twice with different content");
+    return 0;
+  }
+  r.defs.push_back(info);
+  return 0;
+}
+
+const std::vector<OpDefInfo>& RegisteredOpDefs() { return Defs().defs; }
+
+const OpDefInfo* FindOpDef(const std::string& name) {
+  for (const OpDefInfo& d : Defs().defs) {
+    if (d.name == name) return &d;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> OpDefProblems(const OpDefInfo& info) {
+  std::vector<std::string> problems;
+  const std::string op = info.name + ": ";
+  size_t combos = 0;
+  std::string first;
+  std::map<std::string, int> names;
+  auto check = [&](const std::vector<ParamDefInfo>& params, const char* what) {
+    for (const ParamDefInfo& p : params) {
+      if (++names[p.name] == 2) problems.push_back(op + "the name " + p.name + " is used twice");
+      if (p.dtypes.empty()) {
+        problems.push_back(op + what + " " + p.name + " has no DataType list");
+        continue;
+      }
+      if (first.empty()) {
+        first = p.name;
+        combos = p.dtypes.size();
+      } else if (p.dtypes.size() != combos) {
+        problems.push_back(op + what + " " + p.name + " lists " + std::to_string(p.dtypes.size()) +
+                           " data types, but " + first + " lists " + std::to_string(combos));
+      }
+      if (p.formats.size() != p.dtypes.size()) {
+        problems.push_back(op + what + " " + p.name + " lists " + std::to_string(p.formats.size()) + " formats for " +
+                           std::to_string(p.dtypes.size()) + " data types");
+      }
+    }
+  };
+  check(info.inputs, "input");
+  check(info.outputs, "output");
+  for (const AttrDefInfo& a : info.attrs) {
+    if (++names[a.name] == 2) problems.push_back(op + "the name " + a.name + " is used twice");
+    if (a.type.empty()) problems.push_back(op + "attr " + a.name + " has no type (call Int(), Bool(), ...)");
+    if (a.attrType == REQUIRED && a.hasDefault) problems.push_back(op + "required attr " + a.name + " has a default");
+    if (a.attrType == OPTIONAL && !a.hasDefault && !a.type.empty()) {
+      problems.push_back(op + "optional attr " + a.name + " has no default");
+    }
+  }
+  if (info.socs.empty()) problems.push_back(op + "no AICore().AddConfig(<soc>)");
+  return problems;
+}
+
+const std::vector<std::string>& OpDefRegistryProblems() { return Defs().problems; }
+
+std::string RegisteredOpDefsJson() {
+  DefRegistry& r = Defs();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  auto params = [](const std::vector<ParamDefInfo>& ps) {
+    return ListJson(ps, [](const ParamDefInfo& p) {
+      return "{\"name\": " + JsonString(p.name) + ", \"paramType\": " + JsonString(OptionName(p.paramType)) +
+             ", \"dtypes\": " + ListJson(p.dtypes, [](ge::DataType t) { return JsonString(ge::DataTypeName(t)); }) +
+             ", \"formats\": " + ListJson(p.formats, [](ge::Format f) { return JsonString(ge::FormatName(f)); }) + "}";
+    });
+  };
+  return ListJson(r.defs, [&](const OpDefInfo& d) {
+    std::string attrs = ListJson(d.attrs, [](const AttrDefInfo& a) {
+      return "{\"name\": " + JsonString(a.name) + ", \"type\": " + JsonString(a.type) +
+             ", \"required\": " + JsonBool(a.attrType == REQUIRED) +
+             ", \"default\": " + (a.hasDefault ? a.defaultJson : "null") + "}";
+    });
+    std::vector<std::string> problems = OpDefProblems(d);
+    return "{\"name\": " + JsonString(d.name) + ", \"inputs\": " + params(d.inputs) + ", \"outputs\": " +
+           params(d.outputs) + ", \"attrs\": " + attrs + ", \"hasInferShape\": " + JsonBool(d.hasInferShape) +
+           ", \"hasTiling\": " + JsonBool(d.hasTiling) +
+           ", \"socs\": " + ListJson(d.socs, [](const std::string& s) { return JsonString(s); }) +
+           ", \"problems\": " + ListJson(problems, [](const std::string& s) { return JsonString(s); }) + "}";
+  });
+}
+
+int RegisterInferShape(const std::string& op, InferShapeFunc f) {
+  DefRegistry& r = Defs();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  r.inferShapes[op] = f;
+  return 0;
+}
+
+bool InferShape(const std::string& op, const Shapes& inputs, const Attrs& attrs, Shapes* outputs,
+                std::string* error) {
+  InferShapeFunc f = nullptr;
+  {
+    DefRegistry& r = Defs();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    for (const OpDefInfo& d : r.defs) {
+      if (d.name == op) f = d.inferShape;
+    }
+    auto it = r.inferShapes.find(op);
+    if (f == nullptr && it != r.inferShapes.end()) f = it->second;
+  }
+  if (f == nullptr) {
+    if (error != nullptr) *error = "InferShape: no shape-inference function is registered for " + op;
+    return false;
+  }
+  try {
+    Shapes result = f(inputs, attrs);
+    if (outputs != nullptr) *outputs = std::move(result);
+    return true;
+  } catch (const std::exception& e) {
+    if (error != nullptr) *error = op + " InferShape: " + e.what();
+    return false;
+  }
+}
+
+}  // namespace ops
