@@ -1,0 +1,70 @@
+"""normgrad.group_norm_backward: GroupNorm backward through aclnnGroupNormBackward on the simulator."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from contextlib import ExitStack
+
+import numpy as np
+
+from normgrad import _native
+
+_API = "aclnnGroupNormBackward"
+
+
+def _array(name: str, value: object) -> np.ndarray:
+    if not isinstance(value, np.ndarray):
+        raise TypeError(f"group_norm_backward: {name} must be a numpy.ndarray, got {type(value).__name__}")
+    return value
+
+
+def _int(name: str, value: object) -> int:
+    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
+        raise TypeError(f"group_norm_backward: {name} must be an int, got {value!r} ({type(value).__name__})")
+    return int(value)
+
+
+def group_norm_backward(
+    grad_out: np.ndarray,
+    x: np.ndarray,
+    mean: np.ndarray,
+    rstd: np.ndarray,
+    gamma: np.ndarray | None,
+    N: int,  # noqa: N803 - the seed's argument names
+    C: int,  # noqa: N803
+    HxW: int,  # noqa: N803
+    group: int,
+    output_mask: Sequence[bool] = (True, True, True),
+) -> tuple[np.ndarray | None, np.ndarray | None, np.ndarray | None]:
+    """(dx, dgamma, dbeta) of GroupNorm: the gradients with respect to x, gamma and beta.
+
+    grad_out and x hold N*C*HxW elements in (N, C, *) order, mean and rstd N*group, gamma C (None
+    means ones); all share one dtype: float32, float16 or ml_dtypes.bfloat16. Any layout is accepted
+    (non-contiguous views are passed as strided tensors). dx has x's shape; dgamma and dbeta have
+    gamma's shape ([C] without gamma); all have grad_out's dtype. An output whose output_mask entry
+    is False is neither computed nor returned (None). Errors found by the aclnn layer raise
+    normgrad.AclnnError (a ValueError with .status 161001 or 161002) naming the argument.
+    """
+    grad_out = _array("grad_out", grad_out)
+    x = _array("x", x)
+    mean = _array("mean", mean)
+    rstd = _array("rstd", rstd)
+    if gamma is not None:
+        gamma = _array("gamma", gamma)
+    n, c, hw, g = _int("N", N), _int("C", C), _int("HxW", HxW), _int("group", group)
+    mask = list(output_mask)
+    param_shape = gamma.shape if gamma is not None else (max(c, 0),)
+    with ExitStack() as stack:
+        inputs = [stack.enter_context(_native.tensor(a)) if a is not None else None
+                  for a in (grad_out, x, mean, rstd, gamma)]
+        outs = [
+            stack.enter_context(_native.empty(x.shape, grad_out.dtype)),
+            stack.enter_context(_native.empty(param_shape, grad_out.dtype)),
+            stack.enter_context(_native.empty(param_shape, grad_out.dtype)),
+        ]
+        outs = [o if i < len(mask) and isinstance(mask[i], bool | np.bool_) and mask[i] else None
+                for i, o in enumerate(outs)]
+        mask_arg = stack.enter_context(_native.bool_array(mask))
+        _native.call_aclnn(_API, *inputs, n, c, hw, g, mask_arg, *outs)
+        result = tuple(o.numpy() if o is not None else None for o in outs)
+    return result[0], result[1], result[2]
