@@ -1,0 +1,147 @@
+// Reductions: the documented summation order, checked with values where the order changes the
+// float result (true sum, sequential sum and tree sum all differ), half saturation inside the
+// tree, output placement and alignment rules, and the checks. Expected values are worked out
+// by hand in the comments; no tolerance is needed because the order is fully specified.
+#include <cmath>
+
+#include "vec_fixture.h"
+
+namespace vectest {
+namespace {
+
+using namespace AscendC;
+using ReduceTest = VecTest;
+
+// 64 float lanes [2^24, 1, 1, ..., 1]. True sum 2^24 + 63; left to right 2^24 (every +1 is a
+// tie that rounds back to even 2^24). Pairwise tree: level 1 gives [2^24, 2 x31], level 2
+// [2^24 + 2, 4 x15], then 2^24 + 6, + 14, + 30, + 62: 16777278 (all even, all exact).
+void FillOrderProbe(float* v) {
+  v[0] = 16777216.0f;
+  for (int i = 1; i < 64; ++i) v[i] = 1.0f;
+}
+
+TEST_F(ReduceTest, WholeReduceSumIsAPairwiseTreeInLaneOrder) {
+  FillOrderProbe(Ptr<float>(0));
+  FillOrderProbe(Ptr<float>(256));
+  auto dst = At<float>(1024, 8);
+  for (int i = 0; i < 8; ++i) Ptr<float>(1024)[i] = -1.0f;
+  // Two repeats, results at dst[0] and dst[2] (dstRepStride is in elements).
+  WholeReduceSum(dst, At<float>(0, 128), 64, 2, 2, 1, 8);
+  EXPECT_EQ(Ptr<float>(1024)[0], 16777278.0f);
+  EXPECT_EQ(Ptr<float>(1024)[1], -1.0f);
+  EXPECT_EQ(Ptr<float>(1024)[2], 16777278.0f);
+  // Inactive lanes contribute 0: lanes 0..2 only -> (2^24 + 1) + (1 + 0) = 2^24 + 1 -> 2^24.
+  WholeReduceSum(dst, At<float>(0, 128), 3, 1, 1, 1, 8);
+  EXPECT_EQ(Ptr<float>(1024)[0], 16777216.0f);
+  uint64_t mask[2] = {0x6, 0};  // lanes 1, 2: 1 + 1
+  WholeReduceSum(dst, At<float>(0, 128), mask, 1, 1, 1, 8);
+  EXPECT_EQ(Ptr<float>(1024)[0], 2.0f);
+  EXPECT_EQ(ctx_.counters.vecRepeats[static_cast<int>(sim::OpClass::kReduce)], 4u);
+}
+
+TEST_F(ReduceTest, WholeReduceSumHalfSaturatesInsideTheTree) {
+  // [60000, 60000, -30000, 100, 0...]: 60000 + 60000 -> 65504 (saturated); -30000 + 100 =
+  // -29900 -> -29904 (ulp 16); 65504 - 29904 = 35600 is a tie between 35584 (significand
+  // 1112, even) and 35616 -> 35584. (The docs' "35604" ignores half rounding.)
+  const double v[4] = {60000, 60000, -30000, 100};
+  for (int i = 0; i < 128; ++i) Ptr<half>(0)[i] = H(i < 4 ? v[i] : 0);
+  WholeReduceSum(At<half>(512, 16), At<half>(0, 128), 128, 1, 1, 1, 8);
+  EXPECT_EQ(HalfValue(Bits(Ptr<half>(512)[0])), 35584.0);
+}
+
+TEST_F(ReduceTest, WholeReduceSumDstIsElementAligned) {
+  FillOrderProbe(Ptr<float>(0));
+  WholeReduceSum(At<float>(516, 4), At<float>(0, 64), 64, 1, 1, 1, 8);  // 4-byte aligned: legal
+  EXPECT_EQ(Ptr<float>(516)[0], 16777278.0f);
+  EXPECT_NE(FailMessage([&] { WholeReduceSum(At<float>(514, 4), At<float>(0, 64), 64, 1, 1, 1, 8); })
+                .find("WholeReduceSum: dst UB address 514 is not 4-byte aligned"),
+            std::string::npos);
+  EXPECT_NE(FailMessage([&] { WholeReduceSum(At<float>(512, 4), At<float>(0, 64), 64, 256, 1, 1, 0); })
+                .find("WholeReduceSum: repeatTime 256 is outside [0, 255]"),
+            std::string::npos);
+  EXPECT_NE(FailMessage([&] { WholeReduceSum(At<float>(512, 4), At<float>(0, 64), 64, 5, 1, 1, 0); })
+                .find("dst: results reach byte 20 but the tensor has 16 bytes"),
+            std::string::npos);
+}
+
+TEST_F(ReduceTest, BlockReduceSumPerBlockAndEmptyBlocksUnchanged) {
+  float* src = Ptr<float>(0);
+  for (int i = 0; i < 128; ++i) src[i] = static_cast<float>(i);
+  src[8] = 16777216.0f;  // block 1 of repeat 0: [2^24, 9, ..., 15]
+  for (int i = 0; i < 16; ++i) Ptr<float>(1024)[i] = -1.0f;
+  // Lanes 0..11 active: block 0 full, block 1 lanes 8..11, blocks 2..7 empty.
+  BlockReduceSum(At<float>(1024, 16), At<float>(0, 128), 2, 12, 1, 1, 8);
+  // Block 0: ((0+1)+(2+3)) + ((4+5)+(6+7)) = 28. Block 1: (2^24 + 9) -> 2^24 + 8 (tie to
+  // even), (10 + 11) = 21, + 0 + 0; then 2^24 + 8 + 21 = 2^24 + 29 -> 2^24 + 28 (tie, even).
+  EXPECT_EQ(Ptr<float>(1024)[0], 28.0f);
+  EXPECT_EQ(Ptr<float>(1024)[1], 16777244.0f);
+  EXPECT_EQ(Ptr<float>(1024)[2], -1.0f);  // no active lane: unchanged
+  // Repeat 1 (dstRepStride 1 = 8 outputs): block 0 = 64 + ... + 71 = 540; block 1 lanes 72..75 = 294.
+  EXPECT_EQ(Ptr<float>(1024)[8], 540.0f);
+  EXPECT_EQ(Ptr<float>(1024)[9], 294.0f);
+  EXPECT_EQ(Ptr<float>(1024)[10], -1.0f);
+  EXPECT_NE(FailMessage([&] { BlockReduceSum(At<float>(1040, 8), At<float>(0, 64), 1, 64, 1, 1, 8); })
+                .find("BlockReduceSum: dst UB address 1040 is not 32-byte aligned"),
+            std::string::npos);
+}
+
+TEST_F(ReduceTest, PairReduceSumAddsNeighbours) {
+  for (int i = 0; i < 128; ++i) Ptr<half>(0)[i] = H(i);
+  PairReduceSum(At<half>(512, 64), At<half>(0, 128), 1, 128, 1, 1, 8);
+  for (int k = 0; k < 64; ++k) ASSERT_EQ(HalfValue(Bits(Ptr<half>(512)[k])), 4.0 * k + 1) << k;
+}
+
+TEST_F(ReduceTest, ReduceSumCountAccumulatesRepeatsSequentially) {
+  // Repeat sums: [2^24, 1, 1] (lane 0 of each repeat; repeat 2 is a 2-element tail).
+  float* src = Ptr<float>(0);
+  for (int i = 0; i < 130; ++i) src[i] = 0.0f;
+  src[0] = 16777216.0f;
+  src[64] = 1.0f;
+  src[128] = 1.0f;
+  auto dst = At<float>(1024, 8);
+  ReduceSum(dst, At<float>(0, 130), At<float>(2048, 8), 130);
+  // Sequential: (2^24 + 1) + 1 -> 2^24 twice; a tree over repeats would give 2^24 + 2.
+  EXPECT_EQ(Ptr<float>(1024)[0], 16777216.0f);
+  // Inside a repeat the tree still applies.
+  FillOrderProbe(src);
+  ReduceSum(dst, At<float>(0, 64), At<float>(2048, 8), 64);
+  EXPECT_EQ(Ptr<float>(1024)[0], 16777278.0f);
+  EXPECT_EQ(ctx_.counters.vecRepeats[static_cast<int>(sim::OpClass::kReduce)], 3u + 1u);
+  EXPECT_NE(FailMessage([&] { ReduceSum(dst, At<float>(0, 64), dst, 65); }).find("ReduceSum: src: active lanes reach"),
+            std::string::npos);
+}
+
+TEST_F(ReduceTest, ReduceSumHighDimUsesTreesOverPartialSums) {
+  // 3 repeats with sums [2^24, 1, 1] -> tmp; then one tree over [2^24, 1, 1, 0, ...]:
+  // (2^24 + 1) -> 2^24, (1 + 0) = 1, then 2^24 + 1 -> 2^24.
+  float* src = Ptr<float>(0);
+  for (int i = 0; i < 192; ++i) src[i] = 0.0f;
+  src[0] = 16777216.0f;
+  src[64] = 1.0f;
+  src[128] = 1.0f;
+  ReduceSum(At<float>(1024, 8), At<float>(0, 192), At<float>(2048, 8), 64, 3, 8);
+  EXPECT_EQ(Ptr<float>(1024)[0], 16777216.0f);
+  // With [1, 2^24, 1]: tree (1 + 2^24) -> 2^24, (1 + 0) -> 1, 2^24 + 1 -> 2^24; sequential too.
+  // With [2^24, 1, 1, 1]: tree (2^24+1)->2^24, (1+1)=2 -> 2^24 + 2; sequential gives 2^24.
+  for (int i = 0; i < 256; ++i) Ptr<float>(4096)[i] = 0.0f;
+  Ptr<float>(4096)[0] = 16777216.0f;
+  Ptr<float>(4096)[64] = Ptr<float>(4096)[128] = Ptr<float>(4096)[192] = 1.0f;
+  ReduceSum(At<float>(1024, 8), At<float>(4096, 256), At<float>(2048, 8), 64, 4, 8);
+  EXPECT_EQ(Ptr<float>(1024)[0], 16777218.0f);
+  // 9 repeats need ceil(9 / 8) * 8 = 16 tmp elements.
+  EXPECT_NE(FailMessage([&] { ReduceSum(At<float>(1024, 8), At<float>(0, 576), At<float>(2048, 8), 64, 9, 8); })
+                .find("ReduceSum: sharedTmpBuffer has 8 elements, 9 repeats need 16"),
+            std::string::npos);
+}
+
+TEST_F(ReduceTest, AllZeroBitwiseMaskWarns) {
+  uint64_t mask[2] = {0, 0};
+  Ptr<float>(512)[0] = 5.0f;
+  WholeReduceSum(At<float>(512, 8), At<float>(0, 64), mask, 1, 1, 1, 8);
+  EXPECT_EQ(Ptr<float>(512)[0], 5.0f);
+  ASSERT_EQ(ctx_.warnings.size(), 1u);
+  EXPECT_NE(ctx_.warnings[0].find("WholeReduceSum: bitwise mask is all zero"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace vectest
