@@ -1,5 +1,6 @@
-// The ACL runtime subset: device memory, copies in all four directions, tensors with strides,
-// offsets and storage checks, arrays, accessors, and error codes with messages for bad arguments.
+// The ACL runtime subset (device memory, copies in all four directions, tensors with strides,
+// offsets and storage checks, arrays, accessors, error codes with messages for bad arguments) and
+// the aclnn executor built on it (gather/scatter of strided views, workspace, kernel launches).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -8,6 +9,9 @@
 
 #include "acl/acl.h"
 #include "aclnn/acl_meta.h"
+#include "aclnn_common.h"
+#include "ascendc/launch.h"
+#include "kernel_operator.h"
 
 namespace {
 
@@ -223,6 +227,203 @@ TEST(Acl, Arrays) {
   EXPECT_EQ(aclCreateIntArray(nullptr, 2), nullptr);
   EXPECT_EQ(Msg(), "aclCreateIntArray: value is null");
   EXPECT_EQ(aclGetBoolArraySize(nullptr, &n), 161001);
+}
+
+}  // namespace
+
+// ---- the aclnn executor (op_host/op_api/aclnn_common.h) ----
+
+namespace {
+
+struct DeviceTensor {
+  DeviceBuffer buf;
+  aclTensor* t = nullptr;
+  DeviceTensor(std::vector<float> storage, std::vector<int64_t> storageDims, std::vector<int64_t> view,
+               std::vector<int64_t> strides, int64_t offset)
+      : buf(storage.size() * sizeof(float)) {
+    aclrtMemcpy(buf.p, storage.size() * 4, storage.data(), storage.size() * 4, ACL_MEMCPY_HOST_TO_DEVICE);
+    t = aclCreateTensor(view.data(), view.size(), ACL_FLOAT, strides.data(), offset, ACL_FORMAT_ND, storageDims.data(),
+                        storageDims.size(), buf.p);
+    EXPECT_NE(t, nullptr) << Msg();
+  }
+  ~DeviceTensor() { aclDestroyTensor(t); }
+  std::vector<float> Storage(size_t n) const {
+    std::vector<float> v(n);
+    aclrtMemcpy(v.data(), n * 4, buf.p, n * 4, ACL_MEMCPY_DEVICE_TO_HOST);
+    return v;
+  }
+};
+
+struct ScaleTiling {
+  float bias;
+  uint32_t count;
+};
+
+// out[i] = in[i] * 2 + bias for i = core, core + blockDim, ...; every GM access is range-checked,
+// the bias is read from the device copy of the tiling; core 0 reports the first word of scratch
+// and of its kernel workspace (both must have been zeroed).
+normgrad::KernelThunk ScaleThunk(uint32_t* scratchWord, uint32_t* kernelWsWord) {
+  return [scratchWord, kernelWsWord](uint8_t* const* args, uint8_t* workspace, uint8_t* tiling) {
+    AscendC::GlobalTensor<float> in, out, t;
+    AscendC::GlobalTensor<uint32_t> scratch, kws;
+    in.SetGlobalBuffer(reinterpret_cast<float*>(args[0]));
+    out.SetGlobalBuffer(reinterpret_cast<float*>(args[1]));
+    scratch.SetGlobalBuffer(reinterpret_cast<uint32_t*>(args[2]));
+    t.SetGlobalBuffer(reinterpret_cast<float*>(tiling));
+    kws.SetGlobalBuffer(reinterpret_cast<uint32_t*>(workspace));
+    float bias = t.GetValue(0);
+    uint32_t count = static_cast<uint32_t>(reinterpret_cast<const ScaleTiling*>(tiling)->count);
+    for (uint32_t i = AscendC::GetBlockIdx(); i < count; i += AscendC::GetBlockNum()) {
+      out.SetValue(i, in.GetValue(i) * 2 + bias);
+    }
+    if (AscendC::GetBlockIdx() == 0) {
+      *scratchWord = scratch.GetValue(0);
+      *kernelWsWord = kws.GetValue(0);
+    }
+  };
+}
+
+TEST(AclnnExecutor, DescribeFlagsContiguity) {
+  DeviceTensor a({0, 1, 2, 3, 4, 5}, {2, 3}, {2, 3}, {3, 1}, 0);
+  normgrad::TensorDesc d = normgrad::Describe(a.t);
+  EXPECT_TRUE(d.contiguous);
+  EXPECT_EQ(d.numel, 6);
+  EXPECT_EQ(d.data, a.buf.p);
+  DeviceTensor b({0, 1, 2, 3, 4, 5}, {2, 3}, {3, 2}, {1, 3}, 0);  // transposed
+  EXPECT_FALSE(normgrad::Describe(b.t).contiguous);
+  DeviceTensor c({0, 1, 2, 3, 4, 5}, {6}, {1, 3}, {99, 1}, 0);  // size-1 dim: its stride is irrelevant
+  EXPECT_TRUE(normgrad::Describe(c.t).contiguous);
+  DeviceTensor e({0, 1, 2, 3, 4, 5}, {6}, {3}, {1}, 2);  // offset
+  EXPECT_FALSE(normgrad::Describe(e.t).contiguous);
+  EXPECT_EQ(normgrad::ShapeString({2, 320, 64, 64}), "[2, 320, 64, 64]");
+  EXPECT_EQ(normgrad::ShapeString({}), "[]");
+  EXPECT_STREQ(normgrad::DtypeName(ACL_BF16), "bfloat16");
+  EXPECT_EQ(normgrad::DtypeBytes(ACL_FLOAT16), 2u);
+  EXPECT_EQ(normgrad::DtypeBytes(ACL_STRING), 0u);
+}
+
+TEST(AclnnExecutor, ArrayValues) {
+  int64_t ints[] = {4, -2};
+  bool mask[] = {false, true, true};
+  aclIntArray* ia = aclCreateIntArray(ints, 2);
+  aclBoolArray* ba = aclCreateBoolArray(mask, 3);
+  EXPECT_EQ(normgrad::IntArrayValues(ia), (std::vector<int64_t>{4, -2}));
+  EXPECT_EQ(normgrad::BoolArrayValues(ba), (std::vector<bool>{false, true, true}));
+  EXPECT_TRUE(normgrad::IntArrayValues(nullptr).empty());
+  aclDestroyIntArray(ia);
+  aclDestroyBoolArray(ba);
+}
+
+// Builds: gather a transposed, offset input; zeroed scratch; one kernel; scatter a transposed output.
+aclOpExecutor* ScaleExecutor(const DeviceTensor& in, const DeviceTensor& out, uint32_t* scratchWord,
+                             uint32_t* kernelWsWord) {
+  auto* exec = new aclOpExecutor;
+  exec->api = "aclnnTestScale";
+  normgrad::TensorDesc inDesc = normgrad::Describe(in.t);
+  normgrad::TensorDesc outDesc = normgrad::Describe(out.t);
+  normgrad::DevPtr inPtr = exec->ContiguousInput(inDesc);
+  normgrad::DevPtr outPtr = exec->ContiguousOutput(outDesc);
+  normgrad::DevPtr scratch = exec->ReserveWorkspace(64, true);
+  ScaleTiling tiling{0.5f, static_cast<uint32_t>(inDesc.numel)};
+  exec->AddKernel("test_scale", 3, &tiling, sizeof(tiling), {inPtr, outPtr, scratch}, 96,
+                  ScaleThunk(scratchWord, kernelWsWord));
+  return exec;
+}
+
+TEST(AclnnExecutor, StridedViewsRoundTripExactly) {
+  // Input: a 3x4 view with strides (1, 6) at offset 1 of a 4x6 storage, i.e. a transposed slice.
+  std::vector<float> inStorage(24);
+  for (int i = 0; i < 24; ++i) inStorage[i] = static_cast<float>(i * 3 - 20);
+  DeviceTensor in(inStorage, {4, 6}, {3, 4}, {1, 6}, 1);
+  // Output: a 3x4 view with strides (1, 3) of a 4x3 storage (the transpose of a contiguous 4x3).
+  DeviceTensor out(std::vector<float>(12, -1.0f), {4, 3}, {3, 4}, {1, 3}, 0);
+  uint32_t scratchWord = 0xdeadbeef, kernelWsWord = 0xdeadbeef;
+  aclOpExecutor* exec = ScaleExecutor(in, out, &scratchWord, &kernelWsWord);
+  // Gathered input 48 B and output 48 B round up to 512 each, scratch 512, kernel workspace 512.
+  ASSERT_EQ(exec->WorkspaceBytes(), 4u * 512);
+  DeviceBuffer ws(exec->WorkspaceBytes());  // aclrtMalloc fills it with 0xff
+  ASSERT_EQ(normgrad::RunExecutor("aclnnTestScale", ws.p, exec->WorkspaceBytes(), exec, nullptr), ACL_SUCCESS) << Msg();
+  std::vector<float> got = out.Storage(12);
+  for (int r = 0; r < 3; ++r) {
+    for (int c = 0; c < 4; ++c) {
+      float x = inStorage[1 + r * 1 + c * 6];
+      EXPECT_EQ(got[r * 1 + c * 3], x * 2 + 0.5f) << "r " << r << " c " << c;
+    }
+  }
+  EXPECT_EQ(in.Storage(24), inStorage);  // inputs untouched
+  EXPECT_EQ(scratchWord, 0u);
+  EXPECT_EQ(kernelWsWord, 0u);
+  ASSERT_EQ(sim::RunLog().size(), 1u);
+  EXPECT_EQ(sim::RunLog()[0].kernel, "test_scale");
+  EXPECT_EQ(sim::RunLog()[0].blockDim, 3);
+}
+
+TEST(AclnnExecutor, ContiguousTensorsAreUsedInPlace) {
+  DeviceTensor in({1, 2, 3, 4}, {4}, {4}, {1}, 0);
+  DeviceTensor out({0, 0, 0, 0}, {4}, {4}, {1}, 0);
+  uint32_t scratchWord = 1, kernelWsWord = 1;
+  aclOpExecutor* exec = ScaleExecutor(in, out, &scratchWord, &kernelWsWord);
+  EXPECT_EQ(exec->WorkspaceBytes(), 2u * 512);  // scratch and kernel workspace only
+  DeviceBuffer ws(exec->WorkspaceBytes());
+  ASSERT_EQ(normgrad::RunExecutor("aclnnTestScale", ws.p, exec->WorkspaceBytes(), exec, nullptr), ACL_SUCCESS) << Msg();
+  EXPECT_EQ(out.Storage(4), (std::vector<float>{2.5f, 4.5f, 6.5f, 8.5f}));
+}
+
+TEST(AclnnExecutor, WorkspaceAndExecutorErrors) {
+  DeviceTensor in({1, 2, 3, 4}, {4}, {4}, {1}, 0);
+  DeviceTensor out({0, 0, 0, 0}, {4}, {4}, {1}, 0);
+  uint32_t a = 0, b = 0;
+  EXPECT_EQ(normgrad::RunExecutor("aclnnTestScale", nullptr, 0, nullptr, nullptr), normgrad::kStatusNullptr);
+  EXPECT_EQ(Msg(),
+            "aclnnTestScale: executor is null; call aclnnTestScaleGetWorkspaceSize first and pass the executor it "
+            "returned");
+  DeviceBuffer ws(1024);
+  EXPECT_EQ(normgrad::RunExecutor("aclnnTestScale", ws.p, 512, ScaleExecutor(in, out, &a, &b), nullptr),
+            normgrad::kStatusInvalid);
+  EXPECT_EQ(Msg(), "aclnnTestScale: workspaceSize is 512 bytes, but GetWorkspaceSize asked for 1024");
+  EXPECT_EQ(normgrad::RunExecutor("aclnnTestScale", nullptr, 1024, ScaleExecutor(in, out, &a, &b), nullptr),
+            normgrad::kStatusNullptr);
+  std::vector<uint8_t> host(1024);
+  EXPECT_EQ(normgrad::RunExecutor("aclnnTestScale", host.data(), 1024, ScaleExecutor(in, out, &a, &b), nullptr),
+            normgrad::kStatusInvalid);
+  EXPECT_NE(Msg().find("is not inside one device allocation"), std::string::npos);
+  EXPECT_EQ(out.Storage(4), (std::vector<float>{0, 0, 0, 0}));  // nothing ran
+}
+
+TEST(AclnnExecutor, KernelFaultBecomesInnerErrorWithSimulatorMessage) {
+  DeviceTensor in({1, 2, 3, 4}, {4}, {4}, {1}, 0);
+  DeviceTensor out({0, 0, 0, 0}, {4}, {4}, {1}, 0);
+  auto* exec = new aclOpExecutor;
+  exec->api = "aclnnTestFault";
+  normgrad::DevPtr inPtr = exec->ContiguousInput(normgrad::Describe(in.t));
+  int tiling = 0;
+  exec->AddKernel("test_fault", 2, &tiling, sizeof(tiling), {inPtr}, 0,
+                  [](uint8_t* const* args, uint8_t*, uint8_t*) {
+                    AscendC::GlobalTensor<float> g;
+                    g.SetGlobalBuffer(reinterpret_cast<float*>(args[0]));
+                    g.GetValue(4);  // one past the 4-element allocation
+                  });
+  EXPECT_EQ(normgrad::RunExecutor("aclnnTestFault", nullptr, 0, exec, nullptr), normgrad::kStatusInner);
+  std::string msg = Msg();
+  EXPECT_EQ(msg.rfind("aclnnTestFault: kernel test_fault failed on ", 0), 0u) << msg;
+  EXPECT_NE(msg.find("GlobalTensor::GetValue"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("outside every device allocation"), std::string::npos) << msg;
+}
+
+TEST(AclnnExecutor, RunLogHoldsOnlyTheLatestCall) {
+  DeviceTensor in({1, 2, 3, 4}, {4}, {4}, {1}, 0);
+  DeviceTensor out({0, 0, 0, 0}, {4}, {4}, {1}, 0);
+  uint32_t a = 0, b = 0;
+  for (int call = 0; call < 2; ++call) {
+    aclOpExecutor* exec = ScaleExecutor(in, out, &a, &b);
+    ScaleTiling tiling{0.5f, 4};
+    exec->AddKernel("test_scale_again", 1, &tiling, sizeof(tiling), {}, 0,
+                    [](uint8_t* const*, uint8_t*, uint8_t*) {});
+    DeviceBuffer ws(exec->WorkspaceBytes());
+    ASSERT_EQ(normgrad::RunExecutor("aclnnTestScale", ws.p, exec->WorkspaceBytes(), exec, nullptr), ACL_SUCCESS);
+    ASSERT_EQ(sim::RunLog().size(), 2u);
+    EXPECT_EQ(sim::RunLog()[1].kernel, "test_scale_again");
+  }
 }
 
 }  // namespace
