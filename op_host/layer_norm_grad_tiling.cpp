@@ -62,6 +62,8 @@ bool FitBatch(LayerNormGradTiling& t, uint64_t rowsMax, uint32_t budget, bool wh
   if (streamedSums && rowsMax > bHi) return false;  // streamed sums need a single batch
   for (uint64_t b = bHi; b >= 1; --b) {
     if (streamedSums && b < rowsMax) return false;
+    // A streamed gamma is read again for every batch: only worth it for a single batch.
+    if (FlagsOf(t).needDx && FlagsOf(t).hasWeight && !t.gammaResident && b < rowsMax) return false;
     t.rowsPerBatch = static_cast<uint32_t>(b);
     t.chunkCols = 0;
     const uint64_t fixed = LayerNormGradMainUbBytes(t);
@@ -87,8 +89,9 @@ bool FitSplit(LayerNormGradTiling& t, uint64_t rowsMax, uint32_t budget) {
   const uint32_t bufferOrder[2] = {t.colSplit == 1 ? 2u : 1u, t.colSplit == 1 ? 1u : 2u};
   for (uint32_t bufferNum : bufferOrder) {
     t.bufferNum = bufferNum;
-    // Residency preference: both resident, then gamma streamed, then both streamed.
-    const int combos[3][2] = {{1, 1}, {0, 1}, {0, 0}};
+    // Residency preference: both resident; then dgamma/dbeta streamed (free with one batch);
+    // then gamma streamed (re-read when a slice takes several chunks or batches).
+    const int combos[4][2] = {{1, 1}, {1, 0}, {0, 1}, {0, 0}};
     for (const auto& combo : combos) {
       t.gammaResident = (f.needDx && f.hasWeight) ? combo[0] : 0;
       t.accResident = f.needParams ? combo[1] : 0;
