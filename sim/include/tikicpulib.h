@@ -15,9 +15,12 @@
 #include "ascendc/launch.h"
 #include "kernel_operator.h"
 
+// Global, as in CANN's harness, so that tests can write AscendC::SetKernelMode(KernelMode::AIV_MODE).
+enum class KernelMode { MIX_MODE = 0, AIC_MODE, AIV_MODE };
+
 namespace AscendC {
 
-enum class KernelMode { MIX_MODE = 0, AIC_MODE, AIV_MODE };
+using ::KernelMode;
 
 // Zero-filled, 512-byte aligned, registered as a GM allocation (CANN maps a shared-memory file).
 void* GmAlloc(size_t size);
