@@ -1,0 +1,131 @@
+// SyncBatchNormBackwardElemt: the graph prototype, the OpDef and aclnnBatchNormElemtBackward agree
+// on names, order and dtypes; shape inference accepts what the kernel serves and rejects the rest.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "acl/acl.h"
+#include "aclnnop/aclnn_batch_norm_elemt_backward.h"
+#include "batch_norm_elemt_grad_proto.h"
+#include "register/op_def_registry.h"
+
+namespace {
+
+constexpr const char* kOp = "SyncBatchNormBackwardElemt";
+// Graph input -> the aclnn argument that carries it (mean_dy is sumDy / total in aclnn terms).
+const std::vector<std::pair<std::string, std::string>> kInputToAclnn = {
+    {"grad_output", "gradOut"}, {"save_input", "input"}, {"mean", "mean"},         {"invstd", "invstd"},
+    {"weight", "weight"},       {"mean_dy", "sumDy"},    {"mean_dy_xmu", "sumDyXmu"}};
+
+aclDataType AclOf(ge::DataType d) {
+  return d == ge::DT_FLOAT16 ? ACL_FLOAT16 : (d == ge::DT_BF16 ? ACL_BF16 : ACL_FLOAT);
+}
+
+// A contiguous device tensor of zeros, destroyed with its memory.
+struct DeviceTensor {
+  DeviceTensor(std::vector<int64_t> shape, aclDataType dtype) {
+    int64_t numel = 1;
+    for (int64_t d : shape) numel *= d;
+    std::vector<int64_t> strides(shape.size(), 1);
+    for (int64_t i = static_cast<int64_t>(shape.size()) - 2; i >= 0; --i) strides[i] = strides[i + 1] * shape[i + 1];
+    aclrtMalloc(&data, std::max<int64_t>(numel, 1) * 4, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMemset(data, std::max<int64_t>(numel, 1) * 4, 0, std::max<int64_t>(numel, 1) * 4);
+    tensor = aclCreateTensor(shape.data(), shape.size(), dtype, strides.data(), 0, ACL_FORMAT_ND, shape.data(),
+                             shape.size(), data);
+  }
+  ~DeviceTensor() {
+    aclDestroyTensor(tensor);
+    aclrtFree(data);
+  }
+  void* data = nullptr;
+  aclTensor* tensor = nullptr;
+};
+
+aclnnStatus CallWorkspaceSize(aclDataType big, aclDataType stat) {
+  DeviceTensor dy({2, 3, 4}, big), x({2, 3, 4}, big), dx({2, 3, 4}, big), counter({1}, ACL_INT32);
+  DeviceTensor mean({3}, stat), invstd({3}, stat), weight({3}, stat), sumDy({3}, stat), sumDyXmu({3}, stat);
+  uint64_t ws = 0;
+  aclOpExecutor* exec = nullptr;
+  aclnnStatus st = aclnnBatchNormElemtBackwardGetWorkspaceSize(dy.tensor, x.tensor, mean.tensor, invstd.tensor,
+                                                               weight.tensor, sumDy.tensor, sumDyXmu.tensor,
+                                                               counter.tensor, dx.tensor, &ws, &exec);
+  if (st == ACL_SUCCESS) aclnnBatchNormElemtBackward(nullptr, ws, exec, nullptr);
+  return st;
+}
+
+class BatchNormElemtGradSchema : public testing::Test {
+ protected:
+  static void SetUpTestSuite() { aclInit(nullptr); }
+};
+
+TEST_F(BatchNormElemtGradSchema, PrototypeAndOpDefNameTheSameParamsInOrder) {
+  const ge::OpSchema* proto = ge::FindRegisteredOp(kOp);
+  const ops::OpDefInfo* def = ops::FindOpDef(kOp);
+  ASSERT_NE(proto, nullptr);
+  ASSERT_NE(def, nullptr);
+  ASSERT_EQ(proto->inputs.size(), kInputToAclnn.size());
+  ASSERT_EQ(def->inputs.size(), kInputToAclnn.size());
+  for (size_t i = 0; i < kInputToAclnn.size(); ++i) {
+    EXPECT_EQ(proto->inputs[i].name, kInputToAclnn[i].first);
+    EXPECT_EQ(def->inputs[i].name, kInputToAclnn[i].first);
+    EXPECT_EQ(def->inputs[i].paramType, ops::REQUIRED);
+  }
+  ASSERT_EQ(proto->outputs.size(), 1u);
+  ASSERT_EQ(def->outputs.size(), 1u);
+  EXPECT_EQ(proto->outputs[0].name, "grad_input");
+  EXPECT_EQ(def->outputs[0].name, "grad_input");
+  EXPECT_TRUE(proto->attrs.empty());
+  EXPECT_TRUE(def->attrs.empty());
+  EXPECT_TRUE(ops::OpDefProblems(*def).empty());
+  EXPECT_TRUE(def->hasInferShape);
+  EXPECT_EQ(def->socs, (std::vector<std::string>{"ascend910b", "ascend910_93"}));
+}
+
+TEST_F(BatchNormElemtGradSchema, EveryOpDefCombinationIsInThePrototypeAndAcceptedByAclnn) {
+  const ge::OpSchema* proto = ge::FindRegisteredOp(kOp);
+  const ops::OpDefInfo* def = ops::FindOpDef(kOp);
+  ASSERT_NE(proto, nullptr);
+  ASSERT_NE(def, nullptr);
+  const size_t combos = def->inputs[0].dtypes.size();
+  ASSERT_EQ(combos, 4u);
+  for (size_t k = 0; k < combos; ++k) {
+    for (size_t i = 0; i < def->inputs.size(); ++i) {
+      const auto& allowed = proto->inputs[i].dtypes;
+      EXPECT_NE(std::find(allowed.begin(), allowed.end(), def->inputs[i].dtypes[k]), allowed.end())
+          << def->inputs[i].name << " combination " << k;
+    }
+    const aclDataType big = AclOf(def->inputs[0].dtypes[k]);
+    const aclDataType stat = AclOf(def->inputs[2].dtypes[k]);
+    EXPECT_EQ(def->outputs[0].dtypes[k], def->inputs[0].dtypes[k]);
+    EXPECT_EQ(CallWorkspaceSize(big, stat), ACL_SUCCESS) << "combination " << k;
+  }
+}
+
+TEST_F(BatchNormElemtGradSchema, DtypesOutsideThePrototypeAreRejectedByAclnn) {
+  const ge::OpSchema* proto = ge::FindRegisteredOp(kOp);
+  ASSERT_NE(proto, nullptr);
+  const auto& allowed = proto->inputs[0].dtypes;
+  EXPECT_EQ(std::find(allowed.begin(), allowed.end(), ge::DT_INT32), allowed.end());
+  EXPECT_EQ(CallWorkspaceSize(ACL_INT32, ACL_FLOAT), 161002);
+  EXPECT_EQ(CallWorkspaceSize(ACL_FLOAT, ACL_INT32), 161002);
+}
+
+TEST_F(BatchNormElemtGradSchema, InferShapeGivesGradOutputShape) {
+  ops::Shapes out;
+  std::string error;
+  const std::vector<int64_t> dy = {4, 3, 5, 5}, c = {3};
+  ASSERT_TRUE(ops::InferShape(kOp, {dy, dy, c, c, c, c, c}, {}, &out, &error)) << error;
+  EXPECT_EQ(out, (ops::Shapes{dy}));
+  ASSERT_TRUE(ops::InferShape(kOp, {dy, dy, dy, dy, dy, dy, dy}, {}, &out, &error)) << error;  // pre-broadcast
+  EXPECT_EQ(out, (ops::Shapes{dy}));
+  EXPECT_FALSE(ops::InferShape(kOp, {dy, dy, {4}, c, c, c, c}, {}, &out, &error));
+  EXPECT_NE(error.find("mean has shape [4]"), std::string::npos) << error;
+  EXPECT_FALSE(ops::InferShape(kOp, {dy, {4, 3, 5}, c, c, c, c, c}, {}, &out, &error));
+  EXPECT_NE(error.find("save_input"), std::string::npos) << error;
+  EXPECT_FALSE(ops::InferShape(kOp, {{7}, {7}, c, c, c, c, c}, {}, &out, &error));
+  EXPECT_NE(error.find("2 to 8 dimensions"), std::string::npos) << error;
+}
+
+}  // namespace
