@@ -1,0 +1,43 @@
+// OpDef registration of LayerNormGradV3 (ascendc-api.md §9): the dtype combinations one launch of
+// the layer_norm_grad kernel serves, and the SoCs it runs on (Atlas A2 and A3; it needs DataCopyPad).
+#include "layer_norm_grad_proto.h"
+#include "register/op_def_registry.h"
+
+namespace ops {
+
+Shapes LayerNormGradV3InferShape(const Shapes& inputs, const Attrs& attrs);
+
+class LayerNormGradV3 : public OpDef {
+ public:
+  explicit LayerNormGradV3(const char* name) : OpDef(name) {
+    // Combination k: (dy = x = pd_x, rstd = mean, gamma = pd_gamma = pd_beta). Statistics at least
+    // as wide as dy; gamma in dy's dtype or fp32; dgamma/dbeta come out in gamma's dtype directly.
+    const std::vector<ge::DataType> data = {ge::DT_FLOAT,   ge::DT_FLOAT16, ge::DT_FLOAT16, ge::DT_FLOAT16,
+                                            ge::DT_FLOAT16, ge::DT_BF16,    ge::DT_BF16,    ge::DT_BF16,
+                                            ge::DT_BF16};
+    const std::vector<ge::DataType> stats = {ge::DT_FLOAT, ge::DT_FLOAT,   ge::DT_FLOAT, ge::DT_FLOAT16,
+                                             ge::DT_FLOAT16, ge::DT_FLOAT, ge::DT_FLOAT, ge::DT_BF16,
+                                             ge::DT_BF16};
+    const std::vector<ge::DataType> param = {ge::DT_FLOAT, ge::DT_FLOAT,   ge::DT_FLOAT16, ge::DT_FLOAT16,
+                                             ge::DT_FLOAT, ge::DT_FLOAT,   ge::DT_BF16,    ge::DT_BF16,
+                                             ge::DT_FLOAT};
+    const std::vector<ge::Format> nd(data.size(), ge::FORMAT_ND);
+    Input("dy").ParamType(REQUIRED).DataType(data).Format(nd);
+    Input("x").ParamType(REQUIRED).DataType(data).Format(nd);
+    Input("rstd").ParamType(REQUIRED).DataType(stats).Format(nd);
+    Input("mean").ParamType(REQUIRED).DataType(stats).Format(nd);
+    Input("gamma").ParamType(REQUIRED).DataType(param).Format(nd);
+    Output("pd_x").ParamType(REQUIRED).DataType(data).Format(nd);
+    Output("pd_gamma").ParamType(REQUIRED).DataType(param).Format(nd);
+    Output("pd_beta").ParamType(REQUIRED).DataType(param).Format(nd);
+    Attr("output_mask").AttrType(OPTIONAL).ListBool({true, true, true});
+    SetInferShape(LayerNormGradV3InferShape);
+    AICore().SetTiling(nullptr);
+    AICore().AddConfig("ascend910b");
+    AICore().AddConfig("ascend910_93");
+  }
+};
+
+OP_ADD(LayerNormGradV3);
+
+}  // namespace ops

@@ -1,0 +1,138 @@
+// LayerNormGradV3: the graph prototype, the OpDef and aclnnLayerNormBackward agree on names, order
+// and dtypes; shape inference accepts what the kernel serves and rejects the rest.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "acl/acl.h"
+#include "aclnnop/aclnn_layer_norm_backward.h"
+#include "layer_norm_grad_proto.h"
+#include "register/op_def_registry.h"
+
+namespace {
+
+constexpr const char* kOp = "LayerNormGradV3";
+const std::vector<std::string> kInputs = {"dy", "x", "rstd", "mean", "gamma"};
+const std::vector<std::string> kOutputs = {"pd_x", "pd_gamma", "pd_beta"};
+
+aclDataType AclOf(ge::DataType d) {
+  return d == ge::DT_FLOAT16 ? ACL_FLOAT16 : (d == ge::DT_BF16 ? ACL_BF16 : ACL_FLOAT);
+}
+
+struct LnTensor {
+  LnTensor(std::vector<int64_t> shape, aclDataType dtype) {
+    int64_t numel = 1;
+    for (int64_t d : shape) numel *= d;
+    std::vector<int64_t> strides(shape.size(), 1);
+    for (int64_t i = static_cast<int64_t>(shape.size()) - 2; i >= 0; --i) strides[i] = strides[i + 1] * shape[i + 1];
+    size_t bytes = std::max<int64_t>(numel, 1) * 4;
+    aclrtMalloc(&data, bytes, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMemset(data, bytes, 0, bytes);
+    tensor = aclCreateTensor(shape.data(), shape.size(), dtype, strides.data(), 0, ACL_FORMAT_ND, shape.data(),
+                             shape.size(), data);
+  }
+  ~LnTensor() {
+    aclDestroyTensor(tensor);
+    aclrtFree(data);
+  }
+  void* data = nullptr;
+  aclTensor* tensor = nullptr;
+};
+
+// The graph op's inputs map onto aclnn's (gradOut, input, mean, rstd, weight): note rstd before mean.
+aclnnStatus CallWorkspaceSize(aclDataType data, aclDataType stats, aclDataType param) {
+  LnTensor dy({2, 3, 4}, data), x({2, 3, 4}, data), dx({2, 3, 4}, data);
+  LnTensor mean({2, 3, 1}, stats), rstd({2, 3, 1}, stats), gamma({4}, param), dg({4}, param), db({4}, param);
+  int64_t norm[1] = {4};
+  bool mask[3] = {true, true, true};
+  aclIntArray* normArr = aclCreateIntArray(norm, 1);
+  aclBoolArray* maskArr = aclCreateBoolArray(mask, 3);
+  uint64_t ws = 0;
+  aclOpExecutor* exec = nullptr;
+  aclnnStatus st = aclnnLayerNormBackwardGetWorkspaceSize(dy.tensor, x.tensor, normArr, mean.tensor, rstd.tensor,
+                                                          gamma.tensor, nullptr, maskArr, dx.tensor, dg.tensor,
+                                                          db.tensor, &ws, &exec);
+  if (st == ACL_SUCCESS) aclnnLayerNormBackward(nullptr, ws, exec, nullptr);
+  aclDestroyIntArray(normArr);
+  aclDestroyBoolArray(maskArr);
+  return st;
+}
+
+class LayerNormGradSchema : public testing::Test {
+ protected:
+  static void SetUpTestSuite() { aclInit(nullptr); }
+};
+
+TEST_F(LayerNormGradSchema, PrototypeAndOpDefNameTheSameParamsInOrder) {
+  const ge::OpSchema* proto = ge::FindRegisteredOp(kOp);
+  const ops::OpDefInfo* def = ops::FindOpDef(kOp);
+  ASSERT_NE(proto, nullptr);
+  ASSERT_NE(def, nullptr);
+  ASSERT_EQ(proto->inputs.size(), kInputs.size());
+  ASSERT_EQ(def->inputs.size(), kInputs.size());
+  for (size_t i = 0; i < kInputs.size(); ++i) {
+    EXPECT_EQ(proto->inputs[i].name, kInputs[i]);
+    EXPECT_EQ(def->inputs[i].name, kInputs[i]);
+  }
+  ASSERT_EQ(proto->outputs.size(), kOutputs.size());
+  ASSERT_EQ(def->outputs.size(), kOutputs.size());
+  for (size_t i = 0; i < kOutputs.size(); ++i) {
+    EXPECT_EQ(proto->outputs[i].name, kOutputs[i]);
+    EXPECT_EQ(def->outputs[i].name, kOutputs[i]);
+  }
+  ASSERT_EQ(proto->attrs.size(), 1u);
+  ASSERT_EQ(def->attrs.size(), 1u);
+  EXPECT_EQ(proto->attrs[0].name, "output_mask");
+  EXPECT_EQ(def->attrs[0].name, "output_mask");
+  EXPECT_EQ(proto->attrs[0].type, "ListBool");
+  EXPECT_EQ(def->attrs[0].type, "ListBool");
+  EXPECT_EQ(proto->attrs[0].defaultJson, def->attrs[0].defaultJson);
+  EXPECT_TRUE(ops::OpDefProblems(*def).empty());
+  EXPECT_EQ(def->socs, (std::vector<std::string>{"ascend910b", "ascend910_93"}));
+}
+
+TEST_F(LayerNormGradSchema, EveryOpDefCombinationIsInThePrototypeAndAcceptedByAclnn) {
+  const ge::OpSchema* proto = ge::FindRegisteredOp(kOp);
+  const ops::OpDefInfo* def = ops::FindOpDef(kOp);
+  ASSERT_NE(proto, nullptr);
+  ASSERT_NE(def, nullptr);
+  const size_t combos = def->inputs[0].dtypes.size();
+  for (size_t k = 0; k < combos; ++k) {
+    for (size_t i = 0; i < def->inputs.size(); ++i) {
+      const auto& allowed = proto->inputs[i].dtypes;
+      EXPECT_NE(std::find(allowed.begin(), allowed.end(), def->inputs[i].dtypes[k]), allowed.end());
+    }
+    EXPECT_EQ(def->inputs[2].dtypes[k], def->inputs[3].dtypes[k]);   // rstd = mean
+    EXPECT_EQ(def->outputs[0].dtypes[k], def->inputs[0].dtypes[k]);  // pd_x = dy
+    EXPECT_EQ(def->outputs[1].dtypes[k], def->inputs[4].dtypes[k]);  // pd_gamma = gamma
+    EXPECT_EQ(def->outputs[2].dtypes[k], def->inputs[4].dtypes[k]);
+    EXPECT_EQ(CallWorkspaceSize(AclOf(def->inputs[0].dtypes[k]), AclOf(def->inputs[3].dtypes[k]),
+                                AclOf(def->inputs[4].dtypes[k])),
+              ACL_SUCCESS)
+        << "combination " << k;
+  }
+}
+
+TEST_F(LayerNormGradSchema, CombinationsOutsideTheOpDefAreRejectedByAclnn) {
+  EXPECT_EQ(CallWorkspaceSize(ACL_INT32, ACL_FLOAT, ACL_FLOAT), 161002);
+  EXPECT_EQ(CallWorkspaceSize(ACL_FLOAT, ACL_FLOAT16, ACL_FLOAT), 161002);  // stats narrower than dy
+  EXPECT_EQ(CallWorkspaceSize(ACL_FLOAT, ACL_FLOAT, ACL_BF16), 161002);     // gamma neither dy's nor fp32
+}
+
+TEST_F(LayerNormGradSchema, InferShape) {
+  ops::Shapes out;
+  std::string error;
+  const std::vector<int64_t> dy = {2, 3, 4, 5}, stat = {2, 3, 1, 1}, gamma = {4, 5};
+  ASSERT_TRUE(ops::InferShape(kOp, {dy, dy, stat, stat, gamma}, {}, &out, &error)) << error;
+  EXPECT_EQ(out, (ops::Shapes{dy, gamma, gamma}));
+  EXPECT_FALSE(ops::InferShape(kOp, {dy, dy, stat, stat, {5, 4}}, {}, &out, &error));
+  EXPECT_NE(error.find("trailing dims"), std::string::npos) << error;
+  EXPECT_FALSE(ops::InferShape(kOp, {dy, dy, {2, 4}, stat, gamma}, {}, &out, &error));
+  EXPECT_NE(error.find("rstd has shape [2, 4]"), std::string::npos) << error;
+  EXPECT_FALSE(ops::InferShape(kOp, {dy, {2, 3, 4}, stat, stat, gamma}, {}, &out, &error));
+  EXPECT_NE(error.find("x has shape"), std::string::npos) << error;
+}
+
+}  // namespace
