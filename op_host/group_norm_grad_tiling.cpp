@@ -92,6 +92,25 @@ void ChooseParamBatches(uint64_t s, uint64_t budget,
   }
 }
 
+// Groups per split wave: the busiest core's slots summed over the waves, plus one slot's time
+// per wave for its SyncAll, is smallest. 16 groups of 10 slots on 48 cores: 160 slots, 4 on the
+// busiest core; 24 groups per wave instead fill 48 cores with exactly 5 each.
+uint64_t BalancedWave(uint64_t groups, uint64_t maxPerWave, uint64_t groupSlots, uint64_t cores) {
+  uint64_t best = maxPerWave;
+  uint64_t bestCost = ~0ull;
+  for (uint64_t perWave = maxPerWave; perWave >= 1 && perWave + 8 > maxPerWave / 2; --perWave) {
+    uint64_t cost = 0;
+    for (uint64_t done = 0; done < groups; done += perWave) {
+      cost += CeilDiv(std::min(perWave, groups - done) * groupSlots, cores) + 1;
+    }
+    if (cost < bestCost) {
+      bestCost = cost;
+      best = perWave;
+    }
+  }
+  return best;
+}
+
 }  // namespace
 
 std::string GroupNormGradTilingFor(const GroupNormGradRequest& req, const GroupNormGradSoc& soc,
@@ -115,18 +134,20 @@ std::string GroupNormGradTilingFor(const GroupNormGradRequest& req, const GroupN
   const uint64_t budget = soc.ubBytes - kGngUbReserveBytes;
   const uint64_t groups = t.n * t.g;
 
-  // A bigger chunk halves the per-instruction overhead; a smaller one lets bigger groups stay
-  // whole on one core. Take 2048 unless only 1024 keeps a group whole.
-  t.chunkElems = 2048;
-  for (uint64_t chunk : {2048u, 1024u}) {
+  // A bigger chunk halves the per-instruction overhead; a smaller one leaves room for more
+  // resident data. Take 1024 only when it keeps a group whole on one core or holds more slots.
+  uint64_t score[2] = {0, 0};
+  const uint64_t chunks[2] = {2048, 1024};
+  for (int i = 0; i < 2; ++i) {
     GroupNormGradTiling probe = t;
-    ChooseRowPieces(t.hw, s, chunk, kWsBatchFloats, budget, &probe);
-    uint64_t slots = MaxSlots(s, chunk, probe.rowStride, 1, 0, budget);
-    if (probe.hwParts == 1 && t.channelsPerGroup <= slots) {
-      t.chunkElems = chunk;
-      break;
-    }
+    ChooseRowPieces(t.hw, s, chunks[i], kWsBatchFloats, budget, &probe);
+    uint64_t whole = MaxSlots(s, chunks[i], probe.rowStride, 1, 0, budget);
+    uint64_t batch = std::min<uint64_t>(AlignUp(t.channelsPerGroup * probe.hwParts, 8), kWsBatchFloats);
+    uint64_t split = MaxSlots(s, chunks[i], probe.rowStride, 1, batch, budget);
+    bool wholeFits = probe.hwParts == 1 && t.channelsPerGroup <= whole;
+    score[i] = wholeFits ? 1ull << 32 : (probe.hwParts == 1 ? split : 0);
   }
+  t.chunkElems = score[1] > score[0] ? chunks[1] : chunks[0];
   ChooseRowPieces(t.hw, s, t.chunkElems, kWsBatchFloats, budget, &t);
   t.groupSlots = t.channelsPerGroup * t.hwParts;
   const uint64_t wsBatch = std::min<uint64_t>(AlignUp(t.groupSlots, 8), kWsBatchFloats);
@@ -164,9 +185,7 @@ std::string GroupNormGradTilingFor(const GroupNormGradRequest& req, const GroupN
     } else {
       t.mode = t.wholeGroupsPerCore > 0 ? kGngWholeGroupSplit : kGngSplitGroup;
     }
-    perWave = std::min(perWave, rest);
-    uint64_t waves = CeilDiv(rest, perWave);
-    t.waveGroups = CeilDiv(rest, waves);  // equal waves
+    t.waveGroups = t.mode == kGngTwoPass ? rest : BalancedWave(rest, std::min(perWave, rest), t.groupSlots, cores);
     if (!t.needDx) t.mode = kGngParamsOnly;
   } else {
     t.mode = kGngWholeGroup;

@@ -54,7 +54,8 @@ TEST(GroupNormGradTiling, StableDiffusionFp32SplitsGroupsInResidentWaves) {
   EXPECT_EQ(t.hwParts, 1u);
   EXPECT_GE(t.splitTileSlots, 4u);
   EXPECT_LE(t.waveGroups * t.groupSlots, 48u * t.splitTileSlots);  // a wave fits all cores' UB
-  EXPECT_EQ((64 + t.waveGroups - 1) / t.waveGroups * t.waveGroups - 64 < t.waveGroups, true);
+  EXPECT_EQ(t.splitTileSlots, 5u);
+  EXPECT_EQ(t.waveGroups, 24u);  // 240 slots = 5 per core; 64 groups in waves of 24, 24, 16
 }
 
 TEST(GroupNormGradTiling, SmallGroupsManyPerTileDoubleBuffered) {
