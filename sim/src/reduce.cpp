@@ -13,12 +13,21 @@ inline float AddT(float a, float b) { return a + b; }
 inline half AddT(half a, half b) { return Apply2<OpAdd>(a, b); }
 
 // Pairwise tree over v[0, n), n a power of two: (v0+v1), (v2+v3), ... then pairs of those.
+// Each level writes a separate buffer so the compiler can vectorise it.
 template <typename T>
-T TreeSum(T* v, uint32_t n) {
-  for (uint32_t w = n / 2; w >= 1; w /= 2) {
-    for (uint32_t i = 0; i < w; ++i) v[i] = AddT(v[2 * i], v[2 * i + 1]);
+T TreeSum(const T* v, uint32_t n) {
+  T a[kMaxLanes / 2], b[kMaxLanes / 4 + 1];
+  if (n == 1) return v[0];
+  for (uint32_t i = 0; i < n / 2; ++i) a[i] = AddT(v[2 * i], v[2 * i + 1]);
+  T* in = a;
+  T* out = b;
+  for (uint32_t w = n / 4; w >= 1; w /= 2) {
+    for (uint32_t i = 0; i < w; ++i) out[i] = AddT(in[2 * i], in[2 * i + 1]);
+    T* t = in;
+    in = out;
+    out = t;
   }
-  return v[0];
+  return in[0];
 }
 
 // Lane values of repeat r (inactive lanes 0); returns whether any lane is active.
@@ -26,6 +35,12 @@ template <typename T>
 bool GatherLanes(const uint8_t* ub, const Operand& src, const LanePlan& plan, uint64_t r, T* v) {
   uint64_t m[2];
   plan.MaskOf(r, m);
+  uint64_t full[2];
+  LaneBits(plan.lanes, plan.lanes, &full[0], &full[1]);
+  if (m[0] == full[0] && m[1] == full[1] && src.blkStride == 1) {  // contiguous repeat: one copy
+    std::memcpy(v, ub + src.addr + r * src.repStride * kBlockBytes, plan.lanes * sizeof(T));
+    return true;
+  }
   for (uint32_t l = 0; l < plan.lanes; ++l) {
     v[l] = (m[l / 64] >> (l % 64)) & 1u ? LoadLane<T>(ub, src, r, l) : T(0.0f);
   }

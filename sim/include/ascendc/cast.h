@@ -82,7 +82,8 @@ inline T CastLane(U v, Rounding r) {
     return T();
   } else {
     if constexpr (std::is_same<T, float>::value) {
-      if constexpr (std::is_same<U, half>::value || std::is_same<U, bfloat16_t>::value) return static_cast<float>(v);
+      if constexpr (std::is_same<U, half>::value) return Widen(v);
+      if constexpr (std::is_same<U, bfloat16_t>::value) return static_cast<float>(v);
       return ToFloat(ToDouble(v), r, std::is_same<U, float>::value);
     } else if constexpr (std::is_same<T, half>::value) {
       if constexpr (std::is_same<U, float>::value) {
@@ -102,6 +103,15 @@ inline T CastLane(U v, Rounding r) {
   }
 }
 
+// CastLane for round-half-even, with the hot pairs free of runtime branches so loops vectorise.
+template <class T, class U>
+inline T CastLaneEven(U v) {
+  if constexpr (std::is_same<T, half>::value && std::is_same<U, float>::value) return HalfSat(v);
+  if constexpr (std::is_same<T, bfloat16_t>::value && std::is_same<U, float>::value) return Bf16SatRne(v);
+  if constexpr (std::is_same<T, float>::value && std::is_same<U, half>::value) return Widen(v);
+  return CastLane<T, U>(v, Rounding::kEven);
+}
+
 template <class T, class U>
 constexpr Overlap CastOverlap() { return sizeof(T) < sizeof(U) ? Overlap::kNarrowInPlace : Overlap::kExact; }
 
@@ -113,6 +123,11 @@ namespace AscendC {
 template <typename T, typename U>
 inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode, const uint32_t count) {
   sim::vec::Rounding r = sim::vec::ResolveCast(sim::vec::CodeOf<T>(), sim::vec::CodeOf<U>(), roundMode);
+  if (r == sim::vec::Rounding::kEven) {
+    sim::vec::UnaryCount<T, U>("Cast", sim::OpClass::kCast, dst, src, count, sim::vec::CastOverlap<T, U>(),
+                               [](U v, T) { return sim::vec::CastLaneEven<T, U>(v); });
+    return;
+  }
   sim::vec::UnaryCount<T, U>("Cast", sim::OpClass::kCast, dst, src, count, sim::vec::CastOverlap<T, U>(),
                              [r](U v, T) { return sim::vec::CastLane<T, U>(v, r); });
 }

@@ -26,15 +26,51 @@ constexpr bool kIsFill = std::is_same<T, int16_t>::value || std::is_same<T, uint
 
 constexpr uint16_t kHalfMaxBits = 0x7bff;  // 65504
 
-// float -> half RNE with saturation. Because float carries 24 >= 2*11 + 2 bits, a float
-// result of +, -, *, /, sqrt on half inputs rounded again to half equals the exact result
-// rounded once (double rounding is innocuous at that width).
-inline half HalfSat(float f) {
-  if (f != f) return half::FromBits(0);
-  uint16_t h = FloatToHalfRne(f);
-  if ((h & 0x7fffu) == 0x7c00u) h = static_cast<uint16_t>((h & 0x8000u) | kHalfMaxBits);
-  return half::FromBits(h);
+inline uint32_t BitsOf(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
 }
+inline float FloatOf(uint32_t u) {
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+
+// All-ones when c holds: selects written as masks, because GCC turns ?: into branches here
+// (and cannot if-convert the float add under -ftrapping-math), which stops vectorisation.
+inline uint32_t MaskIf(bool c) { return 0u - static_cast<uint32_t>(c); }
+inline uint32_t Select(bool c, uint32_t a, uint32_t b) { return (a & MaskIf(c)) | (b & ~MaskIf(c)); }
+
+// half -> float without branches, so loops over it vectorise.
+inline float HalfBitsToFloat(uint16_t h) {
+  uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
+  uint32_t o = static_cast<uint32_t>(h & 0x7fffu) << 13;
+  uint32_t exp = o & 0x0f800000u;
+  uint32_t normal = o + (112u << 23);
+  uint32_t special = o + (224u << 23);                                      // inf / NaN
+  uint32_t sub = BitsOf(FloatOf(o + (113u << 23)) - FloatOf(113u << 23));   // subnormal, exact
+  uint32_t r = Select(exp == 0x0f800000u, special, Select(exp == 0, sub, normal));
+  return FloatOf(r | sign);
+}
+
+// float -> half RNE with saturation, without branches. Because float carries 24 >= 2*11 + 2
+// bits, a float result of +, -, *, /, sqrt on half inputs rounded again to half equals the
+// exact result rounded once (double rounding is innocuous at that width).
+inline uint16_t FloatToHalfSatBits(float f) {
+  uint32_t x = BitsOf(f);
+  uint32_t sign = (x >> 16) & 0x8000u;
+  uint32_t a = x & 0x7fffffffu;
+  uint32_t normal = (a + 0xfffu + ((a >> 13) & 1u) - (112u << 23)) >> 13;  // RNE on bit 13, rebias
+  // Subnormal results: adding 0.5 (ulp 2^-24) makes the FPU round at the half subnormal ulp.
+  uint32_t sub = BitsOf(FloatOf(a) + 0.5f) - 0x3f000000u;
+  uint32_t h = Select(a < 0x38800000u, sub, normal);
+  h = Select(a >= 0x477ff000u, kHalfMaxBits, h);  // rounds to >= 65520 (or inf): saturate
+  return static_cast<uint16_t>(Select(a > 0x7f800000u, 0u, h | sign));  // NaN -> 0
+}
+
+inline half HalfSat(float f) { return half::FromBits(FloatToHalfSatBits(f)); }
+inline float Widen(half h) { return HalfBitsToFloat(h.bits); }
 
 // double -> half RNE with saturation, straight from the double bits (one rounding).
 inline half HalfSatD(double d) {
@@ -92,7 +128,7 @@ struct OpMin {
 template <class Op>
 inline float Apply2(float a, float b) { return Op::F(a, b); }
 template <class Op>
-inline half Apply2(half a, half b) { return HalfSat(Op::F(static_cast<float>(a), static_cast<float>(b))); }
+inline half Apply2(half a, half b) { return HalfSat(Op::F(Widen(a), Widen(b))); }
 template <class Op>
 inline int32_t Apply2(int32_t a, int32_t b) {
   return static_cast<int32_t>(static_cast<uint32_t>(Op::I(a, b)));

@@ -126,6 +126,8 @@ void UnaryCount(const char* api, OpClass cls, const AscendC::LocalTensor<TD>& ds
     }
     TD* d = dst.SimData();
     const TS* s = src.SimData();
+    // Operands are disjoint or identical here, and lane i only touches index i.
+#pragma GCC ivdep
     for (int64_t i = 0; i < count; ++i) d[i] = fn(s[i], d[i]);
   }
   CountInstr(cls, CountRepeats(static_cast<uint64_t>(count), std::max(sizeof(TD), sizeof(TS))));
