@@ -19,7 +19,7 @@ def _per_channel(v: np.ndarray, ndim: int) -> np.ndarray:
 
 
 def batch_norm_elemt_backward(
-    dy: np.ndarray,
+    grad_out: np.ndarray,
     x: np.ndarray,
     mean: np.ndarray,
     invstd: np.ndarray,
@@ -28,11 +28,11 @@ def batch_norm_elemt_backward(
     sum_dy_xmu: np.ndarray,
     counter: np.ndarray,
 ) -> np.ndarray:
-    """dx in float64."""
+    """dx in float64 (arguments as normgrad.batch_norm_elemt_backward takes them)."""
     total = np.asarray(counter, dtype=np.float64).sum()
     nd = x.ndim
     x64 = np.asarray(x, dtype=np.float64)
-    dy64 = np.asarray(dy, dtype=np.float64)
+    dy64 = np.asarray(grad_out, dtype=np.float64)
     inv = _per_channel(invstd, nd)
     w = _per_channel(weight, nd) if weight is not None else 1.0
     mean_dy = _per_channel(sum_dy, nd) / total

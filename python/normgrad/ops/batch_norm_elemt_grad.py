@@ -13,7 +13,8 @@ _API = "aclnnBatchNormElemtBackward"
 
 def _array(name: str, value: object) -> np.ndarray:
     if not isinstance(value, np.ndarray):
-        raise TypeError(f"batch_norm_elemt_backward: {name} must be a numpy.ndarray, got {type(value).__name__}")
+        raise TypeError(
+            f"batch_norm_elemt_backward: {name} must be a numpy.ndarray, got {type(value).__name__}")
     return value
 
 
@@ -45,5 +46,6 @@ def batch_norm_elemt_backward(
             stack.enter_context(_native.tensor(a)) for a in arrays)
         weight_t = stack.enter_context(_native.tensor(weight)) if weight is not None else None
         dx_t = stack.enter_context(_native.empty(x.shape, x.dtype))
-        _native.call_aclnn(_API, dy_t, x_t, mean_t, invstd_t, weight_t, sum_dy_t, sum_dy_xmu_t, counter_t, dx_t)
+        _native.call_aclnn(_API, dy_t, x_t, mean_t, invstd_t, weight_t, sum_dy_t, sum_dy_xmu_t, counter_t,
+                           dx_t)
         return dx_t.numpy()
