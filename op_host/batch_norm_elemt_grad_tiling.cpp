@@ -7,8 +7,8 @@
 //   [32, 2048, 7, 7] fp16 (ResNet-50 stage 4): hw = 49 is short -> kBnElemtChannelSlabs, 48 channel
 //     groups of 43 channels x 1 batch group of 32; a slab row is 43 * 49 = 2,107 elements, pitch
 //     2,112; 2 rows per tile (36 UB bytes per element); the last core owns 27 channels.
-//   [20, 128] fp32: 30 KiB of traffic is worth 2 cores (16 KiB each at least) -> kBnElemtChannelSlabs
-//     with 2 channel groups of 64 channels, one 64-element row per batch, 20 rows per tile.
+//   [20, 128] fp32: 30 KiB of traffic is worth 1 core (16 KiB per core at least) -> kBnElemtChannelSlabs
+//     with one group of all 128 channels, one 128-element row per batch, 20 rows per tile.
 #include "batch_norm_elemt_grad_tiling.h"
 
 #include <algorithm>
