@@ -32,9 +32,9 @@ def _yes(value: object) -> str:
 
 def _soc_table(profiles: Sequence[dict]) -> str:
     headers = ["name", "cores", "UB KiB", "GHz", "HBM TB/s", "peak TB/s", "DataCopyPad", "bf16", "SyncAll"]
-    rows = [[p["name"], p.get("aivCores", "?"), int(p.get("ubBytes", 0)) // 1024, p.get("clockGHz", "?"),
-             p.get("hbmSustainedTBs", "?"), p.get("hbmPeakTBs", "?"), _yes(p.get("hasDataCopyPad")),
-             _yes(p.get("hasBf16")), "hard" if p.get("hasHardSyncAll") else "soft"] for p in profiles]
+    rows = [[p["name"], p["aivCores"], int(p["ubBytes"]) // 1024, f"{p['clockGHz']:.2f}",
+             f"{p['hbmSustainedTBs']:.1f}", f"{p['hbmPeakTBs']:.1f}", _yes(p["hasDataCopyPad"]),
+             _yes(p["hasBf16"]), "hard" if p["hasHardSyncAll"] else "soft"] for p in profiles]
     return table(headers, rows, right=range(1, 6))
 
 

@@ -13,7 +13,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 from normgrad import _native
-from normgrad.errors import AclError, LibraryNotFoundError
+from normgrad.errors import AclError, AclnnError, LibraryNotFoundError
 
 DTYPES = [np.float32, np.float16, ml_dtypes.bfloat16, np.int32, np.int64, np.bool_]
 ACL_CODES = {np.float32: 0, np.float16: 1, np.int32: 3, np.int64: 9, np.bool_: 12, ml_dtypes.bfloat16: 27}
@@ -274,3 +274,72 @@ def test_socs_describe_the_three_chips():
 def test_self_check_passes():
     passed, message = _native.self_check()
     assert passed, message
+
+
+# ---- call_aclnn end to end, through aclnnGroupNormBackward --------------------------------------
+# With mean = 0 and rstd = 1 and small integer inputs, dbeta[c] = sum(dy[:, c, :]) and
+# dgamma[c] = sum(dy[:, c, :] * x[:, c, :]) are exact in float32 whatever the summation order.
+
+def _group_norm_call(dy, x, gamma, n, c, hw, g, outputs):
+    mean = np.zeros((n, g), np.float32)
+    rstd = np.ones((n, g), np.float32)
+    with _native.tensor(dy) as dy_t, _native.tensor(x) as x_t, _native.tensor(mean) as mean_t, \
+            _native.tensor(rstd) as rstd_t, _native.tensor(gamma) as gamma_t, \
+            _native.bool_array([True, True, True]) as mask:
+        _native.call_aclnn("aclnnGroupNormBackward", dy_t, x_t, mean_t, rstd_t, gamma_t, n, c, hw, g, mask,
+                           *outputs)
+        return [t.numpy() for t in outputs]
+
+
+def test_call_aclnn_runs_both_phases_on_strided_inputs():
+    n, c, hw, g = 2, 32, 8, 8
+    rng = np.random.default_rng(7)
+    wide = rng.integers(-4, 5, size=(n, c, 2 * hw)).astype(np.float32)
+    dy = wide[:, :, ::2]  # a strided view: the executor gathers it
+    x = rng.integers(-4, 5, size=(n, c, hw)).astype(np.float32)
+    gamma = np.ones(c, np.float32)
+    with _native.empty(x.shape, np.float32) as dx_t, _native.empty((c,), np.float32) as dgamma_t, \
+            _native.empty((c,), np.float32) as dbeta_t:
+        dx, dgamma, dbeta = _group_norm_call(dy, x, gamma, n, c, hw, g, [dx_t, dgamma_t, dbeta_t])
+        launches = _native.last_run()
+        again = _group_norm_call(dy, x, gamma, n, c, hw, g, [dx_t, dgamma_t, dbeta_t])
+    assert np.array_equal(dbeta, dy.sum(axis=(0, 2)))
+    assert np.array_equal(dgamma, (dy * x).sum(axis=(0, 2)))
+    assert np.isfinite(dx).all()
+    assert all(np.array_equal(a, b) for a, b in zip([dx, dgamma, dbeta], again, strict=True))  # deterministic
+    assert launches and all(launch["ok"] and launch["blockDim"] >= 1 for launch in launches)
+    assert {"kernel", "totalUs", "bytesIn", "bytesOut", "loadBalance"} <= set(launches[0])
+
+
+def test_call_aclnn_scatters_into_a_strided_output_and_leaves_the_gaps():
+    n, c, hw, g = 1, 16, 8, 4
+    rng = np.random.default_rng(3)
+    dy = rng.integers(-4, 5, size=(n, c, hw)).astype(np.float32)
+    x = rng.integers(-4, 5, size=(n, c, hw)).astype(np.float32)
+    gamma = np.ones(c, np.float32)
+    out_base = np.full((n, c, 2 * hw), 7.0, np.float32)
+    with _native.empty(x.shape, np.float32) as dx_t, _native.tensor(out_base[:, :, 1::2]) as dx_view_t, \
+            _native.empty((c,), np.float32) as dgamma_t, _native.empty((c,), np.float32) as dbeta_t:
+        (dx, _, _) = _group_norm_call(dy, x, gamma, n, c, hw, g, [dx_t, dgamma_t, dbeta_t])
+        (dx_strided, _, _) = _group_norm_call(dy, x, gamma, n, c, hw, g, [dx_view_t, dgamma_t, dbeta_t])
+        storage = dx_view_t.storage()
+    assert np.array_equal(dx_strided, dx)
+    assert (storage[:, :, ::2] == 7.0).all()
+
+
+def test_call_aclnn_maps_a_rejected_argument_to_aclnn_error():
+    n, c, hw, g = 2, 32, 4, 8
+    x = np.zeros((n, c, hw), np.float32)
+    with _native.empty(x.shape, np.float32) as dx_t, _native.empty((c,), np.float32) as dgamma_t, \
+            _native.empty((c,), np.float32) as dbeta_t:
+        with pytest.raises(AclnnError) as err:
+            _group_norm_call(x, x, np.ones(30, np.float32), n, c, hw, g, [dx_t, dgamma_t, dbeta_t])
+    assert err.value.status == 161002 and err.value.api == "aclnnGroupNormBackwardGetWorkspaceSize"
+    assert "gamma" in err.value.message and "30" in err.value.message and "32" in err.value.message
+
+
+def test_call_aclnn_maps_a_null_tensor_to_status_161001():
+    with pytest.raises(AclnnError) as err:
+        _native.call_aclnn("aclnnGroupNormBackward", None, None, None, None, None, 1, 1, 1, 1, None,
+                           None, None, None)
+    assert err.value.status == 161001 and "gradOut is null" in err.value.message
