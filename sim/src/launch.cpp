@@ -21,6 +21,31 @@ thread_local CoreRuntime* t_runtime = nullptr;
 std::mutex g_logMutex;
 std::vector<LaunchReport> g_log;
 
+// UB images reused across launches: allocating and zeroing 48 x 192 KiB per launch would cost
+// more than a small kernel. Contents need no reset: InitBuffer poisons every byte a kernel can reach.
+std::mutex g_ubPoolMutex;
+std::vector<std::vector<uint8_t>> g_ubPool;
+
+std::vector<uint8_t> TakeUb(uint32_t bytes) {
+  {
+    std::lock_guard<std::mutex> lock(g_ubPoolMutex);
+    for (size_t i = 0; i < g_ubPool.size(); ++i) {
+      if (g_ubPool[i].size() == bytes) {
+        std::vector<uint8_t> ub = std::move(g_ubPool[i]);
+        g_ubPool[i] = std::move(g_ubPool.back());
+        g_ubPool.pop_back();
+        return ub;
+      }
+    }
+  }
+  return std::vector<uint8_t>(bytes);
+}
+
+void ReturnUb(std::vector<uint8_t> ub) {
+  std::lock_guard<std::mutex> lock(g_ubPoolMutex);
+  if (g_ubPool.size() < 64) g_ubPool.push_back(std::move(ub));
+}
+
 std::mutex g_printedMutex;
 std::set<std::string> g_printed;  // warnings already printed, without their "core N: " prefix
 
@@ -57,7 +82,7 @@ void RunCore(const SocProfile& soc, int idx, int blockDim, uint64_t tilingKey, L
   ctx.blockIdx = idx;
   ctx.blockNum = blockDim;
   ctx.soc = &soc;
-  ctx.ub.resize(soc.ubBytes);
+  ctx.ub = TakeUb(soc.ubBytes);
   CoreRuntime rt;
   rt.barrier = &barrier;
   BindCore(&ctx);
@@ -69,7 +94,6 @@ void RunCore(const SocProfile& soc, int idx, int blockDim, uint64_t tilingKey, L
     barrier.Abort();
   };
   try {
-    PoisonUb(0, soc.ubBytes);
     body();
     EndOfKernelChecks(ctx);
     barrier.Finish(idx);
@@ -85,6 +109,7 @@ void RunCore(const SocProfile& soc, int idx, int blockDim, uint64_t tilingKey, L
   out.counters = ctx.counters;
   out.warnings = std::move(ctx.warnings);
   out.kernelType = rt.kernelType;
+  ReturnUb(std::move(ctx.ub));
   BindRuntime(nullptr);
   BindCore(nullptr);
 }
