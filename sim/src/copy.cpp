@@ -6,6 +6,7 @@
 #include <mutex>
 
 #include "ascendc/pipe.h"
+#include "core_runtime.h"
 
 namespace sim {
 namespace {
@@ -178,6 +179,7 @@ uint64_t CountBytes(const char* api, uint32_t count, uint32_t elemBytes) {
 void GmToUb(const char* api, Ub dst, const uint8_t* gm, uint32_t elemBytes, uint32_t blockCount, uint64_t blockBytes,
             uint64_t gmPitch, uint64_t ubPitch) {
   CoreContext& c = Core();
+  ThrowIfLaunchAborted();
   ++c.counters.dmaIn;
   CheckBlockCount(api, blockCount);
   if (blockCount == 0 || blockBytes == 0) return;
@@ -192,6 +194,7 @@ void GmToUb(const char* api, Ub dst, const uint8_t* gm, uint32_t elemBytes, uint
 void UbToGm(const char* api, uint8_t* gm, Ub src, uint32_t elemBytes, int elemCode, uint32_t blockCount,
             uint64_t blockBytes, uint64_t ubPitch, uint64_t gmPitch) {
   CoreContext& c = Core();
+  ThrowIfLaunchAborted();
   ++c.counters.dmaOut;
   CheckBlockCount(api, blockCount);
   if (blockCount == 0 || blockBytes == 0) return;
@@ -206,6 +209,7 @@ void UbToGm(const char* api, uint8_t* gm, Ub src, uint32_t elemBytes, int elemCo
 void UbToUb(const char* api, Ub dst, Ub src, uint32_t blockCount, uint64_t blockBytes, uint64_t srcPitch,
             uint64_t dstPitch) {
   CoreContext& c = Core();
+  ThrowIfLaunchAborted();
   ++c.counters.vecInstr;  // a UB->UB DataCopy is issued on PIPE_V
   CheckBlockCount(api, blockCount);
   if (blockCount == 0 || blockBytes == 0) return;
@@ -220,6 +224,7 @@ void UbToUb(const char* api, Ub dst, Ub src, uint32_t blockCount, uint64_t block
 void PadGmToUb(Ub dst, const uint8_t* gm, uint32_t elemBytes, const PadArgs& a) {
   const char* api = "DataCopyPad";
   CoreContext& c = Core();
+  ThrowIfLaunchAborted();
   ++c.counters.dmaIn;
   CheckPadArgs(api, a, elemBytes);
   if (a.blockCount == 0 || a.blockLen == 0) return;
@@ -264,6 +269,7 @@ void PadGmToUb(Ub dst, const uint8_t* gm, uint32_t elemBytes, const PadArgs& a) 
 void PadUbToGm(uint8_t* gm, Ub src, uint32_t elemBytes, int elemCode, const PadArgs& a) {
   const char* api = "DataCopyPad";
   CoreContext& c = Core();
+  ThrowIfLaunchAborted();
   ++c.counters.dmaOut;
   CheckPadArgs(api, a, elemBytes);
   if (a.blockCount == 0 || a.blockLen == 0) return;

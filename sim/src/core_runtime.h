@@ -1,6 +1,7 @@
 // Simulator-private per-core state kept beside CoreContext (kernel type, SyncAll progress), and
 // the barrier that the cores of one launch share.
 #pragma once
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
@@ -24,8 +25,13 @@ class LaunchBarrier {
   void Arrive(int core, bool hard, int participants, uint32_t number);
   // Called when a core's kernel returned normally; throws SimError if cores wait for it.
   void Finish(int core);
-  // Releases every waiter; later arrivals throw AbortCore.
-  void Abort();
+  // Records that `core` faulted and releases every waiter; later arrivals throw AbortCore.
+  void Abort(int core);
+  // Stops a running core early once a lower-numbered core faulted (checked at DMA and sync
+  // calls). Lower cores run on, so the launch reports the lowest faulting core every time.
+  void ThrowIfAborted(int core) const {
+    if (core > firstFault_.load(std::memory_order_relaxed)) throw AbortCore();
+  }
 
  private:
   std::mutex mutex_;
@@ -34,6 +40,7 @@ class LaunchBarrier {
   int arrived_ = 0;
   uint64_t generation_ = 0;
   bool aborted_ = false;
+  std::atomic<int> firstFault_{1 << 30};
   // The round in progress (valid while arrived_ > 0).
   bool roundHard_ = true;
   int roundParticipants_ = 0;
@@ -53,6 +60,8 @@ struct CoreRuntime {
 
 // The calling core's runtime state (fails outside a kernel).
 CoreRuntime& Runtime();
+// Throws AbortCore when another core of this launch faulted; no-op outside a launch.
+void ThrowIfLaunchAborted();
 void BindRuntime(CoreRuntime* rt);
 
 }  // namespace sim

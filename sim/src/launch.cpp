@@ -91,7 +91,7 @@ void RunCore(const SocProfile& soc, int idx, int blockDim, uint64_t tilingKey, L
   auto fault = [&](std::string msg) {
     out.fault = true;
     out.error = std::move(msg);
-    barrier.Abort();
+    barrier.Abort(idx);
   };
   try {
     body();
@@ -163,6 +163,10 @@ CoreRuntime& Runtime() {
 
 void BindRuntime(CoreRuntime* rt) { t_runtime = rt; }
 
+void ThrowIfLaunchAborted() {
+  if (t_runtime != nullptr && t_runtime->barrier != nullptr) t_runtime->barrier->ThrowIfAborted(Core().blockIdx);
+}
+
 // ---------------------------------------------------------------- LaunchBarrier
 
 void LaunchBarrier::Arrive(int core, bool hard, int participants, uint32_t number) {
@@ -206,9 +210,10 @@ void LaunchBarrier::Finish(int core) {
   }
 }
 
-void LaunchBarrier::Abort() {
+void LaunchBarrier::Abort(int core) {
   std::lock_guard<std::mutex> lock(mutex_);
   aborted_ = true;
+  if (core < firstFault_.load()) firstFault_ = core;
   cv_.notify_all();
 }
 

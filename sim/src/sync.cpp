@@ -30,6 +30,7 @@ bool IsVectorCoreEvent(int event) {
 
 CoreContext& CheckEvent(const char* api, int event, int32_t id) {
   CoreContext& c = Core();
+  ThrowIfLaunchAborted();
   if (event < 0 || event >= kHardEventCount) Fail(api, "HardEvent %d does not exist", event);
   if (!IsVectorCoreEvent(event)) {
     Fail(api, "HardEvent::%s is not an event between the vector-core pipes S, V, MTE2 and MTE3", kEventNames[event]);

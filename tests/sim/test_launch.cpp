@@ -68,6 +68,21 @@ TEST(Launch, LowestFaultingCoreIsReported) {
   EXPECT_EQ(r.error, "core 0: TQue::DeQue: same bug everywhere");
 }
 
+TEST(Launch, LowestFaultingCoreWinsEvenWhenLaterCoresAreStopped) {
+  // Higher cores are stopped at their next DMA once a lower core faulted; lower cores run on.
+  GmBuf<float> g(8 * 48), small(8);
+  for (int rep = 0; rep < 5; ++rep) {
+    auto r = RunOn("ascend910b", 48, [&] {
+      TPipe pipe;
+      TBuf<> buf;
+      pipe.InitBuffer(buf, 32);
+      for (int i = 0; i < 20; ++i) DataCopy(buf.Get<float>(), g.Tensor()[GetBlockIdx() * 8], 8);
+      if (GetBlockIdx() >= 3) DataCopy(buf.Get<float>(), small.Tensor()[8], 8);
+    });
+    EXPECT_LAUNCH_ERROR(r, "core 3: DataCopy: global-memory read of 32 bytes");
+  }
+}
+
 TEST(Launch, CppExceptionsAreCaught) {
   EXPECT_LAUNCH_ERROR(Run1([] { throw std::out_of_range("vector::at"); }),
                       "core 0: kernel threw a C++ exception: vector::at");
