@@ -76,8 +76,8 @@ aclnnStatus CheckNulls(const aclTensor* gradOut, const aclTensor* input, const a
 
 aclnnStatus CheckDtypes(const Args& a, bool hasBf16, const char* socName, GroupNormGradDtype* kernelDtype) {
   if (!ToKernelDtype(a.dy.dtype, hasBf16, kernelDtype)) {
-    return Error(kStatusInvalid, kApi, "gradOut has dtype %s, expected FLOAT, FLOAT16%s on %s",
-                 normgrad::DtypeName(a.dy.dtype), hasBf16 ? " or BFLOAT16" : "", socName);
+    return Error(kStatusInvalid, kApi, "gradOut has dtype %s, expected float32, float16%s on %s",
+                 normgrad::DtypeName(a.dy.dtype), hasBf16 ? " or bfloat16" : "", socName);
   }
   struct Named {
     const char* name;
