@@ -142,6 +142,23 @@ def _bench_table(rows: Sequence[BenchRow]) -> str:
     return table(headers, body, right=[5, 6, 7, 8, 9])
 
 
+def _bench_notes(rows: Sequence[BenchRow], listed: int = 3) -> list[str]:
+    """One line per distinct (status, reason): a profile that cannot run a whole operator says so
+    once, naming the first few cases, instead of once per case (the CSV keeps every row)."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    for r in rows:
+        if r.note:
+            groups.setdefault((r.status, r.note), []).append(f"{r.op}/{r.case} {r.dtype} on {r.soc}")
+    lines = []
+    for (status, note), names in groups.items():
+        if len(names) == 1:
+            lines.append(f"{status} {names[0]}: {note}")
+            continue
+        more = f", and {len(names) - listed} more" if len(names) > listed else ""
+        lines.append(f"{status} {len(names)} runs ({', '.join(names[:listed])}{more}): {note}")
+    return lines
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     if args.plot is not None and not plot.available():
         raise UsageError(f"normgrad bench --plot: {plot.INSTALL_HINT}")
@@ -160,9 +177,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
             rows.append(run_bench(case, profile, args.seed))
     progress.close()
     print(_bench_table(rows))
-    for r in rows:
-        if r.note:
-            print(f"{r.status} {r.op}/{r.case} {r.dtype} on {r.soc}: {r.note}")
+    for line in _bench_notes(rows):
+        print(line)
     if args.csv is not None:
         write_csv(rows, args.csv)
         print(f"wrote {args.csv}")

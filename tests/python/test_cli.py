@@ -16,6 +16,7 @@ import normgrad
 import numpy as np
 import pytest
 from normgrad import _native, cases, cli, plot
+from normgrad.bench import BenchRow
 from normgrad.cases.base import Case, Tolerance
 from normgrad.check import case_rng, run_case
 from normgrad.errors import AclnnError
@@ -201,6 +202,8 @@ def test_bench_skips_what_a_profile_cannot_run_and_fails_on_faults(fake_op, tmp_
     assert rows[("faulty", "float32", "ascend910")]["status"] == "failed"
     out = capsys.readouterr().out
     assert "skipped fake_op/copy bfloat16 on ascend910: ascend910 has no bfloat16" in out
+    assert ("failed 2 runs (fake_op/faulty float32 on ascend910b, fake_op/faulty float32 on ascend910): "
+            "aclnnFakeGetWorkspaceSize returned 561000") in out
 
 
 def test_bench_defaults_to_every_profile(fake_op, tmp_path):
@@ -228,6 +231,14 @@ def test_bench_plot_writes_a_png(fake_op, tmp_path):
 
 
 # ---- output helpers -----------------------------------------------------------------------------
+
+def test_bench_notes_name_the_first_runs_of_a_shared_reason():
+    rows = [BenchRow("op", f"c{i}", "float32", "[1]", "ascend910", "skipped", note="no DataCopyPad")
+            for i in range(5)]
+    assert cli._bench_notes(rows) == [
+        "skipped 5 runs (op/c0 float32 on ascend910, op/c1 float32 on ascend910, op/c2 float32 on ascend910, "
+        "and 2 more): no DataCopyPad"]
+
 
 def test_table_pads_columns_and_right_aligns_numbers():
     assert table(["soc", "cores"], [["ascend910b", 48], ["ascend910", 32]], right=[1]) == (
