@@ -56,8 +56,13 @@ def summarize(case: Case, profile: dict[str, Any], launches: Sequence[dict[str, 
     """The row for a case that ran on profile, from its launch reports (last_run())."""
     row = BenchRow(case.op, case.name, case.dtype, case.shape, str(profile["name"]), "ok",
                    min_bytes=case.min_bytes, launches=len(launches))
-    if not launches:
-        row.status, row.note = "failed", "the call launched no kernel"
+    stale = sorted({str(launch["soc"]) for launch in launches if launch.get("soc", row.soc) != row.soc})
+    if not launches or stale:
+        # The run log holds the latest execute phase; one from another SoC means this call had none.
+        row.status = "failed"
+        row.note = "the call launched no kernel" + (f" (the launch report is from {', '.join(stale)})"
+                                                    if stale else "")
+        row.launches = 0
         return row
     errors = [f"{launch.get('kernel', '?')}: {launch.get('error', '')}"
               for launch in launches if not launch.get("ok", True)]

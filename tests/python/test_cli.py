@@ -206,6 +206,15 @@ def test_bench_skips_what_a_profile_cannot_run_and_fails_on_faults(fake_op, tmp_
             "aclnnFakeGetWorkspaceSize returned 561000") in out
 
 
+def test_bench_refuses_a_launch_report_from_another_soc(fake_op, monkeypatch, tmp_path):
+    monkeypatch.setattr(_native, "last_run", lambda: [dict(LAUNCHES[0], soc="ascend910_93")])
+    path = tmp_path / "bench.csv"
+    cli.main(["bench", "--soc", "ascend910b", "--csv", str(path)])
+    row = _bench_rows(path)[("copy", "float32", "ascend910b")]
+    assert row["status"] == "failed" and row["modeled_us"] == ""
+    assert row["note"] == "the call launched no kernel (the launch report is from ascend910_93)"
+
+
 def test_bench_defaults_to_every_profile(fake_op, tmp_path):
     path = tmp_path / "bench.csv"
     cli.main(["bench", "--csv", str(path)])
