@@ -1,0 +1,154 @@
+// GroupNormGrad: the graph prototype, the OpDef and aclnnGroupNormBackward agree on names, order
+// and dtypes; shape inference accepts what the kernel serves and rejects the rest.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "acl/acl.h"
+#include "aclnnop/aclnn_group_norm_backward.h"
+#include "group_norm_grad_proto.h"
+#include "register/op_def_registry.h"
+
+namespace {
+
+constexpr const char* kOp = "GroupNormGrad";
+const std::vector<std::string> kInputs = {"dy", "mean", "rstd", "x", "gamma"};
+const std::vector<std::string> kOutputs = {"dx", "dgamma", "dbeta"};
+// (name, type, default as JSON) from seed 001.
+const std::vector<std::vector<std::string>> kAttrs = {{"num_groups", "Int", ""},
+                                                      {"data_format", "String", "\"NCHW\""},
+                                                      {"dx_is_require", "Bool", "true"},
+                                                      {"dgamma_is_require", "Bool", "true"},
+                                                      {"dbeta_is_require", "Bool", "true"}};
+
+aclDataType AclOf(ge::DataType d) {
+  return d == ge::DT_FLOAT16 ? ACL_FLOAT16 : (d == ge::DT_BF16 ? ACL_BF16 : ACL_FLOAT);
+}
+
+struct GnTensor {
+  GnTensor(std::vector<int64_t> shape, aclDataType dtype) {
+    int64_t numel = 1;
+    for (int64_t d : shape) numel *= d;
+    std::vector<int64_t> strides(shape.size(), 1);
+    for (int64_t i = static_cast<int64_t>(shape.size()) - 2; i >= 0; --i) strides[i] = strides[i + 1] * shape[i + 1];
+    size_t bytes = std::max<int64_t>(numel, 1) * 4;
+    aclrtMalloc(&data, bytes, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMemset(data, bytes, 0, bytes);
+    tensor = aclCreateTensor(shape.data(), shape.size(), dtype, strides.data(), 0, ACL_FORMAT_ND, shape.data(),
+                             shape.size(), data);
+  }
+  ~GnTensor() {
+    aclDestroyTensor(tensor);
+    aclrtFree(data);
+  }
+  void* data = nullptr;
+  aclTensor* tensor = nullptr;
+};
+
+// The graph op's (dy, mean, rstd, x, gamma) map onto aclnn's (gradOut, input, mean, rstd, gamma)
+// and its *_is_require attributes onto outputMask.
+aclnnStatus CallWorkspaceSize(aclDataType dyType, aclDataType statType, aclDataType gammaType) {
+  GnTensor dy({2, 4, 3}, dyType), x({2, 4, 3}, dyType), dx({2, 4, 3}, dyType);
+  GnTensor mean({2, 2}, statType), rstd({2, 2}, statType), gamma({4}, gammaType), dg({4}, gammaType),
+      db({4}, gammaType);
+  bool mask[3] = {true, true, true};
+  aclBoolArray* maskArr = aclCreateBoolArray(mask, 3);
+  uint64_t ws = 0;
+  aclOpExecutor* exec = nullptr;
+  aclnnStatus st = aclnnGroupNormBackwardGetWorkspaceSize(dy.tensor, x.tensor, mean.tensor, rstd.tensor, gamma.tensor,
+                                                          2, 4, 3, 2, maskArr, dx.tensor, dg.tensor, db.tensor, &ws,
+                                                          &exec);
+  void* wsAddr = nullptr;
+  if (st == ACL_SUCCESS && ws > 0) aclrtMalloc(&wsAddr, ws, ACL_MEM_MALLOC_HUGE_FIRST);
+  if (st == ACL_SUCCESS) st = aclnnGroupNormBackward(wsAddr, ws, exec, nullptr);
+  if (wsAddr != nullptr) aclrtFree(wsAddr);
+  aclDestroyBoolArray(maskArr);
+  return st;
+}
+
+class GroupNormGradSchema : public testing::Test {
+ protected:
+  static void SetUpTestSuite() { aclInit(nullptr); }
+};
+
+TEST_F(GroupNormGradSchema, PrototypeAndOpDefNameTheSameParamsAndAttrsInOrder) {
+  const ge::OpSchema* proto = ge::FindRegisteredOp(kOp);
+  const ops::OpDefInfo* def = ops::FindOpDef(kOp);
+  ASSERT_NE(proto, nullptr);
+  ASSERT_NE(def, nullptr);
+  ASSERT_EQ(proto->inputs.size(), kInputs.size());
+  ASSERT_EQ(def->inputs.size(), kInputs.size());
+  for (size_t i = 0; i < kInputs.size(); ++i) {
+    EXPECT_EQ(proto->inputs[i].name, kInputs[i]);
+    EXPECT_EQ(def->inputs[i].name, kInputs[i]);
+  }
+  ASSERT_EQ(proto->outputs.size(), kOutputs.size());
+  ASSERT_EQ(def->outputs.size(), kOutputs.size());
+  for (size_t i = 0; i < kOutputs.size(); ++i) {
+    EXPECT_EQ(proto->outputs[i].name, kOutputs[i]);
+    EXPECT_EQ(def->outputs[i].name, kOutputs[i]);
+  }
+  ASSERT_EQ(proto->attrs.size(), kAttrs.size());
+  ASSERT_EQ(def->attrs.size(), kAttrs.size());
+  for (size_t i = 0; i < kAttrs.size(); ++i) {
+    EXPECT_EQ(proto->attrs[i].name, kAttrs[i][0]);
+    EXPECT_EQ(def->attrs[i].name, kAttrs[i][0]);
+    EXPECT_EQ(proto->attrs[i].type, kAttrs[i][1]);
+    EXPECT_EQ(def->attrs[i].type, kAttrs[i][1]);
+    EXPECT_EQ(proto->attrs[i].defaultJson, kAttrs[i][2]);
+    EXPECT_EQ(def->attrs[i].defaultJson, kAttrs[i][2]);
+  }
+  EXPECT_TRUE(proto->attrs[0].required);
+  EXPECT_TRUE(ops::OpDefProblems(*def).empty());
+  EXPECT_TRUE(def->hasInferShape);
+  EXPECT_TRUE(def->hasTiling);
+  EXPECT_EQ(def->socs, (std::vector<std::string>{"ascend910b", "ascend910_93"}));
+}
+
+TEST_F(GroupNormGradSchema, EveryOpDefCombinationIsInThePrototypeAndRunsThroughAclnn) {
+  const ge::OpSchema* proto = ge::FindRegisteredOp(kOp);
+  const ops::OpDefInfo* def = ops::FindOpDef(kOp);
+  ASSERT_NE(proto, nullptr);
+  ASSERT_NE(def, nullptr);
+  const size_t combos = def->inputs[0].dtypes.size();
+  EXPECT_EQ(combos, 3u);
+  for (size_t k = 0; k < combos; ++k) {
+    for (size_t i = 0; i < def->inputs.size(); ++i) {
+      const auto& allowed = proto->inputs[i].dtypes;
+      EXPECT_NE(std::find(allowed.begin(), allowed.end(), def->inputs[i].dtypes[k]), allowed.end());
+      EXPECT_EQ(def->inputs[i].dtypes[k], def->inputs[0].dtypes[k]);  // one dtype for everything
+    }
+    for (size_t o = 0; o < def->outputs.size(); ++o) EXPECT_EQ(def->outputs[o].dtypes[k], def->inputs[0].dtypes[k]);
+    aclDataType t = AclOf(def->inputs[0].dtypes[k]);
+    EXPECT_EQ(CallWorkspaceSize(t, t, t), ACL_SUCCESS) << "combination " << k;
+  }
+}
+
+TEST_F(GroupNormGradSchema, CombinationsOutsideTheOpDefAreRejectedByAclnn) {
+  EXPECT_EQ(CallWorkspaceSize(ACL_INT32, ACL_INT32, ACL_INT32), 161002);
+  EXPECT_EQ(CallWorkspaceSize(ACL_FLOAT16, ACL_FLOAT, ACL_FLOAT16), 161002);  // stats must match dy
+  EXPECT_EQ(CallWorkspaceSize(ACL_FLOAT, ACL_FLOAT, ACL_BF16), 161002);      // gamma must match dy
+}
+
+TEST_F(GroupNormGradSchema, InferShape) {
+  ops::Shapes out;
+  std::string error;
+  const std::vector<int64_t> dy = {2, 8, 5, 5}, stat = {2, 4}, gamma = {8};
+  ops::Attrs attrs = {{"num_groups", int64_t{4}}};
+  ASSERT_TRUE(ops::InferShape(kOp, {dy, stat, stat, dy, gamma}, attrs, &out, &error)) << error;
+  EXPECT_EQ(out, (ops::Shapes{dy, gamma, gamma}));
+  EXPECT_FALSE(ops::InferShape(kOp, {dy, stat, stat, {2, 8, 25}, gamma}, attrs, &out, &error));
+  EXPECT_NE(error.find("x has shape [2, 8, 25], expected dy's [2, 8, 5, 5]"), std::string::npos) << error;
+  EXPECT_FALSE(ops::InferShape(kOp, {dy, {2, 3}, stat, dy, gamma}, attrs, &out, &error));
+  EXPECT_NE(error.find("mean has shape [2, 3], expected N * num_groups = 8"), std::string::npos) << error;
+  EXPECT_FALSE(ops::InferShape(kOp, {dy, stat, stat, dy, {7}}, attrs, &out, &error));
+  EXPECT_NE(error.find("gamma has shape [7], expected [C] = [8]"), std::string::npos) << error;
+  EXPECT_FALSE(ops::InferShape(kOp, {dy, stat, stat, dy, gamma}, {{"num_groups", int64_t{3}}}, &out, &error));
+  EXPECT_NE(error.find("num_groups is 3"), std::string::npos) << error;
+  EXPECT_FALSE(ops::InferShape(kOp, {{8}, stat, stat, {8}, gamma}, attrs, &out, &error));
+  EXPECT_NE(error.find("expected 2 to 8 dims"), std::string::npos) << error;
+}
+
+}  // namespace
