@@ -174,7 +174,6 @@ DevPtr aclOpExecutor::ContiguousInput(const TensorDesc& t) {
   if (t.contiguous) return DevPtr{t.data, -1};
   const size_t elem = normgrad::DtypeBytes(t.dtype);
   DevPtr dst = ReserveWorkspace(static_cast<uint64_t>(t.numel) * elem);
-  const std::string who = api;
   pre_.push_back({[t, elem, dst](uint8_t* ws) {
     const uint8_t* src = static_cast<const uint8_t*>(t.data);
     uint8_t* out = normgrad::Resolve(dst, ws);
