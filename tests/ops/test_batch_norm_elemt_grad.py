@@ -10,9 +10,10 @@ import subprocess
 from pathlib import Path
 
 import ml_dtypes
-import normgrad
 import numpy as np
 import pytest
+
+import normgrad
 from normgrad.golden.batch_norm_elemt_grad import batch_norm_elemt_backward as golden
 from normgrad.golden.batch_norm_elemt_grad import batch_stats
 

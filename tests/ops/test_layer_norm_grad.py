@@ -11,9 +11,10 @@ import itertools
 from contextlib import ExitStack
 
 import ml_dtypes
-import normgrad
 import numpy as np
 import pytest
+
+import normgrad
 from normgrad import _native
 from normgrad.golden.layer_norm_grad import forward_stats
 from normgrad.golden.layer_norm_grad import layer_norm_backward as golden

@@ -12,9 +12,10 @@ import sys
 import types
 
 import ml_dtypes
-import normgrad
 import numpy as np
 import pytest
+
+import normgrad
 from normgrad import _native, cases, cli, plot
 from normgrad.bench import BenchRow
 from normgrad.cases.base import Case, Tolerance

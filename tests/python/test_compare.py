@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ml_dtypes
 import numpy as np
+
 from normgrad.cases.base import Tolerance
 from normgrad.compare import compare
 

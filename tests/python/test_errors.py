@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from normgrad.errors import AclError, AclnnError, LibraryNotFoundError, status_name
 
 

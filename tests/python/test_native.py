@@ -12,6 +12,7 @@ import ctypes
 import ml_dtypes
 import numpy as np
 import pytest
+
 from normgrad import _native
 from normgrad.errors import AclError, AclnnError, LibraryNotFoundError
 

@@ -27,7 +27,7 @@ struct SocProfile {
 
 // Looks a profile up by name; returns nullptr for an unknown name.
 const SocProfile* FindSoc(const std::string& name);
-// The profile kernels launched from this thread run on (default ascend910b,
+// The profile kernels run on, process-wide (default ascend910b,
 // overridable with the NORMGRAD_SOC environment variable or SetCurrentSoc).
 const SocProfile& CurrentSoc();
 // Returns false (and changes nothing) for an unknown name.
