@@ -15,7 +15,7 @@ namespace {
 
 constexpr uint64_t kMaxSlotsPerTile = 4095;  // DataCopyPad blockCount limit: one copy per tile
 constexpr uint64_t kWsBatchFloats = kGngWsBatchFloats;
-constexpr uint64_t kScratchBytes = 256;
+constexpr uint64_t kScratchBytes = 512;  // two 64-float row accumulators
 
 uint64_t AlignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 uint64_t CeilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }

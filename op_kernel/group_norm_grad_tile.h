@@ -59,7 +59,7 @@ class GroupNormGradTile {
       pipe->InitBuffer(wsDb_, wsBatch * sizeof(float));
       pipe->InitBuffer(wsDs_, wsBatch * sizeof(float));
     }
-    pipe->InitBuffer(scratch_, 256);
+    pipe->InitBuffer(scratch_, 2 * kRowSumsLanes * sizeof(float));  // two 64-lane accumulators
   }
 
   // Starts loading pieces [piece0, piece0 + slots) into a free buffer pair (MTE2).
@@ -102,23 +102,22 @@ class GroupNormGradTile {
         RowSums(ds[s], prod, Fold(), rows, rs);
       }
     } else {
-      AscendC::LocalTensor<float> scr = scratch_.template Get<float>();
+      // Long rows and row pieces: 64-lane accumulators over the chunks, one tree sum per row.
+      AscendC::LocalTensor<float> accDy = scratch_.template Get<float>();
+      AscendC::LocalTensor<float> accDyX = accDy[kRowSumsLanes];
       for (uint32_t s = 0; s < slots_; ++s) {
         const uint32_t len = PaddedLen(piece0_ + s);
-        float sumDy = 0.0f;
-        float sumDyX = 0.0f;
+        AscendC::Duplicate(accDy, 0.0f, static_cast<int32_t>(2 * kRowSumsLanes));
         for (uint32_t off = 0; off < len; off += chunk) {
           uint32_t n = len - off < chunk ? len - off : chunk;
           AscendC::LocalTensor<float> dyF = DyFloat(s * rs + off, n);
           AscendC::LocalTensor<float> xF = XFloat(s * rs + off, n);
           AscendC::Mul(prod, dyF, xF, static_cast<int32_t>(n));
-          AscendC::ReduceSum<float>(scr, dyF, Fold(), static_cast<int32_t>(n));
-          sumDy += scr.GetValue(0);
-          AscendC::ReduceSum<float>(scr, prod, Fold(), static_cast<int32_t>(n));
-          sumDyX += scr.GetValue(0);
+          AccumulateLanes(accDy, dyF, n);
+          AccumulateLanes(accDyX, prod, n);
         }
-        db.SetValue(s, sumDy);
-        ds.SetValue(s, sumDyX);
+        AscendC::WholeReduceSum<float>(db[s], accDy, static_cast<int32_t>(kRowSumsLanes), 1, 1, 1, 8);
+        AscendC::WholeReduceSum<float>(ds[s], accDyX, static_cast<int32_t>(kRowSumsLanes), 1, 1, 1, 8);
       }
     }
     sumsValid_ = true;

@@ -46,4 +46,21 @@ __aicore__ inline void RowSums(const AscendC::LocalTensor<float>& dst, const Asc
   }
 }
 
+// acc[0, 64) += the 64-lane blocks of src[0, n), n a multiple of 8: one Add whose repeats all
+// accumulate into acc (dst = src1 with repeat stride 0, the documented accumulation pattern), so a
+// long row costs one elementwise repeat per 64 floats instead of a ReduceSum and a scalar read.
+__aicore__ inline void AccumulateLanes(const AscendC::LocalTensor<float>& acc, const AscendC::LocalTensor<float>& src,
+                                       uint32_t n) {
+  const uint32_t full = n / kRowSumsLanes;
+  for (uint32_t r0 = 0; r0 < full; r0 += kRowSumsMaxRepeat) {
+    uint8_t rep = static_cast<uint8_t>(full - r0 < kRowSumsMaxRepeat ? full - r0 : kRowSumsMaxRepeat);
+    AscendC::Add<float>(acc, src[r0 * kRowSumsLanes], acc, kRowSumsLanes, rep,
+                        AscendC::BinaryRepeatParams(1, 1, 1, 0, 8, 0));
+  }
+  const uint32_t tail = n % kRowSumsLanes;
+  if (tail > 0) {
+    AscendC::Add<float>(acc, src[full * kRowSumsLanes], acc, tail, 1, AscendC::BinaryRepeatParams(1, 1, 1, 8, 8, 8));
+  }
+}
+
 }  // namespace normgrad
