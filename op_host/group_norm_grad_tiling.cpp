@@ -74,24 +74,6 @@ void ChooseRowPieces(uint64_t hw, uint64_t s, uint64_t chunkElems, uint64_t wsBa
   t->rowStride = AlignUp(t->segLen, perBlock);
 }
 
-void ChooseParamBatches(uint64_t s, uint64_t budget,
-                        GroupNormGradTiling* t) {
-  uint64_t perCore = CeilDiv(t->c, t->blockDim);
-  uint64_t channels = std::min<uint64_t>(perCore, 2048);
-  for (;;) {
-    uint64_t rowBytes = 2 * AlignUp(channels * t->hwParts, 8) * 4;
-    uint64_t small = ParamUbBytes(s, channels, 0, t->hwParts);
-    uint64_t rows = budget > small ? (budget - small) / rowBytes : 0;
-    rows = std::min<uint64_t>({rows, t->n, kMaxSlotsPerTile});
-    if (rows >= 1 || channels == 1) {
-      t->paramBatchChannels = channels;
-      t->paramBatchRows = std::max<uint64_t>(rows, 1);
-      return;
-    }
-    channels = std::max<uint64_t>(channels / 2, 1);
-  }
-}
-
 // Groups per split wave: the busiest core's slots summed over the waves, plus one slot's time
 // per wave for its SyncAll, is smallest. 16 groups of 10 slots on 48 cores: 160 slots, 4 on the
 // busiest core; 24 groups per wave instead fill 48 cores with exactly 5 each.
@@ -109,6 +91,71 @@ uint64_t BalancedWave(uint64_t groups, uint64_t maxPerWave, uint64_t groupSlots,
     }
   }
   return best;
+}
+
+// Groups that must be split over cores go in waves of whole groups, one SyncAll each. Finer row
+// pieces (and the smaller chunk) can fill a core's UB better and make a wave of whole groups fill
+// all cores: fewer waves. Detection neck fp32, rows of 15200: one row per core, 6 groups a wave,
+// 43 waves; thirds of a row (5120) with a 1024 chunk fit 4 per core, 8 groups a wave, 32 waves.
+void RefineRowPieces(uint64_t s, uint64_t budget, uint64_t groups, uint64_t cores, GroupNormGradTiling* t) {
+  auto waves = [&](uint64_t chunk, uint64_t parts, GroupNormGradTiling* out) -> uint64_t {
+    uint64_t seg = parts == 1 ? t->hw : AlignUp(CeilDiv(t->hw, parts), 64);
+    uint64_t realParts = CeilDiv(t->hw, seg);
+    uint64_t stride = AlignUp(seg, 32 / s);
+    uint64_t groupSlots = t->channelsPerGroup * realParts;
+    uint64_t batch = std::min<uint64_t>(AlignUp(groupSlots, 8), kWsBatchFloats);
+    uint64_t perWave = std::min(groups, cores * MaxSlots(s, chunk, stride, 1, batch, budget) / groupSlots);
+    if (out != nullptr) {
+      out->chunkElems = chunk;
+      out->hwParts = realParts;
+      out->segLen = seg;
+      out->lastSegLen = t->hw - (realParts - 1) * seg;
+      out->rowStride = stride;
+    }
+    if (perWave == 0) return ~0ull;
+    // Modeled time in element-times of one core: the busiest core's resident elements per wave
+    // plus a SyncAll, worth ~62 KB of one core's HBM share (2 us at 31 GB/s) over 3 * s bytes per
+    // element, plus ~340 bytes of DMA issue cost per piece.
+    uint64_t wave = BalancedWave(groups, perWave, groupSlots, cores);
+    uint64_t cost = 0;
+    for (uint64_t done = 0; done < groups; done += wave) {
+      uint64_t busiest = CeilDiv(std::min(wave, groups - done) * groupSlots, cores);
+      cost += busiest * (stride + 340 / (3 * s)) + 62 * 1024 / (3 * s);
+    }
+    return cost;
+  };
+  uint64_t bestChunk = t->chunkElems;
+  uint64_t bestParts = t->hwParts;
+  uint64_t best = waves(bestChunk, bestParts, nullptr);
+  for (uint64_t chunk : {2048u, 1024u}) {
+    for (uint64_t parts = t->hwParts; parts <= t->hwParts + 8 && CeilDiv(t->hw, parts) >= 64; ++parts) {
+      uint64_t w = waves(chunk, parts, nullptr);
+      if (w * 100 < best * 97) {  // more pieces cost DMAs the model above only estimates: want 3 %
+        best = w;
+        bestChunk = chunk;
+        bestParts = parts;
+      }
+    }
+  }
+  waves(bestChunk, bestParts, t);
+}
+
+void ChooseParamBatches(uint64_t s, uint64_t budget,
+                        GroupNormGradTiling* t) {
+  uint64_t perCore = CeilDiv(t->c, t->blockDim);
+  uint64_t channels = std::min<uint64_t>(perCore, 2048);
+  for (;;) {
+    uint64_t rowBytes = 2 * AlignUp(channels * t->hwParts, 8) * 4;
+    uint64_t small = ParamUbBytes(s, channels, 0, t->hwParts);
+    uint64_t rows = budget > small ? (budget - small) / rowBytes : 0;
+    rows = std::min<uint64_t>({rows, t->n, kMaxSlotsPerTile});
+    if (rows >= 1 || channels == 1) {
+      t->paramBatchChannels = channels;
+      t->paramBatchRows = std::max<uint64_t>(rows, 1);
+      return;
+    }
+    channels = std::max<uint64_t>(channels / 2, 1);
+  }
 }
 
 }  // namespace
@@ -149,6 +196,9 @@ std::string GroupNormGradTilingFor(const GroupNormGradRequest& req, const GroupN
   }
   t.chunkElems = score[1] > score[0] ? chunks[1] : chunks[0];
   ChooseRowPieces(t.hw, s, t.chunkElems, kWsBatchFloats, budget, &t);
+  if (t.needDx && !(t.hwParts == 1 && t.channelsPerGroup <= MaxSlots(s, t.chunkElems, t.rowStride, 1, 0, budget))) {
+    RefineRowPieces(s, budget, groups, std::min<uint64_t>(soc.coreCount, groups * t.channelsPerGroup), &t);
+  }
   t.groupSlots = t.channelsPerGroup * t.hwParts;
   const uint64_t wsBatch = std::min<uint64_t>(AlignUp(t.groupSlots, 8), kWsBatchFloats);
   const uint64_t totalSlots = groups * t.groupSlots;

@@ -69,6 +69,19 @@ TEST(GroupNormGradTiling, SmallGroupsManyPerTileDoubleBuffered) {
   EXPECT_EQ(t.waveGroups, 16u);
 }
 
+TEST(GroupNormGradTiling, DetectionNeckFp32CutsRowsInThirdsSoWavesFillEveryCore) {
+  // Groups of 8 rows x 15200: one whole row per core would leave a quarter of the UB empty and put
+  // 6 groups in a wave (43 waves); thirds of 5120 with the 1024 chunk fit 4 per core, 8 groups.
+  GroupNormGradTiling t = Tile(8, 256, 100 * 152, 32, kGngFloat32);
+  EXPECT_EQ(t.mode, kGngSplitGroup);
+  EXPECT_EQ(t.hwParts, 3u);
+  EXPECT_EQ(t.segLen, 5120u);
+  EXPECT_EQ(t.lastSegLen, 15200u - 2 * 5120);
+  EXPECT_EQ(t.chunkElems, 1024u);
+  EXPECT_EQ(t.splitTileSlots, 4u);
+  EXPECT_EQ(t.waveGroups, 8u);  // 8 groups x 24 pieces = 48 cores x 4
+}
+
 TEST(GroupNormGradTiling, HxW1PadsEachChannelToOneBlock) {
   GroupNormGradTiling t = Tile(64, 128, 1, 32, kGngFloat32);
   EXPECT_EQ(t.rowStride, 8u);

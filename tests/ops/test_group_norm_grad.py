@@ -10,9 +10,10 @@ from __future__ import annotations
 import itertools
 
 import ml_dtypes
-import normgrad
 import numpy as np
 import pytest
+
+import normgrad
 from normgrad import _native
 from normgrad.golden.group_norm_grad import group_norm_backward as golden
 from normgrad.golden.group_norm_grad import group_norm_forward_stats
@@ -97,6 +98,8 @@ EDGES = {
     "group_1": (3, 64, 100, 1),
     "tiny": (1, 2, 3, 1),
     "odd_everything": (5, 33, 1023, 11),
+    "n_5000": (5000, 4, 3, 2),           # more samples than one dgamma/dbeta copy takes (4095 rows)
+    "neck_like_row_pieces": (2, 6, 40000, 3),  # rows cut into pieces, groups split in waves
 }
 
 
