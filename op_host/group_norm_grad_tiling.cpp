@@ -246,6 +246,9 @@ std::string GroupNormGradTilingFor(const GroupNormGradRequest& req, const GroupN
   t.paramChannelsRemainder = t.c % cores;
   ChooseParamBatches(s, budget, &t);
   bool needParams = t.needDgamma || t.needDbeta;
+  // The piece-sum planes; at least 512 bytes because the kernel is MIX_AIV_1_0 (hard SyncAll),
+  // whose launches need a non-empty workspace.
+  t.workspaceBytes = 512;
   if (needParams || rest > 0) {
     t.workspaceBytes = 2 * AlignUp(t.n * t.c * t.hwParts * 4, 512);
   }

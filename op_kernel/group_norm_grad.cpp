@@ -21,7 +21,7 @@ __aicore__ inline void GroupNormGradRun(const GroupNormGradTiling& t, GM_ADDR dy
   gm.dgamma.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(dgamma));
   gm.dbeta.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(dbeta));
   gm.hasGamma = t.hasGamma != 0 && gamma != nullptr;
-  if (t.workspaceBytes > 0) {
+  if (t.needDgamma || t.needDbeta || t.waveGroups > 0) {
     __gm__ float* ws = reinterpret_cast<__gm__ float*>(AscendC::GetUserWorkspace(workspace));
     gm.wsDb.SetGlobalBuffer(ws);
     gm.wsDs.SetGlobalBuffer(ws + t.workspaceBytes / 2 / sizeof(float));
