@@ -232,6 +232,7 @@ class GroupNormGradTile {
   __aicore__ inline void GroupSums(uint64_t q, float& sumDb, float& sumDs) {
     const uint64_t first = q * t_->groupSlots;
     if (sumsValid_ && first >= piece0_ && first + t_->groupSlots <= piece0_ + slots_) {
+      PipeFence<AscendC::HardEvent::V_S>();  // the sums were written by WholeReduceSum
       AscendC::LocalTensor<float> db = db_.template Get<float>();
       AscendC::LocalTensor<float> ds = ds_.template Get<float>();
       for (uint64_t p = first; p < first + t_->groupSlots; ++p) {
