@@ -1,0 +1,303 @@
+"""normgrad's operators as PyTorch custom ops (torch.library, namespace ``normgrad``).
+
+    import normgrad.torch as ngt
+    y = ngt.group_norm(x, num_groups, weight, bias)       # backward runs normgrad's kernel
+    dx, dw, db = torch.ops.normgrad.group_norm_backward(dy, x, mean, rstd, w, N, C, HxW, G, [True] * 3)
+
+Ops (schemas are torch's, argument for argument):
+  normgrad::group_norm_backward       like aten::native_group_norm_backward
+  normgrad::layer_norm_backward       like aten::native_layer_norm_backward
+  normgrad::batch_norm_elemt_backward like aten::batch_norm_backward_elemt
+  normgrad::group_norm, normgrad::layer_norm   forward ops (torch's native_* forward) whose
+                                      autograd formula calls the backward ops above.
+
+On CPU the backward ops run the Ascend C kernels on normgrad's simulator through the NumPy API
+(normgrad.ops). The ops are defined with Library.define rather than custom_op so that an output
+whose output_mask entry is False comes back as None, exactly as aten's ops do. enable_npu()
+registers the same ops for torch_npu's PrivateUse1 key (untested here: no NPU, no CANN).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import ml_dtypes
+import numpy as np
+import torch
+
+__all__ = ["enable_npu", "group_norm", "layer_norm"]
+
+_NS = "normgrad"
+_SUPPORTED = (torch.float32, torch.float16, torch.bfloat16)
+
+_lib = torch.library.Library(_NS, "DEF")
+_lib.define(
+    "group_norm_backward(Tensor grad_out, Tensor input, Tensor mean, Tensor rstd, Tensor? weight, "
+    "SymInt N, SymInt C, SymInt HxW, int group, bool[3] output_mask) -> (Tensor, Tensor, Tensor)")
+_lib.define(
+    "layer_norm_backward(Tensor grad_out, Tensor input, SymInt[] normalized_shape, Tensor mean, "
+    "Tensor rstd, Tensor? weight, Tensor? bias, bool[3] output_mask) -> (Tensor, Tensor, Tensor)")
+_lib.define(
+    "batch_norm_elemt_backward(Tensor grad_out, Tensor input, Tensor mean, Tensor invstd, "
+    "Tensor? weight, Tensor sum_dy, Tensor sum_dy_xmu, Tensor count) -> Tensor")
+_lib.define(
+    "group_norm(Tensor input, int num_groups, Tensor? weight, Tensor? bias, float eps) "
+    "-> (Tensor, Tensor, Tensor)")
+_lib.define(
+    "layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) "
+    "-> (Tensor, Tensor, Tensor)")
+
+
+# ---- torch <-> NumPy ---------------------------------------------------------------------------
+
+def _to_numpy(t: torch.Tensor | None) -> np.ndarray | None:
+    """A NumPy view of a CPU tensor, strides kept (the NumPy API passes views to the kernel as
+    strided tensors). bfloat16 goes through int16, the same bits, since NumPy has no bfloat16."""
+    if t is None:
+        return None
+    t = t.detach()
+    if t.dtype == torch.bfloat16:
+        return t.view(torch.int16).numpy().view(ml_dtypes.bfloat16)
+    return t.numpy()
+
+
+def _to_torch(a: np.ndarray | None) -> torch.Tensor | None:
+    if a is None:
+        return None
+    if a.dtype == np.dtype(ml_dtypes.bfloat16):
+        return torch.from_numpy(np.ascontiguousarray(a).view(np.int16)).view(torch.bfloat16)
+    return torch.from_numpy(np.ascontiguousarray(a))
+
+
+def _check_dtype(op: str, name: str, t: torch.Tensor) -> None:
+    if t.dtype not in _SUPPORTED:
+        raise TypeError(f"normgrad::{op}: {name} has dtype {t.dtype}; the Ascend C kernel supports "
+                        f"torch.float32, torch.float16 and torch.bfloat16")
+
+
+def _mask(op: str, output_mask: Sequence[bool]) -> list[bool]:
+    mask = [bool(m) for m in output_mask]
+    if len(mask) != 3:
+        raise ValueError(f"normgrad::{op}: output_mask has {len(mask)} entries, expected 3")
+    return mask
+
+
+# ---- GroupNorm backward ------------------------------------------------------------------------
+
+def _gn_param_dtype(x: torch.Tensor, weight: torch.Tensor | None) -> torch.dtype:
+    return weight.dtype if weight is not None else x.dtype
+
+
+@torch.library.register_fake(f"{_NS}::group_norm_backward")
+def _group_norm_backward_fake(grad_out: torch.Tensor, x: torch.Tensor, mean: torch.Tensor,
+                              rstd: torch.Tensor, weight: torch.Tensor | None, N: Any, C: Any,  # noqa: N803
+                              HxW: Any, group: int, output_mask: Sequence[bool]) -> tuple:  # noqa: N803
+    mask = _mask("group_norm_backward", output_mask)
+    dtype = _gn_param_dtype(x, weight)
+    return (x.new_empty(x.shape) if mask[0] else None,
+            x.new_empty((C,), dtype=dtype) if mask[1] else None,
+            x.new_empty((C,), dtype=dtype) if mask[2] else None)
+
+
+@torch.library.impl(f"{_NS}::group_norm_backward", "CPU", lib=_lib)
+def _group_norm_backward_cpu(grad_out: torch.Tensor, x: torch.Tensor, mean: torch.Tensor,
+                             rstd: torch.Tensor, weight: torch.Tensor | None, N: int, C: int,  # noqa: N803
+                             HxW: int, group: int, output_mask: Sequence[bool]) -> tuple:  # noqa: N803
+    from normgrad.ops.group_norm_grad import group_norm_backward
+
+    op = "group_norm_backward"
+    mask = _mask(op, output_mask)
+    for name, t in (("grad_out", grad_out), ("input", x), ("mean", mean), ("rstd", rstd), ("weight", weight)):
+        if t is not None:
+            _check_dtype(op, name, t)
+    if grad_out.dtype != x.dtype:
+        raise TypeError(f"normgrad::{op}: grad_out has dtype {grad_out.dtype}, expected input's {x.dtype}")
+    args = [grad_out, x, mean, rstd, weight]
+    if len({t.dtype for t in args if t is not None}) > 1:
+        # torch's mixed precision (half/bf16 input, float32 stats and weight): the kernel takes one
+        # dtype, so run it in float32 on the exactly widened input rather than round the stats.
+        args = [t.float() if t is not None else None for t in args]
+    dx, dw, db = group_norm_backward(*(_to_numpy(t) for t in args), N, C, HxW, group, mask)
+    dtype = _gn_param_dtype(x, weight)
+    return (_to_torch(dx).to(x.dtype) if dx is not None else None,
+            _to_torch(dw).to(dtype) if dw is not None else None,
+            _to_torch(db).to(dtype) if db is not None else None)
+
+
+# ---- LayerNorm backward ------------------------------------------------------------------------
+
+@torch.library.register_fake(f"{_NS}::layer_norm_backward")
+def _layer_norm_backward_fake(grad_out: torch.Tensor, x: torch.Tensor, normalized_shape: Sequence[Any],
+                              mean: torch.Tensor, rstd: torch.Tensor, weight: torch.Tensor | None,
+                              bias: torch.Tensor | None, output_mask: Sequence[bool]) -> tuple:
+    mask = _mask("layer_norm_backward", output_mask)
+    dtype = weight.dtype if weight is not None else x.dtype
+    shape = tuple(normalized_shape)
+    return (x.new_empty(x.shape) if mask[0] else None,
+            x.new_empty(shape, dtype=dtype) if mask[1] else None,
+            x.new_empty(shape, dtype=dtype) if mask[2] else None)
+
+
+@torch.library.impl(f"{_NS}::layer_norm_backward", "CPU", lib=_lib)
+def _layer_norm_backward_cpu(grad_out: torch.Tensor, x: torch.Tensor, normalized_shape: Sequence[int],
+                             mean: torch.Tensor, rstd: torch.Tensor, weight: torch.Tensor | None,
+                             bias: torch.Tensor | None, output_mask: Sequence[bool]) -> tuple:
+    from normgrad.ops.layer_norm_grad import layer_norm_backward
+
+    op = "layer_norm_backward"
+    mask = _mask(op, output_mask)
+    for name, t in (("grad_out", grad_out), ("input", x), ("mean", mean), ("rstd", rstd),
+                    ("weight", weight), ("bias", bias)):
+        if t is not None:
+            _check_dtype(op, name, t)
+    # The kernel takes every dtype combination torch's forward produces (float32 stats and weight
+    # with a half/bf16 input included), so the tensors go as they are.
+    dx, dw, db = layer_norm_backward(*(_to_numpy(t) for t in (grad_out, x)), list(normalized_shape),
+                                     *(_to_numpy(t) for t in (mean, rstd, weight, bias)), mask)
+    return _to_torch(dx), _to_torch(dw), _to_torch(db)
+
+
+# ---- BatchNorm element-wise backward -----------------------------------------------------------
+
+@torch.library.register_fake(f"{_NS}::batch_norm_elemt_backward")
+def _batch_norm_elemt_backward_fake(grad_out: torch.Tensor, x: torch.Tensor, mean: torch.Tensor,
+                                    invstd: torch.Tensor, weight: torch.Tensor | None, sum_dy: torch.Tensor,
+                                    sum_dy_xmu: torch.Tensor, count: torch.Tensor) -> torch.Tensor:
+    return x.new_empty(x.shape)
+
+
+@torch.library.impl(f"{_NS}::batch_norm_elemt_backward", "CPU", lib=_lib)
+def _batch_norm_elemt_backward_cpu(grad_out: torch.Tensor, x: torch.Tensor, mean: torch.Tensor,
+                                   invstd: torch.Tensor, weight: torch.Tensor | None, sum_dy: torch.Tensor,
+                                   sum_dy_xmu: torch.Tensor, count: torch.Tensor) -> torch.Tensor:
+    from normgrad.ops.batch_norm_elemt_grad import batch_norm_elemt_backward
+
+    op = "batch_norm_elemt_backward"
+    for name, t in (("grad_out", grad_out), ("input", x), ("mean", mean), ("invstd", invstd),
+                    ("weight", weight), ("sum_dy", sum_dy), ("sum_dy_xmu", sum_dy_xmu)):
+        if t is not None:
+            _check_dtype(op, name, t)
+    if count.dtype not in (torch.int32, torch.float16, torch.float32):
+        raise TypeError(f"normgrad::{op}: count has dtype {count.dtype}, expected torch.int32 (as "
+                        f"SyncBatchNorm passes it), torch.float16 or torch.float32")
+    dx = batch_norm_elemt_backward(*(_to_numpy(t) for t in (grad_out, x, mean, invstd, weight, sum_dy,
+                                                          sum_dy_xmu, count)))
+    return _to_torch(dx)
+
+
+# ---- forward ops with autograd -----------------------------------------------------------------
+
+@torch.library.impl(f"{_NS}::group_norm", "CompositeExplicitAutograd", lib=_lib)
+def _group_norm_forward(x: torch.Tensor, num_groups: int, weight: torch.Tensor | None,
+                        bias: torch.Tensor | None, eps: float) -> tuple:
+    n, c = x.shape[0], x.shape[1]
+    return torch.ops.aten.native_group_norm(x, weight, bias, n, c, math.prod(x.shape[2:]), num_groups, eps)
+
+
+def _group_norm_setup(ctx: Any, inputs: tuple, output: tuple) -> None:
+    x, num_groups, weight, _, _ = inputs
+    _, mean, rstd = output
+    ctx.mark_non_differentiable(mean, rstd)
+    ctx.save_for_backward(x, weight, mean, rstd)
+    ctx.num_groups = num_groups
+
+
+def _group_norm_grad(ctx: Any, dy: torch.Tensor, _dmean: Any, _drstd: Any) -> tuple:
+    x, weight, mean, rstd = ctx.saved_tensors
+    needs = ctx.needs_input_grad
+    mask = [needs[0], needs[2], needs[3]]
+    n, c = x.shape[0], x.shape[1]
+    dx, dw, db = torch.ops.normgrad.group_norm_backward(
+        dy, x, mean, rstd, weight, n, c, math.prod(x.shape[2:]), ctx.num_groups, mask)
+    return dx, None, dw, db, None
+
+
+torch.library.register_autograd(f"{_NS}::group_norm", _group_norm_grad, setup_context=_group_norm_setup)
+
+
+@torch.library.impl(f"{_NS}::layer_norm", "CompositeExplicitAutograd", lib=_lib)
+def _layer_norm_forward(x: torch.Tensor, normalized_shape: Sequence[int], weight: torch.Tensor | None,
+                        bias: torch.Tensor | None, eps: float) -> tuple:
+    return torch.ops.aten.native_layer_norm(x, normalized_shape, weight, bias, eps)
+
+
+def _layer_norm_setup(ctx: Any, inputs: tuple, output: tuple) -> None:
+    x, normalized_shape, weight, bias, _ = inputs
+    _, mean, rstd = output
+    ctx.mark_non_differentiable(mean, rstd)
+    ctx.save_for_backward(x, weight, bias, mean, rstd)
+    ctx.normalized_shape = list(normalized_shape)
+
+
+def _layer_norm_grad(ctx: Any, dy: torch.Tensor, _dmean: Any, _drstd: Any) -> tuple:
+    x, weight, bias, mean, rstd = ctx.saved_tensors
+    needs = ctx.needs_input_grad
+    dx, dw, db = torch.ops.normgrad.layer_norm_backward(
+        dy, x, ctx.normalized_shape, mean, rstd, weight, bias, [needs[0], needs[2], needs[3]])
+    return dx, None, dw, db, None
+
+
+torch.library.register_autograd(f"{_NS}::layer_norm", _layer_norm_grad, setup_context=_layer_norm_setup)
+
+
+def group_norm(x: torch.Tensor, num_groups: int, weight: torch.Tensor | None = None,
+               bias: torch.Tensor | None = None, eps: float = 1e-5) -> torch.Tensor:
+    """torch.nn.functional.group_norm whose backward is normgrad::group_norm_backward.
+
+    x is (N, C, *); weight and bias (C,) or None. Only the gradients autograd asks for are computed.
+    """
+    if x.dim() < 2:
+        raise ValueError(f"normgrad.torch.group_norm: input has {x.dim()} dims {list(x.shape)}, "
+                         f"expected at least 2 (N, C, *)")
+    if num_groups <= 0 or x.shape[1] % num_groups != 0:
+        raise ValueError(f"normgrad.torch.group_norm: C = {x.shape[1]} channels is not divisible by "
+                         f"num_groups = {num_groups}")
+    return torch.ops.normgrad.group_norm(x, num_groups, weight, bias, eps)[0]
+
+
+def layer_norm(x: torch.Tensor, normalized_shape: int | Sequence[int], weight: torch.Tensor | None = None,
+               bias: torch.Tensor | None = None, eps: float = 1e-5) -> torch.Tensor:
+    """torch.nn.functional.layer_norm whose backward is normgrad::layer_norm_backward."""
+    shape = [normalized_shape] if isinstance(normalized_shape, int) else list(normalized_shape)
+    return torch.ops.normgrad.layer_norm(x, shape, weight, bias, eps)[0]
+
+
+# ---- torch_npu (PrivateUse1) -------------------------------------------------------------------
+
+def _register_privateuse1() -> None:
+    """Registers the backward ops for the PrivateUse1 key (torch_npu's "npu" device).
+
+    Each kernel calls torch_npu's aten op of the same meaning; op-plugin runs it as
+    EXEC_NPU_CMD(aclnnGroupNormBackward / aclnnLayerNormBackward / aclnnBatchNormElemtBackward, ...),
+    and resolves those names in custom OPP packages (ASCEND_CUSTOM_OPP_PATH, read once when
+    torch_npu loads) before CANN's libopapi.so, so with normgrad's OPP installed they are normgrad's
+    kernels. Untested here: this CI has neither an NPU nor CANN.
+    """
+    aten = torch.ops.aten
+
+    def gn(dy: Any, x: Any, mean: Any, rstd: Any, w: Any, n: Any, c: Any, hw: Any, g: int, mask: Any) -> Any:
+        return aten.native_group_norm_backward(dy, x, mean, rstd, w, n, c, hw, g, mask)
+
+    def ln(dy: Any, x: Any, shape: Any, mean: Any, rstd: Any, w: Any, b: Any, mask: Any) -> Any:
+        return aten.native_layer_norm_backward(dy, x, shape, mean, rstd, w, b, mask)
+
+    def bn(dy: Any, x: Any, mean: Any, invstd: Any, w: Any, sdy: Any, sdyx: Any, count: Any) -> Any:
+        return aten.batch_norm_backward_elemt(dy, x, mean, invstd, w, sdy, sdyx, count)
+
+    for name, fn in (("group_norm_backward", gn), ("layer_norm_backward", ln),
+                     ("batch_norm_elemt_backward", bn)):
+        if not torch._C._dispatch_has_kernel_for_dispatch_key(f"{_NS}::{name}", "PrivateUse1"):
+            _lib.impl(name, fn, "PrivateUse1")
+
+
+def enable_npu() -> None:
+    """Imports torch_npu and registers the ops for NPU tensors. Set ASCEND_CUSTOM_OPP_PATH to
+    normgrad's OPP before the first import of torch_npu (it is read once, at load)."""
+    try:
+        import torch_npu  # noqa: F401  (registers the "npu" device)
+    except ImportError as err:
+        raise ImportError(f"normgrad.torch.enable_npu: torch_npu cannot be imported ({err}); it needs "
+                          f"an Ascend host with CANN installed") from err
+    _register_privateuse1()
