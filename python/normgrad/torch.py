@@ -193,7 +193,10 @@ def _batch_norm_elemt_backward_cpu(grad_out: torch.Tensor, x: torch.Tensor, mean
 def _group_norm_forward(x: torch.Tensor, num_groups: int, weight: torch.Tensor | None,
                         bias: torch.Tensor | None, eps: float) -> tuple:
     n, c = x.shape[0], x.shape[1]
-    return torch.ops.aten.native_group_norm(x, weight, bias, n, c, math.prod(x.shape[2:]), num_groups, eps)
+    # aten's CPU kernel requires a contiguous input (F.group_norm makes one the same way); the
+    # backward gets the original view, which the kernel reads strided.
+    hw = math.prod(x.shape[2:])
+    return torch.ops.aten.native_group_norm(x.contiguous(), weight, bias, n, c, hw, num_groups, eps)
 
 
 def _group_norm_setup(ctx: Any, inputs: tuple, output: tuple) -> None:
