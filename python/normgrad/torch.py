@@ -187,6 +187,23 @@ def _batch_norm_elemt_backward_cpu(grad_out: torch.Tensor, x: torch.Tensor, mean
     return _to_torch(dx)
 
 
+# ---- no double backward ------------------------------------------------------------------------
+
+def _no_double_backward(name: str) -> Any:
+    # Without an autograd formula torch would only warn and return zeros for a second derivative
+    # through these ops (create_graph=True); an error is better than a silently wrong gradient.
+    def backward(ctx: Any, *grads: Any) -> tuple:
+        raise NotImplementedError(
+            f"normgrad::{name}: double backward (a gradient of this gradient, create_graph=True) is "
+            f"not supported; use torch.nn.functional's norm for second derivatives")
+
+    return backward
+
+
+for _name in ("group_norm_backward", "layer_norm_backward", "batch_norm_elemt_backward"):
+    torch.library.register_autograd(f"{_NS}::{_name}", _no_double_backward(_name))
+
+
 # ---- forward ops with autograd -----------------------------------------------------------------
 
 @torch.library.impl(f"{_NS}::group_norm", "CompositeExplicitAutograd", lib=_lib)

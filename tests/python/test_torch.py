@@ -337,6 +337,14 @@ def test_torch_compile_fullgraph_gives_the_eager_gradients() -> None:
         assert torch.equal(g, w)
 
 
+def test_double_backward_raises_instead_of_returning_zeros() -> None:
+    gen = torch.Generator().manual_seed(7)
+    x = randn((3, 4), gen, torch.float32).requires_grad_()
+    (g,) = torch.autograd.grad(ngt.layer_norm(x, 4).pow(2).sum(), x, create_graph=True)
+    with pytest.raises(NotImplementedError, match=r"layer_norm_backward: double backward"):
+        g.sum().backward()
+
+
 # ---- errors -------------------------------------------------------------------------------------
 
 def test_errors_name_the_op_argument_and_values() -> None:
