@@ -74,7 +74,14 @@ bool FitBatch(LayerNormGradTiling& t, uint64_t rowsMax, uint32_t budget, bool wh
     const uint64_t minChunk = wholeSliceChunk ? wp : std::min<uint64_t>(wp, b == 1 ? 16 : 512);
     for (; c >= minChunk && c >= 16; c -= 16) {
       t.chunkCols = static_cast<uint32_t>(c);
-      if (LayerNormGradMainUbBytes(t) <= budget) return true;
+      if (LayerNormGradMainUbBytes(t) > budget) continue;
+      // Several chunks: equal widths in whole 64-lane repeats, so no chunk ends in a masked
+      // tail instruction and the last one is not a sliver (fewer instructions per row).
+      if (c < wp && c >= 64) {
+        const uint64_t even = AlignUp(CeilDiv(wp, CeilDiv(wp, c)), 64);
+        t.chunkCols = static_cast<uint32_t>(even <= c ? even : c / 64 * 64);
+      }
+      return true;
     }
   }
   return false;
@@ -139,14 +146,13 @@ uint32_t LayerNormGradMainUbBytes(const LayerNormGradTiling& t) {
   if (f.needX) bytes += Buf(b * c * 4);                           // xhat
   if (f.needX) bytes += Buf(b * c * 4);                           // tmp
   if (f.needX) bytes += 4 * Buf(b * 4);                           // mean/rstd raw and fp32
-  if (f.needDx) bytes += 2 * Buf(bp * 4) + 64;                    // row sums, reduce scratch
+  if (f.needDx) bytes += 2 * Buf(bp * 4) + 2 * Buf(bp * 64 * 4);  // row sums, 64-lane partials
   if (f.needDx && t.colSplit > 1) bytes += Buf(uint64_t(t.colSplit) * 2 * bp * 4);  // exchange
   if (f.needDx && f.hasWeight) {
-    bytes += Buf(c * 4);                                          // gamma raw chunk
     bytes += Buf((t.gammaResident ? wp : c) * 4);                 // gamma fp32
   }
   bytes += f.nParams * Buf((t.accResident ? wp : c) * 4);         // dgamma/dbeta sums
-  if (f.needParams) bytes += Buf(c * 4);                          // output staging
+  if (f.needParams && !f.needX) bytes += Buf(c * 4);              // output staging (else in tmp)
   return static_cast<uint32_t>(std::min<uint64_t>(bytes, 0xffffffffull));
 }
 

@@ -5,12 +5,16 @@
 //   xhat = (x - mean_r) * rstd_r,  g = dy * gamma
 //   s1_r = sum(g),  s2_r = sum(g * xhat)
 //   dx   = rstd_r * (g - s1_r / D - xhat * s2_r / D)
+// Row sums accumulate 64 lanes per row with one Add per chunk (common/row_sums.h) and are reduced
+// for the whole batch by one WholeReduceSum: a ReduceSum per row costs 3 cycles per repeat plus a
+// scalar round trip. fp32 inputs are used in place (no copy into a work buffer).
 //   dgamma += dy * xhat,  dbeta += dy          (over this core's rows, then over groups)
 #pragma once
 #include "kernel_operator.h"
 #include "layer_norm_grad_tiling.h"
 #include "common/float_io.h"
 #include "common/pipe_fence.h"
+#include "common/row_sums.h"
 
 namespace normgrad {
 
@@ -80,17 +84,19 @@ class LayerNormGradBatch {
     if (t_.needDx) {
       pipe_->InitBuffer(sum1Buf_, bp_ * 4);
       pipe_->InitBuffer(sum2Buf_, bp_ * 4);
-      pipe_->InitBuffer(redBuf_, 64);
+      pipe_->InitBuffer(acc1Buf_, bp_ * kRowSumsLanes * 4);
+      pipe_->InitBuffer(acc2Buf_, bp_ * kRowSumsLanes * 4);
       if (t_.colSplit > 1) pipe_->InitBuffer(exchBuf_, t_.colSplit * 2 * bp_ * 4);
       if (t_.hasWeight) {
-        pipe_->InitBuffer(gammaRawBuf_, c * 4);
         pipe_->InitBuffer(gammaBuf_, (t_.gammaResident ? wp : c) * 4);
       }
     }
     const uint32_t accCols = t_.accResident ? wp : c;
     if (t_.needDgamma) pipe_->InitBuffer(dgammaBuf_, accCols * 4);
     if (t_.needDbeta) pipe_->InitBuffer(dbetaBuf_, accCols * 4);
-    if (t_.needDgamma || t_.needDbeta) pipe_->InitBuffer(stageBuf_, c * 4);
+    // The gamma load staging and the dgamma/dbeta store staging reuse tmpF_, which holds nothing
+    // live at those points (each staging use is fenced against the pipe that used tmpF_ before).
+    if (!needX_ && (t_.needDgamma || t_.needDbeta)) pipe_->InitBuffer(stageBuf_, c * 4);
     dyF_ = dyBuf_.Get<float>();
     if (needX_) {
       xhatF_ = xhatBuf_.Get<float>();
@@ -101,15 +107,16 @@ class LayerNormGradBatch {
     if (t_.needDx) {
       sum1_ = sum1Buf_.Get<float>();
       sum2_ = sum2Buf_.Get<float>();
-      red_ = redBuf_.Get<float>();
+      acc1_ = acc1Buf_.Get<float>();
+      acc2_ = acc2Buf_.Get<float>();
       if (t_.hasWeight) {
-        gammaRaw_ = gammaRawBuf_.Get<float>();
+        gammaRaw_ = tmpF_;
         gammaF_ = gammaBuf_.Get<float>();
       }
     }
     if (t_.needDgamma) dgammaF_ = dgammaBuf_.Get<float>();
     if (t_.needDbeta) dbetaF_ = dbetaBuf_.Get<float>();
-    if (t_.needDgamma || t_.needDbeta) stage_ = stageBuf_.Get<float>();
+    if (t_.needDgamma || t_.needDbeta) stage_ = needX_ ? tmpF_ : stageBuf_.Get<float>();
   }
 
   __aicore__ inline void ZeroSums(uint32_t count) {
@@ -126,8 +133,8 @@ class LayerNormGradBatch {
       LoadAsFloat(rstdF_, rstdRawBuf_.Get<float>(), a_.rstd, r0, n, t_.statsDtype);
     }
     if (t_.needDx) {
-      AscendC::Duplicate(sum1_, 0.0f, static_cast<int32_t>(bp_));
-      AscendC::Duplicate(sum2_, 0.0f, static_cast<int32_t>(bp_));
+      AscendC::Duplicate(acc1_, 0.0f, static_cast<int32_t>(n * kRowSumsLanes));
+      AscendC::Duplicate(acc2_, 0.0f, static_cast<int32_t>(n * kRowSumsLanes));
     }
   }
 
@@ -154,24 +161,41 @@ class LayerNormGradBatch {
 
   __aicore__ inline void ToFloat(const AscendC::LocalTensor<float>& dst, const AscendC::LocalTensor<T>& src,
                                  uint32_t n) {
+    AscendC::Cast(dst, src, AscendC::RoundMode::CAST_NONE, n);
+  }
+
+  // fp32 dy of chunk [c0, c0 + cw) of row r: the resident input itself for fp32, else cast into dyF_.
+  __aicore__ inline AscendC::LocalTensor<float> DyRow(uint32_t r, uint32_t c0, uint32_t cw) {
     if constexpr (AscendC::IsSameType<T, float>::value) {
-      AscendC::Adds(dst, src, 0.0f, static_cast<int32_t>(n));
+      return dyIn_[r * t_.sliceStride + c0];
     } else {
-      AscendC::Cast(dst, src, AscendC::RoundMode::CAST_NONE, n);
+      AscendC::LocalTensor<float> dst = dyF_[r * t_.chunkCols];
+      ToFloat(dst, dyIn_[r * t_.sliceStride + c0], cw);
+      return dst;
     }
   }
 
-  // fp32 dy (then g = dy * gamma) and xhat of chunk [c0, c0 + cw) of row r.
-  __aicore__ inline void RowToFloat(uint32_t r, uint32_t c0, uint32_t cw) {
+  // xhatF_ row r = x - mean_r of chunk [c0, c0 + cw) (times rstd_r when scaled).
+  __aicore__ inline AscendC::LocalTensor<float> CenteredX(uint32_t r, uint32_t c0, uint32_t cw, bool scaled) {
     const int32_t n = static_cast<int32_t>(cw);
-    AscendC::LocalTensor<float> dyRow = dyF_[r * t_.chunkCols];
-    ToFloat(dyRow, dyIn_[r * t_.sliceStride + c0], cw);
-    if (needX_) {
-      AscendC::LocalTensor<float> xh = xhatF_[r * t_.chunkCols];
+    AscendC::LocalTensor<float> xh = xhatF_[r * t_.chunkCols];
+    if constexpr (AscendC::IsSameType<T, float>::value) {
+      AscendC::Adds(xh, xIn_[r * t_.sliceStride + c0], -meanF_.GetValue(r), n);
+    } else {
       ToFloat(xh, xIn_[r * t_.sliceStride + c0], cw);
       AscendC::Adds(xh, xh, -meanF_.GetValue(r), n);
-      AscendC::Muls(xh, xh, rstdF_.GetValue(r), n);
     }
+    if (scaled) AscendC::Muls(xh, xh, rstdF_.GetValue(r), n);
+    return xh;
+  }
+
+  // g = dy * gamma of row r: into dyF_ (in place for 16-bit dy), or dy itself without weight.
+  __aicore__ inline AscendC::LocalTensor<float> GRow(uint32_t r, const AscendC::LocalTensor<float>& dyRow,
+                                                     const AscendC::LocalTensor<float>& gamma, uint32_t cw) {
+    if (!t_.hasWeight) return dyRow;
+    AscendC::LocalTensor<float> g = dyF_[r * t_.chunkCols];
+    AscendC::Mul(g, dyRow, gamma, static_cast<int32_t>(cw));
+    return g;
   }
 
   __aicore__ inline AscendC::LocalTensor<float> GammaChunk(uint32_t c0, uint32_t cw) {
@@ -180,7 +204,7 @@ class LayerNormGradBatch {
     return gammaF_;
   }
 
-  // Row sums of the batch and dgamma/dbeta sums for chunk [c0, c0 + cw).
+  // Row sums of the batch (64-lane partials in acc1_/acc2_) and dgamma/dbeta sums for chunk [c0, c0 + cw).
   __aicore__ inline void AccumulateChunk(uint32_t n, uint32_t c0) {
     const uint32_t cw = ChunkWidth(c0);
     const int32_t cnt = static_cast<int32_t>(cw);
@@ -189,56 +213,67 @@ class LayerNormGradBatch {
     AscendC::LocalTensor<float> gamma;
     if (t_.needDx && t_.hasWeight) gamma = GammaChunk(c0, cw);
     for (uint32_t r = 0; r < n; ++r) {
-      RowToFloat(r, c0, cw);
-      AscendC::LocalTensor<float> dyRow = dyF_[r * t_.chunkCols];
+      AscendC::LocalTensor<float> dyRow = DyRow(r, c0, cw);
+      AscendC::LocalTensor<float> xh, prod;
+      if (needX_) {
+        xh = CenteredX(r, c0, cw, true);
+        prod = tmpF_[r * t_.chunkCols];
+      }
       if (t_.needDbeta) AscendC::Add(dbetaF_[accOff], dbetaF_[accOff], dyRow, cnt);
       if (t_.needDgamma) {
-        AscendC::LocalTensor<float> prod = tmpF_[r * t_.chunkCols];
-        AscendC::Mul(prod, dyRow, xhatF_[r * t_.chunkCols], cnt);
+        AscendC::Mul(prod, dyRow, xh, cnt);
         AscendC::Add(dgammaF_[accOff], dgammaF_[accOff], prod, cnt);
       }
-      if (t_.needDx) RowSums(r, cw, gamma);
+      if (t_.needDx) {
+        AscendC::LocalTensor<float> g = GRow(r, dyRow, gamma, cw);
+        AccumulateLanes(acc1_[r * kRowSumsLanes], g, cw);
+        AscendC::Mul(prod, g, xh, cnt);
+        AccumulateLanes(acc2_[r * kRowSumsLanes], prod, cw);
+      }
     }
     if (!t_.accResident) FlushSums(c0, cw, 0);
   }
 
-  __aicore__ inline void RowSums(uint32_t r, uint32_t cw, const AscendC::LocalTensor<float>& gamma) {
-    const int32_t cnt = static_cast<int32_t>(cw);
-    AscendC::LocalTensor<float> g = dyF_[r * t_.chunkCols];
-    AscendC::LocalTensor<float> prod = tmpF_[r * t_.chunkCols];
-    if (t_.hasWeight) AscendC::Mul(g, g, gamma, cnt);
-    AscendC::ReduceSum(red_, g, red_[8], cnt);
-    float s1 = red_.GetValue(0);
-    AscendC::Mul(prod, g, xhatF_[r * t_.chunkCols], cnt);
-    AscendC::ReduceSum(red_, prod, red_[8], cnt);
-    float s2 = red_.GetValue(0);
-    sum1_.SetValue(r, sum1_.GetValue(r) + s1);
-    sum2_.SetValue(r, sum2_.GetValue(r) + s2);
+  // sum1_/sum2_[r] = this slice's row sums of the batch, ready for scalar reads and MTE3.
+  __aicore__ inline void FinishRowSums(uint32_t n) {
+    for (uint32_t r0 = 0; r0 < n; r0 += kRowSumsMaxRepeat) {
+      const int32_t rep = static_cast<int32_t>(n - r0 < kRowSumsMaxRepeat ? n - r0 : kRowSumsMaxRepeat);
+      AscendC::WholeReduceSum<float>(sum1_[r0], acc1_[r0 * kRowSumsLanes], static_cast<int32_t>(kRowSumsLanes),
+                                     rep, 1, 1, 8);
+      AscendC::WholeReduceSum<float>(sum2_[r0], acc2_[r0 * kRowSumsLanes], static_cast<int32_t>(kRowSumsLanes),
+                                     rep, 1, 1, 8);
+    }
+    PipeFence<AscendC::HardEvent::V_S>();
   }
 
   // dx of rows [r0, r0 + n) for chunk [c0, c0 + cw); sum1_/sum2_ hold the whole-row sums.
+  // dx = rstd * ((g - s1/D) - xhat * s2/D); with several chunks g and x - mean are recomputed
+  // from the resident dy and x, and rstd is folded into the Axpy scalar instead of into x-hat.
   __aicore__ inline void DxChunk(uint64_t r0, uint32_t n, uint32_t c0) {
     const uint32_t cw = ChunkWidth(c0);
     const int32_t cnt = static_cast<int32_t>(cw);
-    if (nChunks_ > 1) {  // x-hat and g of another chunk are in the work buffers: recompute
-      AscendC::LocalTensor<float> gamma;
-      if (t_.hasWeight) gamma = GammaChunk(c0, cw);
-      for (uint32_t r = 0; r < n; ++r) {
-        RowToFloat(r, c0, cw);
-        if (t_.hasWeight) AscendC::Mul(dyF_[r * t_.chunkCols], dyF_[r * t_.chunkCols], gamma, cnt);
-      }
-    }
+    const bool recompute = nChunks_ > 1;
+    AscendC::LocalTensor<float> gamma;
+    if (recompute && t_.hasWeight) gamma = GammaChunk(c0, cw);
     const float invD = 1.0f / static_cast<float>(t_.cols);
     AscendC::LocalTensor<T> out = dxQue_.template AllocTensor<T>();
     for (uint32_t r = 0; r < n; ++r) {
       const float rstd = rstdF_.GetValue(r);
       const float meanG = sum1_.GetValue(r) * invD;
       const float meanGx = sum2_.GetValue(r) * invD;
-      AscendC::LocalTensor<float> xh = xhatF_[r * t_.chunkCols];
+      AscendC::LocalTensor<float> g, xs;
+      float xCoef = -meanGx;
+      if (recompute) {
+        g = GRow(r, DyRow(r, c0, cw), gamma, cw);
+        xs = CenteredX(r, c0, cw, false);
+        xCoef = -meanGx * rstd;
+      } else {
+        g = t_.hasWeight ? dyF_[r * t_.chunkCols] : DyRowResident(r);
+        xs = xhatF_[r * t_.chunkCols];
+      }
       AscendC::LocalTensor<float> acc = tmpF_[r * t_.chunkCols];
-      AscendC::Muls(xh, xh, -meanGx, cnt);
-      AscendC::Add(acc, dyF_[r * t_.chunkCols], xh, cnt);
-      AscendC::Adds(acc, acc, -meanG, cnt);
+      AscendC::Adds(acc, g, -meanG, cnt);
+      AscendC::Axpy(acc, xs, xCoef, cnt);
       if constexpr (AscendC::IsSameType<T, float>::value) {
         AscendC::Muls(out[r * t_.chunkCols], acc, rstd, cnt);
       } else {
@@ -255,6 +290,15 @@ class LayerNormGradBatch {
                                       static_cast<uint32_t>((t_.cols - cw) * s), 0);
     AscendC::DataCopyPad(gm, out, params);
     dxQue_.FreeTensor(out);
+  }
+
+  // Single chunk, no weight: g is dy as pass 1 left it (the resident input for fp32, dyF_ else).
+  __aicore__ inline AscendC::LocalTensor<float> DyRowResident(uint32_t r) {
+    if constexpr (AscendC::IsSameType<T, float>::value) {
+      return dyIn_[r * t_.sliceStride];
+    } else {
+      return dyF_[r * t_.chunkCols];
+    }
   }
 
   // Writes dgamma/dbeta sums of columns [c0, c0 + cw) of the slice: to the outputs when one
@@ -292,9 +336,9 @@ class LayerNormGradBatch {
   AscendC::TQue<AscendC::TPosition::VECIN, 1> dyQue_, xQue_;
   AscendC::TQue<AscendC::TPosition::VECOUT, 1> dxQue_;
   AscendC::TBuf<AscendC::TPosition::VECCALC> dyBuf_, xhatBuf_, tmpBuf_, meanRawBuf_, rstdRawBuf_, meanBuf_,
-      rstdBuf_, sum1Buf_, sum2Buf_, redBuf_, exchBuf_, gammaRawBuf_, gammaBuf_, dgammaBuf_, dbetaBuf_, stageBuf_;
+      rstdBuf_, sum1Buf_, sum2Buf_, acc1Buf_, acc2Buf_, exchBuf_, gammaBuf_, dgammaBuf_, dbetaBuf_, stageBuf_;
   AscendC::LocalTensor<T> dyIn_, xIn_;
-  AscendC::LocalTensor<float> dyF_, xhatF_, tmpF_, meanF_, rstdF_, sum1_, sum2_, red_, gammaRaw_, gammaF_,
+  AscendC::LocalTensor<float> dyF_, xhatF_, tmpF_, meanF_, rstdF_, sum1_, sum2_, acc1_, acc2_, gammaRaw_, gammaF_,
       dgammaF_, dbetaF_, stage_;
 };
 

@@ -18,6 +18,7 @@ class LayerNormGradRowSlices : public LayerNormGradBatch<T> {
       if (n > 0) {
         this->CopyIn(r0, n);
         for (uint32_t c0 = 0; c0 < this->sliceCols_; c0 += t.chunkCols) this->AccumulateChunk(n, c0);
+        if (t.needDx) this->FinishRowSums(n);
       }
       if (t.needDx) ExchangeRowSums(batch, n);
       if (n > 0) {
@@ -39,7 +40,7 @@ class LayerNormGradRowSlices : public LayerNormGradBatch<T> {
     GM_ADDR slots = this->a_.workspace + t.exchangeOffset;
     const uint64_t parityBase = static_cast<uint64_t>(batch % 2) * t.blockDim * 2 * bp;
     if (n > 0) {
-      PipeFence<AscendC::HardEvent::S_MTE3>();
+      PipeFence<AscendC::HardEvent::V_MTE3>();
       CopyUbToGm(slots, parityBase + this->core_ * 2ull * bp, this->sum1_, bp);
       CopyUbToGm(slots, parityBase + (this->core_ * 2ull + 1) * bp, this->sum2_, bp);
     }

@@ -17,6 +17,7 @@ class LayerNormGradWholeRows : public LayerNormGradBatch<T> {
       this->CopyIn(r0, n);
       for (uint32_t c0 = 0; c0 < this->sliceCols_; c0 += this->t_.chunkCols) this->AccumulateChunk(n, c0);
       if (this->t_.needDx) {
+        this->FinishRowSums(n);
         for (uint32_t c0 = 0; c0 < this->sliceCols_; c0 += this->t_.chunkCols) this->DxChunk(r0, n, c0);
       }
       this->FreeInputs();
