@@ -43,7 +43,7 @@ fi
 
 # cmake and ninja: the system's, or PyPI's.
 if ! command -v cmake >/dev/null || ! command -v ninja >/dev/null; then
-  python3 -m pip install -q cmake ninja
+  python3 -m pip install -q --root-user-action=ignore cmake ninja
 fi
 
 build_dir=build/$mode
@@ -57,7 +57,7 @@ cmake --build "$build_dir" -j "$jobs"
 
 if [ "$mode" = sim ]; then
   # Test dependencies (a no-op when present; torch is pinned to the CPU build on the machine's disk).
-  python3 -m pip install -q --disable-pip-version-check -r tests/requirements.txt
+  python3 -m pip install -q --root-user-action=ignore --disable-pip-version-check -r tests/requirements.txt
   NORMGRAD_LIBRARY="$PWD/$build_dir/libnormgrad.so" PYTHONPATH="$PWD/python${PYTHONPATH:+:$PYTHONPATH}" \
     python3 -m pytest -q tests
 fi
