@@ -19,6 +19,11 @@ constexpr uint32_t kMarginUb = 512;
 constexpr uint64_t kMinSliceCols = 1024;  // below this a column split costs more in SyncAll than it wins
 constexpr uint32_t kMaxBatchRows = 4095;  // DataCopyPad blockCount limit
 constexpr uint64_t kTargetCopyBytes = 32 * 1024;
+// Split-choice model (performance-model.md §5.2): sustained HBM, one core's DMA, one SyncAll.
+constexpr double kHbmBytesPerUs = 1.5e6;
+constexpr double kCoreDmaBytesPerUs = 59e3;
+constexpr double kSyncUs = 2.0;
+constexpr double kCyclesPerUs = 1850.0;
 // Per-group dgamma/dbeta partials cost 8 bytes per column and output; keep them under this
 // fraction of the 3*M*D*s bytes of dy, x and dx.
 constexpr double kPartialTrafficShare = 0.04;
@@ -87,11 +92,42 @@ bool FitBatch(LayerNormGradTiling& t, uint64_t rowsMax, uint32_t budget, bool wh
   return false;
 }
 
+bool FitSplitFirst(LayerNormGradTiling& t, uint64_t rowsMax, uint32_t budget, bool allowWholeSlice);
+
+// Modeled time of a split (performance-model.md §5): the larger of the stream at min(HBM, cores
+// x per-core DMA) and one core's vector work (fp32 ops per element, more when chunks recompute
+// x-hat and g; about 22 instructions of issue cost per row and chunk), plus a SyncAll per batch
+// when rows are split.
+double ModelUs(const LayerNormGradTiling& t, uint64_t rowsMax) {
+  const Flags f = FlagsOf(t);
+  const double bytes = 3.0 * double(t.rows) * double(t.cols) * f.s;
+  const double streamUs = bytes / std::min(kHbmBytesPerUs, double(t.blockDim) * kCoreDmaBytesPerUs);
+  const uint64_t chunks = CeilDiv(t.sliceCols, t.chunkCols);
+  const double ops = (f.s == 2 ? 15.0 : 12.0) + (chunks > 1 ? 5.0 : 0.0);
+  const double cycles = double(rowsMax) * t.sliceCols * ops / 64.0 + double(rowsMax) * chunks * 22.0 * 10.0;
+  const double vecUs = cycles / kCyclesPerUs;
+  const uint64_t batches = CeilDiv(rowsMax, t.rowsPerBatch);
+  return std::max(streamUs, vecUs) + (f.needDx && t.colSplit > 1 ? double(batches) * kSyncUs : 0.0);
+}
+
+// Split rows pay one SyncAll per batch: there a larger batch with chunked math beats a smaller
+// one that keeps the whole slice in one chunk.
 bool FitSplit(LayerNormGradTiling& t, uint64_t rowsMax, uint32_t budget) {
+  if (!FitSplitFirst(t, rowsMax, budget, true)) return false;
+  if (t.colSplit == 1 || t.chunkCols < t.sliceStride) return true;
+  LayerNormGradTiling chunked = t;
+  if (FitSplitFirst(chunked, rowsMax, budget, false) && ModelUs(chunked, rowsMax) < ModelUs(t, rowsMax)) {
+    t = chunked;
+  }
+  return true;
+}
+
+bool FitSplitFirst(LayerNormGradTiling& t, uint64_t rowsMax, uint32_t budget, bool allowWholeSlice) {
   const Flags f = FlagsOf(t);
   // One chunk per slice keeps x-hat and dy*gamma in UB between the row sums and dx; several
   // chunks recompute them from the resident dy and x.
   for (bool wholeSliceChunk : {true, false}) {
+  if (wholeSliceChunk && !allowWholeSlice) continue;
   // Split rows pay one SyncAll per batch, so there fewer, larger batches beat double buffering.
   const uint32_t bufferOrder[2] = {t.colSplit == 1 ? 2u : 1u, t.colSplit == 1 ? 1u : 2u};
   for (uint32_t bufferNum : bufferOrder) {
@@ -191,6 +227,12 @@ LayerNormGradTilingResult LayerNormGradComputeTiling(const LayerNormGradTilingIn
   uint64_t kMax = std::max<uint64_t>(1, std::min<uint64_t>(cores, in.cols / kMinSliceCols));
   uint64_t kStart = std::max<uint64_t>(1, std::min<uint64_t>(kMax, cores / groupCap));
 
+  // Whole rows (k = 1) win whenever they fit. A split row pays one SyncAll per batch, and the
+  // batch is bounded by the UB of the group's cores, so among splits keep the one with the least
+  // modeled time (ModelUs).
+  bool found = false;
+  double bestUs = 0;
+  LayerNormGradTiling best{};
   for (uint64_t k = kStart; k <= cores; ++k) {
     uint64_t w = k == 1 ? in.cols : AlignUp(CeilDiv(in.cols, k), 64);
     if (k > 1 && (k - 1) * w >= in.cols) continue;  // the last slice would be empty
@@ -203,12 +245,23 @@ LayerNormGradTilingResult LayerNormGradComputeTiling(const LayerNormGradTilingIn
     t.sliceStride = static_cast<uint32_t>(AlignUp(w, 16));
     t.mode = k == 1 ? kLnWholeRows : kLnRowSlices;
     uint64_t rowsMax = CeilDiv(in.rows, groups);
+    if (found && k > kMax) break;  // slices under kMinSliceCols only when nothing else fits
     if (!FitSplit(t, rowsMax, budget)) continue;
     if (k > 1 && f.needDx && !soc.hasHardSyncAll) {
       res.error = "layer_norm_grad tiling: a row split across cores needs hardware SyncAll";
       return res;
     }
     t.batchesPerGroup = static_cast<uint32_t>(CeilDiv(rowsMax, t.rowsPerBatch));
+    const double us = ModelUs(t, rowsMax);
+    if (!found || us < bestUs) {
+      found = true;
+      bestUs = us;
+      best = t;
+    }
+    if (k == 1) break;
+  }
+  if (found) {
+    t = best;
     t.ubBytes = LayerNormGradMainUbBytes(t);
     PlanWorkspace(t);
     PlanReduce(t, budget);
