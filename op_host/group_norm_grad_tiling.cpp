@@ -21,11 +21,32 @@ uint64_t AlignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 uint64_t CeilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 uint64_t DtypeBytes(uint32_t dtype) { return dtype == kGngFloat32 ? 4 : 2; }
 
+// What block-copy mode adds to a tile phase (all zero on A2/A3).
+struct BlockMode {
+  bool on = false;        // no DataCopyPad
+  bool dense = false;     // rows shorter than a block: dx packed on one core
+  uint64_t syncBytes = 0; // soft SyncAll's UB scratch
+};
+
+BlockMode BlockModeOf(const GroupNormGradTiling& t) {
+  BlockMode k;
+  k.on = t.blockCopyOnly != 0;
+  k.dense = k.on && t.hw < 32 / DtypeBytes(t.dtype);
+  k.syncBytes = t.softSync ? AlignUp(uint64_t{t.blockDim} * 32, 32) : 0;
+  return k;
+}
+
 // UB bytes of one tile phase with `slots` slots per input and `bufferNum` buffers, as the
 // kernel's InitBuffer calls lay it out (each buffer rounded up to 32 bytes).
 uint64_t TileUbBytes(uint64_t s, uint64_t chunkElems, uint64_t rowStride, uint64_t slots,
-                     uint64_t bufferNum, uint64_t wsBatch) {
-  uint64_t bytes = 2 * bufferNum * AlignUp(slots * rowStride * s, 32);  // dy, x tiles (native dtype)
+                     uint64_t bufferNum, uint64_t wsBatch, const BlockMode& k) {
+  uint64_t bytes = k.syncBytes;
+  if (k.on) {
+    if (s == 4) bytes += AlignUp(chunkElems * 4, 32);            // dy copy whose overlap lanes are zeroed
+    bytes += 2 * kGngSpreadPieces * 32;                          // piece sums spread one per block
+    if (k.dense) bytes += AlignUp((chunkElems + 64 / s) * s, 32);  // packed dx + one block of history
+  }
+  bytes += 2 * bufferNum * AlignUp(slots * rowStride * s, 32);  // dy, x tiles (native dtype)
   bytes += 2 * AlignUp(chunkElems * s, 32);                            // dx chunk queue, 2 buffers
   if (s != 4) bytes += 2 * AlignUp(chunkElems * 4, 32);                // fp32 dy, x chunks
   bytes += 2 * AlignUp(chunkElems * 4, 32);                            // dy*x or fp32 dx; row-sum fold
@@ -37,19 +58,19 @@ uint64_t TileUbBytes(uint64_t s, uint64_t chunkElems, uint64_t rowStride, uint64
 
 // Most slots per input a tile phase can hold in `budget` bytes (0 if not even one).
 uint64_t MaxSlots(uint64_t s, uint64_t chunkElems, uint64_t rowStride, uint64_t bufferNum,
-                  uint64_t wsBatch, uint64_t budget) {
+                  uint64_t wsBatch, uint64_t budget, const BlockMode& k) {
   uint64_t lo = 0;
   uint64_t hi = kMaxSlotsPerTile;
   while (lo < hi) {  // largest slots with TileUbBytes <= budget (monotone in slots)
     uint64_t mid = (lo + hi + 1) / 2;
-    if (TileUbBytes(s, chunkElems, rowStride, mid, bufferNum, wsBatch) <= budget) lo = mid;
+    if (TileUbBytes(s, chunkElems, rowStride, mid, bufferNum, wsBatch, k) <= budget) lo = mid;
     else hi = mid - 1;
   }
   return lo;
 }
 
-uint64_t ParamUbBytes(uint64_t s, uint64_t batchChannels, uint64_t batchRows, uint64_t hwParts) {
-  uint64_t bytes = 2 * AlignUp(batchRows * AlignUp(batchChannels * hwParts, 8) * 4, 32);  // db, ds
+uint64_t ParamUbBytes(uint64_t s, uint64_t batchChannels, uint64_t batchRows, uint64_t hwParts, uint64_t stride) {
+  uint64_t bytes = 2 * AlignUp(batchRows * AlignUp(batchChannels * hwParts * stride, 8) * 4, 32);  // db, ds
   bytes += 2 * AlignUp(AlignUp(batchChannels, 8) * 4, 32);   // fp32 dgamma, dbeta
   bytes += 2 * AlignUp(AlignUp(batchChannels, 16) * s, 32);  // cast outputs
   return bytes;
@@ -57,9 +78,9 @@ uint64_t ParamUbBytes(uint64_t s, uint64_t batchChannels, uint64_t batchRows, ui
 
 // Splits rows longer than one core's UB into hwParts pieces of segLen (multiple of 64).
 void ChooseRowPieces(uint64_t hw, uint64_t s, uint64_t chunkElems, uint64_t wsBatch, uint64_t budget,
-                     GroupNormGradTiling* t) {
+                     const BlockMode& k, GroupNormGradTiling* t) {
   uint64_t perBlock = 32 / s;
-  uint64_t fixed = TileUbBytes(s, chunkElems, 0, 1, 1, wsBatch);
+  uint64_t fixed = TileUbBytes(s, chunkElems, 0, 1, 1, wsBatch, k);
   uint64_t maxSeg = budget > fixed ? (budget - fixed) / (2 * s) / 64 * 64 : 0;
   if (AlignUp(hw, perBlock) <= maxSeg) {
     t->hwParts = 1;
@@ -97,14 +118,15 @@ uint64_t BalancedWave(uint64_t groups, uint64_t maxPerWave, uint64_t groupSlots,
 // pieces (and the smaller chunk) can fill a core's UB better and make a wave of whole groups fill
 // all cores: fewer waves. Detection neck fp32, rows of 15200: one row per core, 6 groups a wave,
 // 43 waves; thirds of a row (5120) with a 1024 chunk fit 4 per core, 8 groups a wave, 32 waves.
-void RefineRowPieces(uint64_t s, uint64_t budget, uint64_t groups, uint64_t cores, GroupNormGradTiling* t) {
+void RefineRowPieces(uint64_t s, uint64_t budget, uint64_t groups, uint64_t cores, const BlockMode& k,
+                     GroupNormGradTiling* t) {
   auto waves = [&](uint64_t chunk, uint64_t parts, GroupNormGradTiling* out) -> uint64_t {
     uint64_t seg = parts == 1 ? t->hw : AlignUp(CeilDiv(t->hw, parts), 64);
     uint64_t realParts = CeilDiv(t->hw, seg);
     uint64_t stride = AlignUp(seg, 32 / s);
     uint64_t groupSlots = t->channelsPerGroup * realParts;
-    uint64_t batch = std::min<uint64_t>(AlignUp(groupSlots, 8), kWsBatchFloats);
-    uint64_t perWave = std::min(groups, cores * MaxSlots(s, chunk, stride, 1, batch, budget) / groupSlots);
+    uint64_t batch = std::min<uint64_t>(AlignUp(groupSlots * t->sumStride, 8), kWsBatchFloats);
+    uint64_t perWave = std::min(groups, cores * MaxSlots(s, chunk, stride, 1, batch, budget, k) / groupSlots);
     if (out != nullptr) {
       out->chunkElems = chunk;
       out->hwParts = realParts;
@@ -140,22 +162,53 @@ void RefineRowPieces(uint64_t s, uint64_t budget, uint64_t groups, uint64_t core
   waves(bestChunk, bestParts, t);
 }
 
+// Block-copy mode: each core's channel range starts on a 32-byte block of dgamma/dbeta and
+// batches are whole blocks, so no two cores write one block (see GroupNormGradParams).
 void ChooseParamBatches(uint64_t s, uint64_t budget,
                         GroupNormGradTiling* t) {
-  uint64_t perCore = CeilDiv(t->c, t->blockDim);
+  const uint64_t unit = t->blockCopyOnly ? 32 / s : 1;
+  uint64_t perCore = AlignUp(CeilDiv(t->c, t->blockDim), unit);
+  if (t->blockCopyOnly) {
+    t->paramChannelsPerCore = perCore;
+    t->paramChannelsRemainder = 0;
+  } else {
+    t->paramChannelsPerCore = t->c / t->blockDim;
+    t->paramChannelsRemainder = t->c % t->blockDim;
+  }
   uint64_t channels = std::min<uint64_t>(perCore, 2048);
   for (;;) {
-    uint64_t rowBytes = 2 * AlignUp(channels * t->hwParts, 8) * 4;
-    uint64_t small = ParamUbBytes(s, channels, 0, t->hwParts);
+    uint64_t rowBytes = 2 * AlignUp(channels * t->hwParts * t->sumStride, 8) * 4;
+    uint64_t small = ParamUbBytes(s, channels, 0, t->hwParts, t->sumStride);
     uint64_t rows = budget > small ? (budget - small) / rowBytes : 0;
     rows = std::min<uint64_t>({rows, t->n, kMaxSlotsPerTile});
-    if (rows >= 1 || channels == 1) {
+    if (rows >= 1 || channels == unit) {
       t->paramBatchChannels = channels;
       t->paramBatchRows = std::max<uint64_t>(rows, 1);
       return;
     }
-    channels = std::max<uint64_t>(channels / 2, 1);
+    channels = std::max<uint64_t>(channels / 2 / unit * unit, unit);
   }
+}
+
+// Block-copy mode writes a piece's last block ending at the piece's end, inside the piece: the
+// last piece of a split row must hold at least one block. Cutting the row into one more piece
+// moves the remainder; give up after 64 tries (rows of ~10^8 elements).
+bool FixShortLastPiece(uint64_t s, GroupNormGradTiling* t) {
+  const uint64_t perBlock = 32 / s;
+  for (uint64_t parts = t->hwParts; parts < t->hwParts + 64; ++parts) {
+    if (parts == 1) return true;
+    uint64_t seg = AlignUp(CeilDiv(t->hw, parts), 64);
+    uint64_t realParts = CeilDiv(t->hw, seg);
+    uint64_t last = t->hw - (realParts - 1) * seg;
+    if (realParts == 1 || last >= perBlock) {
+      t->hwParts = realParts;
+      t->segLen = realParts == 1 ? t->hw : seg;
+      t->lastSegLen = realParts == 1 ? t->hw : last;
+      t->rowStride = AlignUp(t->segLen, perBlock);
+      return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace
@@ -177,9 +230,17 @@ std::string GroupNormGradTilingFor(const GroupNormGradRequest& req, const GroupN
   t.needDgamma = req.needDgamma;
   t.needDbeta = req.needDbeta;
   t.hasGamma = req.hasGamma;
+  t.blockCopyOnly = soc.hasDataCopyPad ? 0 : 1;
+  t.softSync = soc.hasHardSyncAll ? 0 : 1;
+  t.sumStride = t.blockCopyOnly ? 8 : 1;
   const uint64_t s = DtypeBytes(req.dtype);
   const uint64_t budget = soc.ubBytes - kGngUbReserveBytes;
   const uint64_t groups = t.n * t.g;
+  // Block-copy mode with rows shorter than a block: dx is packed densely in order, on one core.
+  const bool dense = t.blockCopyOnly && t.hw < 32 / s;
+  const uint64_t coreCount = dense ? 1 : soc.coreCount;
+  t.blockDim = static_cast<uint32_t>(coreCount);  // provisional, for BlockModeOf's sync scratch
+  const BlockMode k = BlockModeOf(t);
 
   // A bigger chunk halves the per-instruction overhead; a smaller one leaves room for more
   // resident data. Take 1024 only when it keeps a group whole on one core or holds more slots.
@@ -187,29 +248,32 @@ std::string GroupNormGradTilingFor(const GroupNormGradRequest& req, const GroupN
   const uint64_t chunks[2] = {2048, 1024};
   for (int i = 0; i < 2; ++i) {
     GroupNormGradTiling probe = t;
-    ChooseRowPieces(t.hw, s, chunks[i], kWsBatchFloats, budget, &probe);
-    uint64_t whole = MaxSlots(s, chunks[i], probe.rowStride, 1, 0, budget);
-    uint64_t batch = std::min<uint64_t>(AlignUp(t.channelsPerGroup * probe.hwParts, 8), kWsBatchFloats);
-    uint64_t split = MaxSlots(s, chunks[i], probe.rowStride, 1, batch, budget);
+    ChooseRowPieces(t.hw, s, chunks[i], kWsBatchFloats, budget, k, &probe);
+    uint64_t whole = MaxSlots(s, chunks[i], probe.rowStride, 1, 0, budget, k);
+    uint64_t batch = std::min<uint64_t>(AlignUp(t.channelsPerGroup * probe.hwParts * t.sumStride, 8),
+                                        kWsBatchFloats);
+    uint64_t split = MaxSlots(s, chunks[i], probe.rowStride, 1, batch, budget, k);
     bool wholeFits = probe.hwParts == 1 && t.channelsPerGroup <= whole;
     score[i] = wholeFits ? 1ull << 32 : (probe.hwParts == 1 ? split : 0);
   }
   t.chunkElems = score[1] > score[0] ? chunks[1] : chunks[0];
-  ChooseRowPieces(t.hw, s, t.chunkElems, kWsBatchFloats, budget, &t);
-  if (t.needDx && !(t.hwParts == 1 && t.channelsPerGroup <= MaxSlots(s, t.chunkElems, t.rowStride, 1, 0, budget))) {
-    RefineRowPieces(s, budget, groups, std::min<uint64_t>(soc.coreCount, groups * t.channelsPerGroup), &t);
+  ChooseRowPieces(t.hw, s, t.chunkElems, kWsBatchFloats, budget, k, &t);
+  if (t.needDx &&
+      !(t.hwParts == 1 && t.channelsPerGroup <= MaxSlots(s, t.chunkElems, t.rowStride, 1, 0, budget, k))) {
+    RefineRowPieces(s, budget, groups, std::min<uint64_t>(coreCount, groups * t.channelsPerGroup), k, &t);
   }
+  if (t.blockCopyOnly && !FixShortLastPiece(s, &t)) return "no row cut leaves a last piece of one 32-byte block";
   t.groupSlots = t.channelsPerGroup * t.hwParts;
-  const uint64_t wsBatch = std::min<uint64_t>(AlignUp(t.groupSlots, 8), kWsBatchFloats);
+  const uint64_t wsBatch = std::min<uint64_t>(AlignUp(t.groupSlots * t.sumStride, 8), kWsBatchFloats);
   const uint64_t totalSlots = groups * t.groupSlots;
-  t.blockDim = static_cast<uint32_t>(std::min<uint64_t>(soc.coreCount, totalSlots));
+  t.blockDim = static_cast<uint32_t>(std::min<uint64_t>(coreCount, totalSlots));
   const uint64_t cores = t.blockDim;
 
   // Phase 1: whole groups, one core each, in full rounds over the cores.
-  uint64_t single = MaxSlots(s, t.chunkElems, t.rowStride, 1, 0, budget);
+  uint64_t single = MaxSlots(s, t.chunkElems, t.rowStride, 1, 0, budget, k);
   if (t.needDx && t.hwParts == 1 && t.groupSlots <= single && groups >= cores) {
     t.wholeGroupsPerCore = groups / cores;
-    uint64_t dbl = MaxSlots(s, t.chunkElems, t.rowStride, 2, 0, budget);
+    uint64_t dbl = MaxSlots(s, t.chunkElems, t.rowStride, 2, 0, budget, k);
     uint64_t perTileDouble = dbl / t.groupSlots;
     if (t.wholeGroupsPerCore >= 2 && perTileDouble >= 1) {
       t.wholeBufferNum = 2;
@@ -223,7 +287,7 @@ std::string GroupNormGradTilingFor(const GroupNormGradRequest& req, const GroupN
 
   // Phase 2: the remaining groups in waves spread over all cores.
   uint64_t rest = groups - t.wholeGroupsPerCore * cores;
-  t.splitTileSlots = MaxSlots(s, t.chunkElems, t.rowStride, 1, wsBatch, budget);
+  t.splitTileSlots = MaxSlots(s, t.chunkElems, t.rowStride, 1, wsBatch, budget, k);
   if (t.splitTileSlots == 0) return "a row piece does not fit the Unified Buffer";
   if (rest > 0) {
     uint64_t perWave = t.needDx ? cores * t.splitTileSlots / t.groupSlots : rest;
@@ -242,16 +306,17 @@ std::string GroupNormGradTilingFor(const GroupNormGradRequest& req, const GroupN
   }
 
   // Phase 3 and the workspace.
-  t.paramChannelsPerCore = t.c / cores;
-  t.paramChannelsRemainder = t.c % cores;
   ChooseParamBatches(s, budget, &t);
   bool needParams = t.needDgamma || t.needDbeta;
   // The piece-sum planes; at least 512 bytes because the kernel is MIX_AIV_1_0 (hard SyncAll),
-  // whose launches need a non-empty workspace.
+  // whose launches need a non-empty workspace. Soft SyncAll's flags follow the planes.
   t.workspaceBytes = 512;
   if (needParams || rest > 0) {
-    t.workspaceBytes = 2 * AlignUp(t.n * t.c * t.hwParts * 4, 512);
+    t.planeBytes = AlignUp(t.n * t.c * t.hwParts * t.sumStride * 4, 512);
+    t.workspaceBytes = 2 * t.planeBytes;
   }
+  t.syncOffset = t.workspaceBytes;
+  if (t.softSync) t.workspaceBytes += AlignUp(uint64_t{t.blockDim} * 32, 512);
   t.ubBytesUsed = std::max({GroupNormGradWholeUbBytes(t), GroupNormGradSplitUbBytes(t),
                             needParams ? GroupNormGradParamUbBytes(t) : 0u});
   if (t.ubBytesUsed > budget) return "internal: the tiling exceeds the Unified Buffer";
@@ -262,19 +327,19 @@ std::string GroupNormGradTilingFor(const GroupNormGradRequest& req, const GroupN
 uint32_t GroupNormGradWholeUbBytes(const GroupNormGradTiling& t) {
   if (t.wholeGroupsPerCore == 0) return 0;
   return static_cast<uint32_t>(TileUbBytes(DtypeBytes(t.dtype), t.chunkElems, t.rowStride, t.wholeTileSlots,
-                                           t.wholeBufferNum, 0));
+                                           t.wholeBufferNum, 0, BlockModeOf(t)));
 }
 
 uint32_t GroupNormGradSplitUbBytes(const GroupNormGradTiling& t) {
   if (t.waveGroups == 0) return 0;
-  uint64_t wsBatch = std::min<uint64_t>(AlignUp(t.groupSlots, 8), kWsBatchFloats);
+  uint64_t wsBatch = std::min<uint64_t>(AlignUp(t.groupSlots * t.sumStride, 8), kWsBatchFloats);
   return static_cast<uint32_t>(TileUbBytes(DtypeBytes(t.dtype), t.chunkElems, t.rowStride, t.splitTileSlots,
-                                           1, wsBatch));
+                                           1, wsBatch, BlockModeOf(t)));
 }
 
 uint32_t GroupNormGradParamUbBytes(const GroupNormGradTiling& t) {
   return static_cast<uint32_t>(ParamUbBytes(DtypeBytes(t.dtype), t.paramBatchChannels, t.paramBatchRows,
-                                            t.hwParts));
+                                            t.hwParts, t.sumStride));
 }
 
 }  // namespace normgrad

@@ -14,11 +14,21 @@
 //   2. split waves over the remaining groups [wholeGroupsPerCore*blockDim, n*g), wave by wave.
 //      When a core's share of a wave exceeds splitTileSlots it streams tiles twice (two passes).
 //   3. after the last SyncAll: dgamma/dbeta, channels split over cores, n summed in order.
+// Block-copy mode (blockCopyOnly, Atlas training: no DataCopyPad): every DMA moves whole 32-byte
+// blocks (see group_norm_grad_block_io.h). A piece of len >= one block is loaded as its whole
+// blocks plus the block ending at the piece's end (overlapping the head; the overlapped lanes are
+// zeroed for the sums) and dx is written the same way, so the overlap rewrites identical bytes and
+// no DMA touches a byte outside its own piece. Rows shorter than a block run on one core that
+// packs dx densely. Piece sums take one block each in the workspace (sumStride = 8) so no two
+// cores write the same block. dx / dgamma / dbeta shorter than one block must be given in a
+// buffer of whole blocks (the aclnn layer stages them through its workspace).
 #pragma once
 #include <cstdint>
 
 // Group piece sums read back from the workspace per copy in split waves (kernel and host agree).
 constexpr uint64_t kGngWsBatchFloats = 1024;
+// Block-copy mode: piece sums spread to one 32-byte block each, this many per workspace copy.
+constexpr uint64_t kGngSpreadPieces = 64;
 
 enum GroupNormGradDtype : uint32_t { kGngFloat32 = 0, kGngFloat16 = 1, kGngBfloat16 = 2 };
 
@@ -67,7 +77,11 @@ struct GroupNormGradTiling {
   uint32_t needDbeta;
   uint32_t hasGamma;         // 0: gamma is all ones (aclnn passes no gamma)
   uint32_t ubBytesUsed;      // largest TPipe footprint of any phase (checked by tests)
-  uint32_t reserved;
+  uint32_t blockCopyOnly;    // 1: no DataCopyPad on the SoC: whole-block DataCopy only
+  uint32_t softSync;         // 1: no hard SyncAll: soft SyncAll on the zeroed flags at syncOffset
+  uint32_t sumStride;        // workspace floats per piece sum: 1, or 8 (one block) in block-copy mode
+  uint64_t planeBytes;       // bytes of one piece-sum plane; the ds plane starts here
+  uint64_t syncOffset;       // workspace byte offset of the soft SyncAll flags (blockDim * 32 bytes)
 };
 
 #ifndef __CCE_AICORE__
@@ -76,8 +90,10 @@ struct GroupNormGradTiling {
 namespace normgrad {
 
 struct GroupNormGradSoc {
-  uint32_t coreCount;   // vector cores a launch may use
-  uint32_t ubBytes;     // Unified Buffer per vector core
+  uint32_t coreCount;          // vector cores a launch may use
+  uint32_t ubBytes;            // Unified Buffer per vector core
+  bool hasDataCopyPad = true;  // false (Atlas training): block-copy mode
+  bool hasHardSyncAll = true;  // false (Atlas training): soft SyncAll through the workspace
 };
 
 struct GroupNormGradRequest {

@@ -24,7 +24,11 @@ __aicore__ inline void GroupNormGradRun(const GroupNormGradTiling& t, GM_ADDR dy
   if (t.needDgamma || t.needDbeta || t.waveGroups > 0) {
     __gm__ float* ws = reinterpret_cast<__gm__ float*>(AscendC::GetUserWorkspace(workspace));
     gm.wsDb.SetGlobalBuffer(ws);
-    gm.wsDs.SetGlobalBuffer(ws + t.workspaceBytes / 2 / sizeof(float));
+    gm.wsDs.SetGlobalBuffer(ws + t.planeBytes / sizeof(float));
+  }
+  if (t.softSync) {
+    gm.syncFlags.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(AscendC::GetUserWorkspace(workspace) +
+                                                                   t.syncOffset));
   }
   AscendC::TPipe pipe;
   bool synced = false;
@@ -44,7 +48,14 @@ __aicore__ inline void GroupNormGradRun(const GroupNormGradTiling& t, GM_ADDR dy
   if (t.needDgamma || t.needDbeta) {
     if (!synced) {
       AscendC::PipeBarrier<PIPE_ALL>();
-      AscendC::SyncAll();
+      if (t.softSync) {
+        AscendC::TBuf<AscendC::TPosition::VECCALC> syncUb;
+        pipe.InitBuffer(syncUb, t.blockDim * 32);
+        AscendC::SyncAll(gm.syncFlags, syncUb.Get<int32_t>());
+        pipe.Reset();
+      } else {
+        AscendC::SyncAll();
+      }
     }
     GroupNormGradParams<T> op;
     op.Init(t, gm, &pipe);

@@ -15,7 +15,7 @@ class GroupNormGradParams {
     t_ = &t;
     gm_ = gm;
     const uint32_t bc = static_cast<uint32_t>(t.paramBatchChannels);
-    rowFloats_ = static_cast<uint32_t>((t.paramBatchChannels * t.hwParts + 7) / 8 * 8);
+    rowFloats_ = static_cast<uint32_t>((t.paramBatchChannels * t.hwParts * t.sumStride + 7) / 8 * 8);
     pipe->InitBuffer(db_, static_cast<uint32_t>(t.paramBatchRows) * rowFloats_ * sizeof(float));
     pipe->InitBuffer(ds_, static_cast<uint32_t>(t.paramBatchRows) * rowFloats_ * sizeof(float));
     pipe->InitBuffer(accG_, (bc + 7) / 8 * 8 * sizeof(float));
@@ -29,10 +29,15 @@ class GroupNormGradParams {
     const uint64_t rem = t_->paramChannelsRemainder;
     const uint64_t count = t_->paramChannelsPerCore + (core < rem ? 1 : 0);
     const uint64_t first = core * t_->paramChannelsPerCore + (core < rem ? core : rem);
-    for (uint64_t c = first; c < first + count; c += t_->paramBatchChannels) {
-      uint64_t left = first + count - c;
+    if (first >= t_->c) return;  // block-copy mode rounds ranges up to whole blocks
+    const uint64_t end = first + count < t_->c ? first + count : t_->c;
+    for (uint64_t c = first; c < end; c += t_->paramBatchChannels) {
+      uint64_t left = end - c;
       Batch(c, static_cast<uint32_t>(left < t_->paramBatchChannels ? left : t_->paramBatchChannels));
     }
+    // Block-copy mode: the partial block at C, as the batch of the last whole block of channels.
+    const uint32_t pb = 32 / sizeof(T);
+    if (t_->blockCopyOnly && end == t_->c && t_->c % pb != 0 && t_->c >= pb) Batch(t_->c - pb, pb);
   }
 
  private:
@@ -47,8 +52,46 @@ class GroupNormGradParams {
       uint64_t left = t_->n - n0;
       Rows(c0, channels, n0, static_cast<uint32_t>(left < t_->paramBatchRows ? left : t_->paramBatchRows));
     }
+    if (t_->blockCopyOnly) {
+      StoreBlocks(c0, channels);
+      return;
+    }
     if (t_->needDgamma) Store(gm_.dgamma, outG_, accG, c0, channels);
     if (t_->needDbeta) Store(gm_.dbeta, outB_, accB, c0, channels);
+  }
+
+  // Block-copy mode: whole blocks only. Batches start on block boundaries; the one ending at C
+  // writes its whole blocks here, and Process recomputes its partial block as the batch of the
+  // last pb channels, whose copy ends exactly at C and rewrites the overlapped channels with
+  // identical values (same sums in the same order). C below one block: the caller gave
+  // whole-block outputs; write forward.
+  __aicore__ inline void StoreBlocks(uint64_t c0, uint32_t channels) {
+    const uint32_t pb = 32 / sizeof(T);
+    const uint32_t head = t_->c < pb ? (channels + pb - 1) / pb * pb : channels / pb * pb;
+    AscendC::LocalTensor<float> accG = accG_.template Get<float>();
+    AscendC::LocalTensor<float> accB = accB_.template Get<float>();
+    if (head > 0) {
+      if (t_->needDgamma) StoreWhole(gm_.dgamma, outG_, accG, c0, channels, head);
+      if (t_->needDbeta) StoreWhole(gm_.dbeta, outB_, accB, c0, channels, head);
+    }
+  }
+
+  __aicore__ inline void StoreWhole(const AscendC::GlobalTensor<T>& dst, AscendC::TBuf<AscendC::TPosition::VECCALC>& stage,
+                                    const AscendC::LocalTensor<float>& acc, uint64_t c0, uint32_t channels,
+                                    uint32_t count) {
+    if constexpr (AscendC::IsSameType<T, float>::value) {
+      PipeFence<AscendC::HardEvent::S_MTE3>();
+      AscendC::DataCopy(dst[c0], acc, count);
+      PipeFence<AscendC::HardEvent::MTE3_S>();
+    } else {
+      AscendC::LocalTensor<T> out = stage.template Get<T>();
+      PipeFence<AscendC::HardEvent::S_V>();
+      AscendC::Cast(out, acc, AscendC::RoundMode::CAST_NONE, channels);  // NONE: round to nearest even
+      PipeFence<AscendC::HardEvent::V_MTE3>();
+      AscendC::DataCopy(dst[c0], out, count);
+      PipeFence<AscendC::HardEvent::MTE3_V>();
+      PipeFence<AscendC::HardEvent::V_S>();
+    }
   }
 
   // Adds samples [n0, n0 + rows) of channels [c0, c0 + channels) into the accumulators.
@@ -57,13 +100,21 @@ class GroupNormGradParams {
     const uint64_t rowGm = t_->c * hp;
     AscendC::LocalTensor<float> db = db_.template Get<float>();
     AscendC::LocalTensor<float> ds = ds_.template Get<float>();
+    const uint32_t stride = t_->sumStride;
     uint32_t len = static_cast<uint32_t>(channels * hp);
-    uint32_t ubRow = (len + 7) / 8 * 8;
-    AscendC::DataCopyExtParams p(static_cast<uint16_t>(rows), len * static_cast<uint32_t>(sizeof(float)),
-                                 static_cast<uint32_t>((rowGm - len) * sizeof(float)), 0, 0);
-    AscendC::DataCopyPadExtParams<float> pad(false, 0, 0, 0.0f);
-    AscendC::DataCopyPad(db, gm_.wsDb[n0 * rowGm + c0 * hp], p, pad);
-    AscendC::DataCopyPad(ds, gm_.wsDs[n0 * rowGm + c0 * hp], p, pad);
+    uint32_t ubRow = (len * stride + 7) / 8 * 8;
+    if (t_->blockCopyOnly) {  // one block per piece sum: whole-block rows
+      for (uint32_t r = 0; r < rows; ++r) {
+        AscendC::DataCopy(db[r * ubRow], gm_.wsDb[((n0 + r) * rowGm + c0 * hp) * stride], len * stride);
+        AscendC::DataCopy(ds[r * ubRow], gm_.wsDs[((n0 + r) * rowGm + c0 * hp) * stride], len * stride);
+      }
+    } else {
+      AscendC::DataCopyExtParams p(static_cast<uint16_t>(rows), len * static_cast<uint32_t>(sizeof(float)),
+                                   static_cast<uint32_t>((rowGm - len) * sizeof(float)), 0, 0);
+      AscendC::DataCopyPadExtParams<float> pad(false, 0, 0, 0.0f);
+      AscendC::DataCopyPad(db, gm_.wsDb[n0 * rowGm + c0 * hp], p, pad);
+      AscendC::DataCopyPad(ds, gm_.wsDs[n0 * rowGm + c0 * hp], p, pad);
+    }
     PipeFence<AscendC::HardEvent::MTE2_S>();
     AscendC::LocalTensor<float> accG = accG_.template Get<float>();
     AscendC::LocalTensor<float> accB = accB_.template Get<float>();
@@ -81,8 +132,8 @@ class GroupNormGradParams {
         float sumDb = 0.0f;
         float sumDs = 0.0f;
         for (uint64_t j = 0; j < hp; ++j) {
-          sumDb += db.GetValue(r * ubRow + static_cast<uint32_t>(i * hp + j));
-          sumDs += ds.GetValue(r * ubRow + static_cast<uint32_t>(i * hp + j));
+          sumDb += db.GetValue(r * ubRow + static_cast<uint32_t>((i * hp + j) * stride));
+          sumDs += ds.GetValue(r * ubRow + static_cast<uint32_t>((i * hp + j) * stride));
         }
         accB.SetValue(i, accB.GetValue(i) + sumDb);
         accG.SetValue(i, accG.GetValue(i) + rstd * (sumDs - mean * sumDb));

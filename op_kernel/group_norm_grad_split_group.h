@@ -13,9 +13,11 @@ class GroupNormGradSplitGroup {
  public:
   __aicore__ inline void Init(const GroupNormGradTiling& t, const GroupNormGradGm<T>& gm, AscendC::TPipe* pipe) {
     t_ = &t;
-    uint64_t batch = (t.groupSlots + 7) / 8 * 8;
+    uint64_t batch = (t.groupSlots * t.sumStride + 7) / 8 * 8;
     tile_.Init(t, gm, pipe, static_cast<uint32_t>(t.splitTileSlots), 1,
                static_cast<uint32_t>(batch < kGngWsBatchFloats ? batch : kGngWsBatchFloats));
+    syncFlags_ = gm.syncFlags;
+    if (t.softSync) pipe->InitBuffer(syncUb_, t.blockDim * 32);
   }
 
   // Every core runs every wave and its SyncAll, also with an empty slice.
@@ -32,6 +34,7 @@ class GroupNormGradSplitGroup {
       uint64_t count = base + (core < rem ? 1 : 0);
       Wave(first, count);
     }
+    tile_.FinishDx();
   }
 
  private:
@@ -46,7 +49,11 @@ class GroupNormGradSplitGroup {
       if (!resident) tile_.Release();
     }
     AscendC::PipeBarrier<PIPE_ALL>();  // workspace writes land before other cores read them
-    AscendC::SyncAll();
+    if (t_->softSync) {
+      AscendC::SyncAll(syncFlags_, syncUb_.template Get<int32_t>());
+    } else {
+      AscendC::SyncAll();
+    }
     if (resident) {
       if (count > 0 && t_->needDx) tile_.Dx();
       if (count > 0) tile_.Release();
@@ -63,6 +70,8 @@ class GroupNormGradSplitGroup {
 
   const GroupNormGradTiling* t_ = nullptr;
   GroupNormGradTile<T> tile_;
+  AscendC::GlobalTensor<int32_t> syncFlags_;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> syncUb_;
 };
 
 }  // namespace normgrad

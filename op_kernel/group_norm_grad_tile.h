@@ -12,6 +12,7 @@
 #include "kernel_operator.h"
 #include "common/pipe_fence.h"
 #include "common/row_sums.h"
+#include "group_norm_grad_block_io.h"
 #include "group_norm_grad_tiling.h"
 
 namespace normgrad {
@@ -21,6 +22,7 @@ template <typename T>
 struct GroupNormGradGm {
   AscendC::GlobalTensor<T> dy, x, mean, rstd, gamma, dx, dgamma, dbeta;
   AscendC::GlobalTensor<float> wsDb, wsDs;
+  AscendC::GlobalTensor<int32_t> syncFlags;  // soft SyncAll (softSync)
   bool hasGamma;
 };
 
@@ -49,6 +51,17 @@ class GroupNormGradTile {
     if constexpr (!AscendC::IsSameType<T, float>::value) {
       pipe->InitBuffer(dyF_, chunk * sizeof(float));
       pipe->InitBuffer(xF_, chunk * sizeof(float));
+    } else {
+      if (t.blockCopyOnly) pipe->InitBuffer(dyF_, chunk * sizeof(float));  // dy with overlap lanes zeroed
+    }
+    if (t.blockCopyOnly) {
+      const uint32_t pb = 32 / sizeof(T);
+      const uint64_t len = t.lastSegLen;
+      overlapStart_ = static_cast<uint32_t>(len >= pb ? len / pb * pb : len);
+      overlapCount_ = static_cast<uint32_t>(len % pb == 0 ? 0 : (len >= pb ? pb - len % pb : pb - len));
+      dense_ = t.hw < pb;
+      pipe->InitBuffer(spread_, 2 * kGngSpreadPieces * 32);
+      if (dense_) denseOut_.Init(pipe, chunk);
     }
     pipe->InitBuffer(work_, chunk * sizeof(float));
     pipe->InitBuffer(fold_, chunk * sizeof(float));
@@ -97,7 +110,12 @@ class GroupNormGradTile {
         uint32_t rows = slots_ - s < rowsPerChunk ? slots_ - s : rowsPerChunk;
         AscendC::LocalTensor<float> dyF = DyFloat(s * rs, rows * rs);
         AscendC::LocalTensor<float> xF = XFloat(s * rs, rows * rs);
+        if (overlapCount_ > 0) {
+          dyF = OwnDy(dyF, rows * rs);
+          GngZeroRowLanes(dyF, rows, rs, overlapStart_, overlapCount_);
+        }
         AscendC::Mul(prod, dyF, xF, static_cast<int32_t>(rows * rs));
+        if (overlapCount_ > 0) GngZeroRowLanes(prod, rows, rs, overlapStart_, overlapCount_);
         RowSums(db[s], dyF, Fold(), rows, rs);
         RowSums(ds[s], prod, Fold(), rows, rs);
       }
@@ -112,7 +130,14 @@ class GroupNormGradTile {
           uint32_t n = len - off < chunk ? len - off : chunk;
           AscendC::LocalTensor<float> dyF = DyFloat(s * rs + off, n);
           AscendC::LocalTensor<float> xF = XFloat(s * rs + off, n);
+          const bool cut = overlapCount_ > 0 && IsLastPiece(piece0_ + s) && overlapStart_ >= off &&
+                           overlapStart_ < off + n;
+          if (cut) {
+            dyF = OwnDy(dyF, n);
+            AscendC::Duplicate(dyF[overlapStart_ - off], 0.0f, static_cast<int32_t>(overlapCount_));
+          }
           AscendC::Mul(prod, dyF, xF, static_cast<int32_t>(n));
+          if (cut) AscendC::Duplicate(prod[overlapStart_ - off], 0.0f, static_cast<int32_t>(overlapCount_));
           AccumulateLanes(accDy, dyF, n);
           AccumulateLanes(accDyX, prod, n);
         }
@@ -121,7 +146,9 @@ class GroupNormGradTile {
       }
     }
     sumsValid_ = true;
-    if (toWorkspace) {
+    if (toWorkspace && t_->blockCopyOnly) {
+      SpreadPlanes(db, ds);
+    } else if (toWorkspace) {
       PipeFence<AscendC::HardEvent::V_MTE3>();
       StorePlane(gm_.wsDb, db);
       StorePlane(gm_.wsDs, ds);
@@ -149,6 +176,12 @@ class GroupNormGradTile {
     }
   }
 
+  // Block-copy mode, rows shorter than a block: the last partial block of the packed dx. Called
+  // once after the last Dx of the launch (one core owns all of dx then).
+  __aicore__ inline void FinishDx() {
+    if (dense_ && t_->needDx) denseOut_.Finish(gm_.dx);
+  }
+
  private:
   __aicore__ inline AscendC::LocalTensor<float> Fold() { return fold_.template Get<float>(); }
 
@@ -158,6 +191,7 @@ class GroupNormGradTile {
     uint64_t len = (piece % t_->hwParts == t_->hwParts - 1) ? t_->lastSegLen : t_->segLen;
     return static_cast<uint32_t>((len + perBlock - 1) / perBlock * perBlock);
   }
+  __aicore__ inline bool IsLastPiece(uint64_t piece) const { return piece % t_->hwParts == t_->hwParts - 1; }
   __aicore__ inline uint64_t PieceLen(uint64_t piece) const {
     return (piece % t_->hwParts == t_->hwParts - 1) ? t_->lastSegLen : t_->segLen;
   }
@@ -170,6 +204,10 @@ class GroupNormGradTile {
   __aicore__ inline void LoadPieces(const AscendC::LocalTensor<T>& dst, const AscendC::GlobalTensor<T>& src,
                                     uint64_t piece0, uint32_t slots) {
     const uint32_t rs = static_cast<uint32_t>(t_->rowStride);
+    if (t_->blockCopyOnly) {
+      LoadPiecesBlocks(dst, src, piece0, slots);
+      return;
+    }
     if (t_->hwParts == 1) {
       AscendC::DataCopyExtParams p(static_cast<uint16_t>(slots), static_cast<uint32_t>(t_->hw * sizeof(T)), 0, 0, 0);
       AscendC::DataCopyPadExtParams<T> pad(true, 0, static_cast<uint8_t>(rs - t_->hw), static_cast<T>(0.0f));
@@ -182,6 +220,52 @@ class GroupNormGradTile {
       AscendC::DataCopyPadExtParams<T> pad(true, 0, static_cast<uint8_t>(PaddedLen(piece0 + s) - len),
                                            static_cast<T>(0.0f));
       AscendC::DataCopyPad(dst[s * rs], src[PieceGmOffset(piece0 + s)], p, pad);
+    }
+  }
+
+  // Block-copy mode: whole rows of hw % 32 bytes == 0 in one copy, else per piece (block_io.h).
+  __aicore__ inline void LoadPiecesBlocks(const AscendC::LocalTensor<T>& dst, const AscendC::GlobalTensor<T>& src,
+                                          uint64_t piece0, uint32_t slots) {
+    const uint32_t rs = static_cast<uint32_t>(t_->rowStride);
+    if (t_->hwParts == 1 && t_->hw % (32 / sizeof(T)) == 0) {
+      AscendC::DataCopy(dst, src[piece0 * t_->hw], static_cast<uint32_t>(slots * t_->hw));
+      return;
+    }
+    const uint64_t total = t_->n * t_->c * t_->hw;
+    bool scalar = false;
+    for (uint32_t s = 0; s < slots; ++s) {
+      scalar = GngLoadPieceBlocks(dst[s * rs], src, PieceGmOffset(piece0 + s), PieceLen(piece0 + s), total) || scalar;
+    }
+    if (scalar) PipeFence<AscendC::HardEvent::S_V>();
+  }
+
+  // A copy of the fp32 dy view that the sums may modify (fp16/bf16 views already are copies).
+  __aicore__ inline AscendC::LocalTensor<float> OwnDy(const AscendC::LocalTensor<float>& dyF, uint32_t n) {
+    if constexpr (AscendC::IsSameType<T, float>::value) {
+      AscendC::LocalTensor<float> f = dyF_.template Get<float>();
+      AscendC::DataCopy(f, dyF, n);
+      return f;
+    } else {
+      return dyF;
+    }
+  }
+
+  // Block-copy mode: piece sums to the workspace planes one per 32-byte block, so pieces of
+  // different cores never share a block.
+  __aicore__ inline void SpreadPlanes(const AscendC::LocalTensor<float>& db, const AscendC::LocalTensor<float>& ds) {
+    AscendC::LocalTensor<float> sp = spread_.template Get<float>();
+    const uint32_t half = static_cast<uint32_t>(kGngSpreadPieces * 8);
+    PipeFence<AscendC::HardEvent::V_S>();
+    for (uint32_t b = 0; b < slots_; b += static_cast<uint32_t>(kGngSpreadPieces)) {
+      uint32_t m = slots_ - b < kGngSpreadPieces ? slots_ - b : static_cast<uint32_t>(kGngSpreadPieces);
+      for (uint32_t i = 0; i < m; ++i) {
+        sp.SetValue(i * 8, db.GetValue(b + i));
+        sp.SetValue(half + i * 8, ds.GetValue(b + i));
+      }
+      PipeFence<AscendC::HardEvent::S_MTE3>();
+      AscendC::DataCopy(gm_.wsDb[(piece0_ + b) * 8], sp, m * 8);
+      AscendC::DataCopy(gm_.wsDs[(piece0_ + b) * 8], sp[half], m * 8);
+      PipeFence<AscendC::HardEvent::MTE3_S>();
     }
   }
 
@@ -244,17 +328,24 @@ class GroupNormGradTile {
     }
     AscendC::LocalTensor<float> db = wsDb_.template Get<float>();
     AscendC::LocalTensor<float> ds = wsDs_.template Get<float>();
-    for (uint64_t b = 0; b < t_->groupSlots; b += wsBatch_) {
-      uint32_t n = static_cast<uint32_t>(t_->groupSlots - b < wsBatch_ ? t_->groupSlots - b : wsBatch_);
-      AscendC::DataCopyExtParams p(1, n * static_cast<uint32_t>(sizeof(float)), 0, 0, 0);
-      AscendC::DataCopyPadExtParams<float> pad(false, 0, 0, 0.0f);
-      AscendC::DataCopyPad(db, gm_.wsDb[first + b], p, pad);
-      AscendC::DataCopyPad(ds, gm_.wsDs[first + b], p, pad);
+    const uint32_t stride = t_->sumStride;
+    const uint32_t batch = wsBatch_ / stride;
+    for (uint64_t b = 0; b < t_->groupSlots; b += batch) {
+      uint32_t n = static_cast<uint32_t>(t_->groupSlots - b < batch ? t_->groupSlots - b : batch);
+      if (t_->blockCopyOnly) {
+        AscendC::DataCopy(db, gm_.wsDb[(first + b) * stride], n * stride);
+        AscendC::DataCopy(ds, gm_.wsDs[(first + b) * stride], n * stride);
+      } else {
+        AscendC::DataCopyExtParams p(1, n * static_cast<uint32_t>(sizeof(float)), 0, 0, 0);
+        AscendC::DataCopyPadExtParams<float> pad(false, 0, 0, 0.0f);
+        AscendC::DataCopyPad(db, gm_.wsDb[first + b], p, pad);
+        AscendC::DataCopyPad(ds, gm_.wsDs[first + b], p, pad);
+      }
       PipeFence<AscendC::HardEvent::MTE2_S>();
       for (uint32_t i = 0; i < n; ++i) {
         float gamma = Gamma(first + b + i);
-        sumDb += gamma * db.GetValue(i);
-        sumDs += gamma * ds.GetValue(i);
+        sumDb += gamma * db.GetValue(i * stride);
+        sumDs += gamma * ds.GetValue(i * stride);
       }
       PipeFence<AscendC::HardEvent::S_MTE2>();
     }
@@ -284,8 +375,12 @@ class GroupNormGradTile {
     CastOut(out, outF, rows * rs);
     outDx_.EnQue(out);
     out = outDx_.template DeQue<T>();
-    AscendC::DataCopyExtParams p(static_cast<uint16_t>(rows), static_cast<uint32_t>(t_->hw * sizeof(T)), 0, 0, 0);
-    AscendC::DataCopyPad(gm_.dx[(piece0_ + s) * t_->hw], out, p);
+    if (t_->blockCopyOnly) {
+      StoreRowsBlocks(out, s, rows);
+    } else {
+      AscendC::DataCopyExtParams p(static_cast<uint16_t>(rows), static_cast<uint32_t>(t_->hw * sizeof(T)), 0, 0, 0);
+      AscendC::DataCopyPad(gm_.dx[(piece0_ + s) * t_->hw], out, p);
+    }
     outDx_.FreeTensor(out);
   }
 
@@ -305,9 +400,31 @@ class GroupNormGradTile {
     outDx_.EnQue(out);
     out = outDx_.template DeQue<T>();
     uint64_t real = PieceLen(piece) - off < n ? PieceLen(piece) - off : n;
-    AscendC::DataCopyExtParams p(1, static_cast<uint32_t>(real * sizeof(T)), 0, 0, 0);
-    AscendC::DataCopyPad(gm_.dx[PieceGmOffset(piece) + off], out, p);
+    if (t_->blockCopyOnly) {
+      // n = real rounded up to whole blocks; only the piece's last segment holds the tail block.
+      if (real == n) {
+        AscendC::DataCopy(gm_.dx[PieceGmOffset(piece) + off], out, n);
+      } else {
+        GngStorePieceBlocks(gm_.dx, out, PieceGmOffset(piece) + off, real);
+      }
+    } else {
+      AscendC::DataCopyExtParams p(1, static_cast<uint32_t>(real * sizeof(T)), 0, 0, 0);
+      AscendC::DataCopyPad(gm_.dx[PieceGmOffset(piece) + off], out, p);
+    }
     outDx_.FreeTensor(out);
+  }
+
+  // Block-copy mode: dx of whole rows [s, s + rows) of the tile.
+  __aicore__ inline void StoreRowsBlocks(const AscendC::LocalTensor<T>& out, uint32_t s, uint32_t rows) {
+    const uint32_t rs = static_cast<uint32_t>(t_->rowStride);
+    const uint64_t hw = t_->hw;
+    if (dense_) {
+      denseOut_.Append(gm_.dx, out, rows, rs, static_cast<uint32_t>(hw));
+    } else if (hw == rs) {
+      AscendC::DataCopy(gm_.dx[(piece0_ + s) * hw], out, static_cast<uint32_t>(rows * hw));
+    } else {
+      for (uint32_t i = 0; i < rows; ++i) GngStorePieceBlocks(gm_.dx, out[i * rs], (piece0_ + s + i) * hw, hw);
+    }
   }
 
   __aicore__ inline AscendC::LocalTensor<float> OutFloat(const AscendC::LocalTensor<T>& out) {
@@ -320,7 +437,8 @@ class GroupNormGradTile {
   __aicore__ inline void CastOut(const AscendC::LocalTensor<T>& out, const AscendC::LocalTensor<float>& outF,
                                  uint32_t n) {
     if constexpr (!AscendC::IsSameType<T, float>::value) {
-      AscendC::Cast(out, outF, AscendC::RoundMode::CAST_RINT, n);
+      // Both round to nearest even; Atlas training has no CAST_RINT from float to half.
+      AscendC::Cast(out, outF, t_->blockCopyOnly ? AscendC::RoundMode::CAST_NONE : AscendC::RoundMode::CAST_RINT, n);
     }
   }
 
@@ -328,7 +446,11 @@ class GroupNormGradTile {
   GroupNormGradGm<T> gm_;
   AscendC::TQue<AscendC::TPosition::VECIN, 1> inDy_, inX_;
   AscendC::TQue<AscendC::TPosition::VECOUT, 1> outDx_;
-  AscendC::TBuf<AscendC::TPosition::VECCALC> dyF_, xF_, work_, fold_, db_, ds_, wsDb_, wsDs_, scratch_;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> dyF_, xF_, work_, fold_, db_, ds_, wsDb_, wsDs_, scratch_, spread_;
+  GngDenseWriter<T> denseOut_;
+  uint32_t overlapStart_ = 0;  // block-copy mode: lanes of a row's last piece the sums must skip
+  uint32_t overlapCount_ = 0;
+  bool dense_ = false;
   AscendC::LocalTensor<T> dy_, x_;
   uint64_t piece0_ = 0;
   uint32_t slots_ = 0;

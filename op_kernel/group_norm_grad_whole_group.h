@@ -30,6 +30,7 @@ class GroupNormGradWholeGroup {
       tile_.Dx();
       tile_.Release();
     }
+    tile_.FinishDx();
   }
 
  private:

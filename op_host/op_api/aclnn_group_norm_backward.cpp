@@ -25,12 +25,12 @@ using normgrad::ShapeString;
 using normgrad::TensorDesc;
 
 // The one place that asks which chip runs the kernel; a CANN build reads the platform info here.
-normgrad::GroupNormGradSoc CurrentSocInfo(bool* hasBf16, bool* hasDataCopyPad, const char** name) {
+normgrad::GroupNormGradSoc CurrentSocInfo(bool* hasBf16, const char** name) {
   const sim::SocProfile& soc = sim::CurrentSoc();
   *hasBf16 = soc.hasBf16;
-  *hasDataCopyPad = soc.hasDataCopyPad;
   *name = soc.name;
-  return normgrad::GroupNormGradSoc{static_cast<uint32_t>(soc.aivCores), soc.ubBytes};
+  return normgrad::GroupNormGradSoc{static_cast<uint32_t>(soc.aivCores), soc.ubBytes, soc.hasDataCopyPad,
+                                    soc.hasHardSyncAll};
 }
 
 bool ToKernelDtype(aclDataType dtype, bool hasBf16, GroupNormGradDtype* out) {
@@ -156,6 +156,14 @@ void BuildEmpty(aclOpExecutor* exec, const Args& a) {
   }
 }
 
+// Block-copy mode (no DataCopyPad) writes whole 32-byte blocks: an output shorter than one block
+// goes through a workspace buffer of whole blocks and is copied out after the kernel.
+normgrad::TensorDesc BlockSafe(const TensorDesc& t, const GroupNormGradTiling& tiling) {
+  TensorDesc d = t;
+  if (tiling.blockCopyOnly && static_cast<uint64_t>(t.numel) * normgrad::DtypeBytes(t.dtype) < 32) d.contiguous = false;
+  return d;
+}
+
 void BuildLaunch(aclOpExecutor* exec, const Args& a, const GroupNormGradTiling& tiling) {
   normgrad::DevPtr none;
   std::vector<normgrad::DevPtr> args = {
@@ -164,9 +172,9 @@ void BuildLaunch(aclOpExecutor* exec, const Args& a, const GroupNormGradTiling& 
       exec->ContiguousInput(a.rstd),
       exec->ContiguousInput(a.x),
       a.hasGamma ? exec->ContiguousInput(a.gamma) : none,
-      a.need[0] ? exec->ContiguousOutput(a.dx) : none,
-      a.need[1] ? exec->ContiguousOutput(a.dgamma) : none,
-      a.need[2] ? exec->ContiguousOutput(a.dbeta) : none,
+      a.need[0] ? exec->ContiguousOutput(BlockSafe(a.dx, tiling)) : none,
+      a.need[1] ? exec->ContiguousOutput(BlockSafe(a.dgamma, tiling)) : none,
+      a.need[2] ? exec->ContiguousOutput(BlockSafe(a.dbeta, tiling)) : none,
   };
   exec->AddKernel("group_norm_grad", tiling.blockDim, &tiling, sizeof(tiling), args, tiling.workspaceBytes,
                   [](uint8_t* const* p, uint8_t* ws, uint8_t* t) {
@@ -195,16 +203,11 @@ extern "C" aclnnStatus aclnnGroupNormBackwardGetWorkspaceSize(
   if (a.need[2]) a.dbeta = normgrad::Describe(gradBetaOut);
 
   bool hasBf16 = false;
-  bool hasDataCopyPad = false;
   const char* socName = "";
-  normgrad::GroupNormGradSoc soc = CurrentSocInfo(&hasBf16, &hasDataCopyPad, &socName);
+  normgrad::GroupNormGradSoc soc = CurrentSocInfo(&hasBf16, &socName);
   GroupNormGradDtype dtype = kGngFloat32;
   if (aclnnStatus st = CheckDtypes(a, hasBf16, socName, &dtype)) return st;
   if (aclnnStatus st = CheckShapes(a, N, C, HxW, group)) return st;
-  if (!hasDataCopyPad) {
-    return Error(kStatusInvalid, kApi,
-                 "SoC %s is not supported: the group_norm_grad kernel needs DataCopyPad (Atlas A2/A3)", socName);
-  }
 
   auto* exec = new aclOpExecutor();
   exec->api = kApi;

@@ -15,6 +15,8 @@ using normgrad::GroupNormGradTilingFor;
 
 constexpr GroupNormGradSoc kA2{48, 192 * 1024};
 constexpr GroupNormGradSoc kTraining{32, 256 * 1024};
+// The Atlas training series as the aclnn layer describes it: no DataCopyPad, no hard SyncAll.
+constexpr GroupNormGradSoc kAscend910{32, 256 * 1024, false, false};
 
 GroupNormGradTiling Tile(int64_t n, int64_t c, int64_t hw, int64_t g, GroupNormGradDtype dtype,
                          GroupNormGradSoc soc = kA2, bool needDx = true) {
@@ -127,6 +129,56 @@ TEST(GroupNormGradTiling, RejectsWhatHasNoTiling) {
   EXPECT_NE(GroupNormGradTilingFor(req, kA2, &t), "");
 }
 
+// ---- Atlas training series (ascend910): block-copy mode and soft SyncAll ----
+
+TEST(GroupNormGradTiling, TrainingSeriesUsesBlockCopiesAndSoftSync) {
+  GroupNormGradTiling t = Tile(2, 320, 64 * 64, 32, kGngFloat32, kAscend910);
+  EXPECT_EQ(t.blockCopyOnly, 1u);
+  EXPECT_EQ(t.softSync, 1u);
+  EXPECT_EQ(t.sumStride, 8u);  // one 32-byte block per piece sum
+  EXPECT_EQ(t.blockDim, 32u);
+  // Planes of 2 x 320 pieces x 32 bytes = 20480 bytes (512-aligned), then 32 cores x 32 bytes
+  // of soft SyncAll flags rounded up to 1024.
+  EXPECT_EQ(t.planeBytes, 20480u);
+  EXPECT_EQ(t.syncOffset, 2u * 20480);
+  EXPECT_EQ(t.workspaceBytes, 2u * 20480 + 1024);
+  EXPECT_LE(t.ubBytesUsed, 256u * 1024 - normgrad::kGngUbReserveBytes);
+}
+
+TEST(GroupNormGradTiling, TrainingSeriesFp16StableDiffusionIsWholeGroupsOnly) {
+  // A group is 10 x 4096 halves = 160 KiB of dy + x: it fits one core's 256 KiB, and the 64
+  // groups are exactly 2 rounds over 32 cores, so nothing is split and no SyncAll precedes dx.
+  GroupNormGradTiling t = Tile(2, 320, 64 * 64, 32, kGngFloat16, kAscend910);
+  EXPECT_EQ(t.mode, kGngWholeGroup);
+  EXPECT_EQ(t.wholeGroupsPerCore, 2u);
+  EXPECT_EQ(t.waveGroups, 0u);
+}
+
+TEST(GroupNormGradTiling, A2KeepsDataCopyPadAndHardSync) {
+  GroupNormGradTiling t = Tile(2, 320, 64 * 64, 32, kGngFloat16);
+  EXPECT_EQ(t.blockCopyOnly, 0u);
+  EXPECT_EQ(t.softSync, 0u);
+  EXPECT_EQ(t.sumStride, 1u);
+  EXPECT_EQ(t.planeBytes * 2, t.workspaceBytes);
+}
+
+TEST(GroupNormGradTiling, TrainingSeriesRowsShorterThanABlockRunOnOneCore) {
+  // HxW = 3: 12 fp32 bytes per row; two cores would share 32-byte blocks of dx.
+  EXPECT_EQ(Tile(16, 64, 3, 8, kGngFloat32, kAscend910).blockDim, 1u);
+  // HxW = 9 is one whole block plus a tail in fp32 (many cores) but below a block in fp16.
+  EXPECT_EQ(Tile(16, 64, 9, 8, kGngFloat32, kAscend910).blockDim, 32u);
+  EXPECT_EQ(Tile(16, 64, 9, 8, kGngFloat16, kAscend910).blockDim, 1u);
+}
+
+TEST(GroupNormGradTiling, TrainingSeriesParamRangesAreWholeBlocks) {
+  // C = 100 fp32 over 32 cores: ceil(100 / 32) = 4 rounds up to one block of 8 channels, so 13
+  // cores own channels and the last one stops at C = 100.
+  GroupNormGradTiling t = Tile(2, 100, 49, 4, kGngFloat32, kAscend910);
+  EXPECT_EQ(t.paramChannelsPerCore, 8u);
+  EXPECT_EQ(t.paramChannelsRemainder, 0u);
+  EXPECT_EQ(t.paramBatchChannels, 8u);
+}
+
 // ---- invariants over many shapes ----
 
 struct Shape {
@@ -140,6 +192,7 @@ std::vector<Shape> ManyShapes() {
       {3, 6, 5, 3},       {1, 64, 65536, 1},  {2, 16384, 1, 2},  {1, 512, 262144, 32},
       {7, 96, 196, 4},    {5, 33, 1023, 11},  {1, 3, 70000, 1},  {64, 128, 1, 32},
       {4, 24, 17, 24},    {1, 128, 4097, 64}, {9, 10, 2049, 5},  {2, 32, 333333, 2},
+      {1, 2, 3, 1},       {2, 8, 9, 4},       {1, 16, 262144, 1}, {1, 4, 70001, 2},
   };
   return shapes;
 }
@@ -172,20 +225,37 @@ void CheckCoverage(const GroupNormGradTiling& t) {
   EXPECT_GT(t.lastSegLen, 0u);
   EXPECT_LE(t.lastSegLen, t.segLen);
   EXPECT_EQ((t.hwParts - 1) * t.segLen + t.lastSegLen, t.hw);
-  // dgamma/dbeta channels: each channel on exactly one core.
-  uint64_t channels = 0;
-  for (uint64_t k = 0; k < cores; ++k) channels += t.paramChannelsPerCore + (k < t.paramChannelsRemainder ? 1 : 0);
-  EXPECT_EQ(channels, t.c);
+  // dgamma/dbeta channels: each channel on exactly one core (the kernel clips ranges at C).
+  std::vector<int> channelOwners(t.c, 0);
+  for (uint64_t k = 0; k < cores; ++k) {
+    uint64_t rem = t.paramChannelsRemainder;
+    uint64_t first = k * t.paramChannelsPerCore + std::min<uint64_t>(k, rem);
+    uint64_t count = t.paramChannelsPerCore + (k < rem ? 1 : 0);
+    for (uint64_t ch = first; ch < std::min<uint64_t>(first + count, t.c); ++ch) ++channelOwners[ch];
+    if (t.blockCopyOnly) {  // each core's range starts on a 32-byte block of dgamma/dbeta
+      EXPECT_EQ(first * (t.dtype == kGngFloat32 ? 4 : 2) % 32, 0u);
+    }
+  }
+  for (uint64_t ch = 0; ch < t.c; ++ch) ASSERT_EQ(channelOwners[ch], 1) << "channel " << ch;
+  if (t.blockCopyOnly) {
+    const uint64_t perBlock = 32 / (t.dtype == kGngFloat32 ? 4 : 2);
+    EXPECT_EQ(t.paramBatchChannels % perBlock, 0u);
+    // The kernel writes a piece's last block ending at the piece's end: every piece holds one.
+    if (t.hwParts > 1) EXPECT_GE(t.lastSegLen, perBlock);
+    // Rows shorter than a block are packed on one core (no two cores share a block of dx).
+    if (t.hw < perBlock) EXPECT_EQ(t.blockDim, 1u);
+  }
 }
 
 TEST(GroupNormGradTiling, InvariantsOverManyShapes) {
-  for (GroupNormGradSoc soc : {kA2, kTraining}) {
+  for (GroupNormGradSoc soc : {kA2, kTraining, kAscend910}) {
     const uint32_t budget = soc.ubBytes - normgrad::kGngUbReserveBytes;
     for (const Shape& s : ManyShapes()) {
       for (GroupNormGradDtype dt : {kGngFloat32, kGngFloat16, kGngBfloat16}) {
         for (bool needDx : {true, false}) {
           SCOPED_TRACE(testing::Message() << s.n << "x" << s.c << "x" << s.hw << " g=" << s.g << " dtype=" << dt
-                                          << " needDx=" << needDx << " ub=" << soc.ubBytes);
+                                          << " needDx=" << needDx << " ub=" << soc.ubBytes
+                                          << " pad=" << soc.hasDataCopyPad);
           GroupNormGradTiling t = Tile(s.n, s.c, s.hw, s.g, dt, soc, needDx);
           EXPECT_LE(t.ubBytesUsed, budget);
           EXPECT_LE(normgrad::GroupNormGradWholeUbBytes(t), budget);
