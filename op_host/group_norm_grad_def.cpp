@@ -1,6 +1,7 @@
 // Operator definition of GroupNormGrad for the CANN build (ascendc-api.md §9): five inputs and three
 // outputs sharing one dtype in ND format, the seed-001 attributes, shape inference, tiling, and the
-// A2/A3 SoCs the kernel serves (it needs DataCopyPad and hard SyncAll).
+// SoCs the kernel serves: A2/A3, and the Atlas training series in block-copy mode (no bf16 there:
+// aclnnGroupNormBackward rejects it with 161002 naming the SoC).
 #include "register/op_def_registry.h"
 
 namespace ops {
@@ -32,6 +33,7 @@ class GroupNormGrad : public OpDef {
     this->AICore().SetTiling(GroupNormGradTilingEntry);
     this->AICore().AddConfig("ascend910b");
     this->AICore().AddConfig("ascend910_93");
+    this->AICore().AddConfig("ascend910");
   }
 };
 

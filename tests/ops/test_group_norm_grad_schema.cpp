@@ -8,6 +8,7 @@
 
 #include "acl/acl.h"
 #include "aclnnop/aclnn_group_norm_backward.h"
+#include "ascendc/soc.h"
 #include "group_norm_grad_proto.h"
 #include "register/op_def_registry.h"
 
@@ -104,7 +105,18 @@ TEST_F(GroupNormGradSchema, PrototypeAndOpDefNameTheSameParamsAndAttrsInOrder) {
   EXPECT_TRUE(ops::OpDefProblems(*def).empty());
   EXPECT_TRUE(def->hasInferShape);
   EXPECT_TRUE(def->hasTiling);
-  EXPECT_EQ(def->socs, (std::vector<std::string>{"ascend910b", "ascend910_93"}));
+  EXPECT_EQ(def->socs, (std::vector<std::string>{"ascend910b", "ascend910_93", "ascend910"}));
+}
+
+// The training series has no bfloat16: the OpDef's FLOAT and FLOAT16 combinations run there, BF16
+// is rejected by aclnn (seed 000 lists FLOAT16 and FLOAT for it).
+TEST_F(GroupNormGradSchema, TrainingSeriesRunsFloatAndHalfAndRejectsBf16) {
+  const std::string before = sim::CurrentSoc().name;
+  ASSERT_TRUE(sim::SetCurrentSoc("ascend910"));
+  EXPECT_EQ(CallWorkspaceSize(ACL_FLOAT, ACL_FLOAT, ACL_FLOAT), ACL_SUCCESS);
+  EXPECT_EQ(CallWorkspaceSize(ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16), ACL_SUCCESS);
+  EXPECT_EQ(CallWorkspaceSize(ACL_BF16, ACL_BF16, ACL_BF16), 161002);
+  sim::SetCurrentSoc(before);
 }
 
 TEST_F(GroupNormGradSchema, EveryOpDefCombinationIsInThePrototypeAndRunsThroughAclnn) {
