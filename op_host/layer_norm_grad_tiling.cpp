@@ -182,8 +182,11 @@ uint32_t LayerNormGradMainUbBytes(const LayerNormGradTiling& t) {
   if (f.needX) bytes += Buf(b * c * 4);                           // xhat
   if (f.needX) bytes += Buf(b * c * 4);                           // tmp
   if (f.needX) bytes += 4 * Buf(b * 4);                           // mean/rstd raw and fp32
-  if (f.needDx) bytes += 2 * Buf(bp * 4) + 2 * Buf(bp * 64 * 4);  // row sums, 64-lane partials
+  if (f.needDx) bytes += 2 * Buf(bp * 4);                         // row sums
+  // 64-lane row-sum partials; rowRepeat folds through one, and only rows longer than 64.
+  if (f.needDx) bytes += (t.rowRepeat ? (t.sliceCols > 64 ? 1 : 0) : 2) * Buf(bp * 64 * 4);
   if (f.needDx && t.colSplit > 1) bytes += Buf(uint64_t(t.colSplit) * 2 * bp * 4);  // exchange
+  if (t.rowRepeat) bytes += ((f.needX ? 2 : 0) + (f.needDx ? 2 : 0)) * Buf(bp * 32);  // Brcb'd row scalars
   if (f.needDx && f.hasWeight) {
     bytes += Buf((t.gammaResident ? wp : c) * 4);                 // gamma fp32
   }
@@ -245,8 +248,15 @@ LayerNormGradTilingResult LayerNormGradComputeTiling(const LayerNormGradTilingIn
     t.sliceStride = static_cast<uint32_t>(AlignUp(w, 16));
     t.mode = k == 1 ? kLnWholeRows : kLnRowSlices;
     uint64_t rowsMax = CeilDiv(in.rows, groups);
+    // Short whole rows: level-0 instructions over the rows of a batch (needs Brcb and a row
+    // stride under 256 blocks); worth it once a batch has more rows than 64-lane pieces.
+    t.rowRepeat = soc.hasBrcb && k == 1 && t.sliceStride / 8 <= 255;
     if (found && k > kMax) break;  // slices under kMinSliceCols only when nothing else fits
     if (!FitSplit(t, rowsMax, budget)) continue;
+    if (t.rowRepeat && (t.chunkCols != t.sliceStride || t.rowsPerBatch < 2 * CeilDiv(t.sliceCols, 64))) {
+      t.rowRepeat = 0;
+      if (!FitSplit(t, rowsMax, budget)) continue;
+    }
     if (k > 1 && f.needDx && !soc.hasHardSyncAll) {
       res.error = "layer_norm_grad tiling: a row split across cores needs hardware SyncAll";
       return res;

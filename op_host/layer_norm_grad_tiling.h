@@ -39,6 +39,7 @@ struct LayerNormGradTiling {
   uint32_t bufferNum;       // 1 or 2 buffers for the dy/x queues (2 = next batch loads during compute)
   uint32_t gammaResident;   // 1: gamma of the slice kept in UB as fp32; 0: loaded per chunk
   uint32_t accResident;     // 1: dgamma/dbeta sums of the slice kept in UB; 0: one batch per group only
+  uint32_t rowRepeat;       // 1: short whole rows, math by level-0 instructions repeating over rows (Brcb)
   uint32_t batchesPerGroup; // batches of the largest group (every core runs this many for SyncAll)
   uint32_t reduceCols;      // stage 2 (groups > 1): columns per core of the fixed-order group sum
   uint32_t reduceChunkCols; // stage 2 chunk width
@@ -58,6 +59,7 @@ struct LayerNormGradSocInfo {
   uint32_t coreCount;       // vector cores a launch may use
   uint32_t ubBytes;         // Unified Buffer per core
   bool hasHardSyncAll;      // A2/A3; the training series has only soft SyncAll
+  bool hasBrcb = true;      // A2/A3; not on the training series
 };
 
 struct LayerNormGradTilingInput {

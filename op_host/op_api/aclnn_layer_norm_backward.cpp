@@ -26,7 +26,7 @@ LayerNormGradSocInfo CurrentSocInfo(const char** name, bool* hasDataCopyPad, boo
   *name = soc.name;
   *hasDataCopyPad = soc.hasDataCopyPad;
   *hasBf16 = soc.hasBf16;
-  return {static_cast<uint32_t>(soc.aivCores), soc.ubBytes, soc.hasHardSyncAll};
+  return {static_cast<uint32_t>(soc.aivCores), soc.ubBytes, soc.hasHardSyncAll, soc.hasBrcb};
 }
 
 bool IsFloatType(aclDataType d) { return d == ACL_FLOAT || d == ACL_FLOAT16 || d == ACL_BF16; }

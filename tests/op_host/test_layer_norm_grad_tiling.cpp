@@ -183,3 +183,21 @@ TEST(LayerNormGradTiling, WholeTensorUpToAMillionElementsFits) {
 }
 
 }  // namespace
+
+TEST(LayerNormGradTiling, ShortRowsRepeatOverRowsOnlyWithBrcbAndManyRowsPerBatch) {
+  LayerNormGradTiling swin = Tile(Input(32 * 3136, 96, kLnFloat32));
+  EXPECT_EQ(swin.rowRepeat, 1u);
+  EXPECT_GE(swin.rowsPerBatch, 2u * 2);  // at least two rows per 64-column piece
+  LayerNormGradSocInfo noBrcb = kA2;
+  noBrcb.hasBrcb = false;
+  EXPECT_EQ(Tile(Input(32 * 3136, 96, kLnFloat32), noBrcb).rowRepeat, 0u);
+  EXPECT_EQ(Tile(Input(2048, 768, kLnBfloat16)).rowRepeat, 0u);  // 12 pieces, 9 rows per batch
+}
+
+TEST(LayerNormGradTiling, SplitRowsTradeSliceWidthForFewerSyncAlls) {
+  // 2048 x 12288 fp32: two slices hold one row per batch (86 SyncAlls); three slices of chunked
+  // math hold three rows (43).
+  LayerNormGradTiling t = Tile(Input(2048, 12288, kLnFloat32));
+  EXPECT_EQ(t.mode, kLnRowSlices);
+  EXPECT_LE(t.batchesPerGroup, 43u);
+}

@@ -112,6 +112,17 @@ def test_dtype_combinations(dtype, stats, weight):
         run_and_check(*make_inputs(rng, shape, 1, dtype, stats, weight))
 
 
+# Short whole rows go through level-0 instructions that repeat over the rows of a batch: more
+# than 255 rows per batch on A2 (D = 7, 1100 rows per core: the repeat limit splits the batch), a
+# masked tail piece after a full one (D = 100), and the Swin row length.
+@pytest.mark.parametrize("dtype", [F32, F16, BF16])
+@pytest.mark.parametrize("shape", [(52800, 7), (2000, 100), (4000, 96)], ids=["D=7", "D=100", "D=96"])
+def test_short_rows_repeated_over_rows(shape, dtype):
+    rng = np.random.default_rng(17)
+    run_and_check(*make_inputs(rng, shape, 1, dtype))
+    run_and_check(*make_inputs(rng, shape, 1, dtype, with_weight=False), mask=(True, False, True))
+
+
 @pytest.mark.parametrize("mask", list(itertools.product([True, False], repeat=3)))
 def test_every_output_mask(mask):
     rng = np.random.default_rng(3)
@@ -152,7 +163,8 @@ def test_empty_rows_give_zero_parameter_gradients():
     np.testing.assert_array_equal(db, np.zeros(16, np.float32))
 
 
-@pytest.mark.parametrize("shape", [(300, 512), (3, 70000)], ids=["groups reduced in stage 2", "row slices"])
+@pytest.mark.parametrize("shape", [(300, 512), (3, 70000), (5000, 96)],
+                         ids=["groups reduced in stage 2", "row slices", "short rows repeated over rows"])
 def test_two_runs_are_bitwise_equal(shape):
     rng = np.random.default_rng(13)
     args = make_inputs(rng, shape, 1, BF16, F32, F32)
