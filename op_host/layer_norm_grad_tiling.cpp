@@ -178,7 +178,7 @@ uint32_t LayerNormGradMainUbBytes(const LayerNormGradTiling& t) {
   uint64_t bytes = 0;
   bytes += t.bufferNum * Buf(b * wp * f.s) * (f.needX ? 2 : 1);  // dy, x queues
   if (f.needDx) bytes += 2 * Buf(b * c * f.s);                   // dx queue
-  bytes += Buf(b * c * 4);                                        // dy (fp32)
+  if (f.s != 4 || t.rowRepeat) bytes += Buf(b * c * 4);          // dy (fp32); fp32 dy is used in place
   if (f.needX) bytes += Buf(b * c * 4);                           // xhat
   if (f.needX) bytes += Buf(b * c * 4);                           // tmp
   if (f.needX) bytes += 4 * Buf(b * 4);                           // mean/rstd raw and fp32

@@ -73,7 +73,7 @@ class LayerNormGradBatch {
     pipe_->InitBuffer(dyQue_, t_.bufferNum, b * wp * s);
     if (needX_) pipe_->InitBuffer(xQue_, t_.bufferNum, b * wp * s);
     if (t_.needDx) pipe_->InitBuffer(dxQue_, 2, b * c * s);
-    pipe_->InitBuffer(dyBuf_, b * c * 4);
+    if (!kFloatIn || t_.rowRepeat) pipe_->InitBuffer(dyBuf_, b * c * 4);  // fp32 dy is used in place
     if (needX_) {
       pipe_->InitBuffer(xhatBuf_, b * c * 4);
       pipe_->InitBuffer(tmpBuf_, b * c * 4);
@@ -106,7 +106,7 @@ class LayerNormGradBatch {
     // The gamma load staging and the dgamma/dbeta store staging reuse tmpF_, which holds nothing
     // live at those points (each staging use is fenced against the pipe that used tmpF_ before).
     if (!needX_ && (t_.needDgamma || t_.needDbeta)) pipe_->InitBuffer(stageBuf_, c * 4);
-    dyF_ = dyBuf_.Get<float>();
+    if (!kFloatIn || t_.rowRepeat) dyF_ = dyBuf_.Get<float>();
     if (needX_) {
       xhatF_ = xhatBuf_.Get<float>();
       tmpF_ = tmpBuf_.Get<float>();
@@ -206,11 +206,12 @@ class LayerNormGradBatch {
     return xh;
   }
 
-  // g = dy * gamma of row r: into dyF_ (in place for 16-bit dy), or dy itself without weight.
-  __aicore__ inline AscendC::LocalTensor<float> GRow(uint32_t r, const AscendC::LocalTensor<float>& dyRow,
+  // g = dy * gamma of row r, in place over dyRow (for fp32 that is the resident input, so the dx
+  // pass finds g there and never reloads gamma), or dy itself without weight.
+  __aicore__ inline AscendC::LocalTensor<float> GRow(const AscendC::LocalTensor<float>& dyRow,
                                                      const AscendC::LocalTensor<float>& gamma, uint32_t cw) {
     if (!t_.hasWeight) return dyRow;
-    AscendC::LocalTensor<float> g = dyF_[r * t_.chunkCols];
+    AscendC::LocalTensor<float> g = dyRow;
     AscendC::Mul(g, dyRow, gamma, static_cast<int32_t>(cw));
     return g;
   }
@@ -242,7 +243,7 @@ class LayerNormGradBatch {
         AscendC::Add(dgammaF_[accOff], dgammaF_[accOff], prod, cnt);
       }
       if (t_.needDx) {
-        AscendC::LocalTensor<float> g = GRow(r, dyRow, gamma, cw);
+        AscendC::LocalTensor<float> g = GRow(dyRow, gamma, cw);
         AccumulateLanes(acc1_[r * kRowSumsLanes], g, cw);
         AscendC::Mul(prod, g, xh, cnt);
         AccumulateLanes(acc2_[r * kRowSumsLanes], prod, cw);
@@ -271,7 +272,7 @@ class LayerNormGradBatch {
     const int32_t cnt = static_cast<int32_t>(cw);
     const bool recompute = nChunks_ > 1;
     AscendC::LocalTensor<float> gamma;
-    if (recompute && t_.hasWeight) gamma = GammaChunk(c0, cw);
+    if (recompute && t_.hasWeight && !kFloatIn) gamma = GammaChunk(c0, cw);
     const float invD = 1.0f / static_cast<float>(t_.cols);
     AscendC::LocalTensor<T> out = dxQue_.template AllocTensor<T>();
     for (uint32_t r = 0; r < n; ++r) {
@@ -281,11 +282,11 @@ class LayerNormGradBatch {
       AscendC::LocalTensor<float> g, xs;
       float xCoef = -meanGx;
       if (recompute) {
-        g = GRow(r, DyRow(r, c0, cw), gamma, cw);
+        g = kFloatIn ? GResident(r, c0) : GRow(DyRow(r, c0, cw), gamma, cw);
         xs = CenteredX(r, c0, cw, false);
         xCoef = -meanGx * rstd;
       } else {
-        g = t_.hasWeight ? dyF_[r * t_.chunkCols] : DyRowResident(r);
+        g = GResident(r, 0);
         xs = xhatF_[r * t_.chunkCols];
       }
       AscendC::LocalTensor<float> acc = tmpF_[r * t_.chunkCols];
@@ -309,10 +310,10 @@ class LayerNormGradBatch {
     dxQue_.FreeTensor(out);
   }
 
-  // Single chunk, no weight: g is dy as pass 1 left it (the resident input for fp32, dyF_ else).
-  __aicore__ inline AscendC::LocalTensor<float> DyRowResident(uint32_t r) {
+  // g as pass 1 left it: in the resident fp32 input (any chunk), or in dyF_ (single chunk, 16-bit).
+  __aicore__ inline AscendC::LocalTensor<float> GResident(uint32_t r, uint32_t c0) {
     if constexpr (AscendC::IsSameType<T, float>::value) {
-      return dyIn_[r * t_.sliceStride];
+      return dyIn_[r * t_.sliceStride + c0];
     } else {
       return dyF_[r * t_.chunkCols];
     }
@@ -434,6 +435,7 @@ class LayerNormGradBatch {
     for (uint32_t c0 = 0; c0 < sliceCols_; c0 += t_.chunkCols) FlushSums(c0, ChunkWidth(c0), c0);
   }
 
+  static constexpr bool kFloatIn = AscendC::IsSameType<T, float>::value;
   AscendC::TPipe* pipe_ = nullptr;
   LayerNormGradArgs a_{};
   LayerNormGradTiling t_{};
