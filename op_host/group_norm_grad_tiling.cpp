@@ -43,7 +43,7 @@ uint64_t TileUbBytes(uint64_t s, uint64_t chunkElems, uint64_t rowStride, uint64
   uint64_t bytes = k.syncBytes;
   if (k.on) {
     if (s == 4) bytes += AlignUp(chunkElems * 4, 32);            // dy copy whose overlap lanes are zeroed
-    bytes += 2 * kGngSpreadPieces * 32;                          // piece sums spread one per block
+    bytes += 2 * 32;                                             // sums start at piece0 % 8 (atomic blocks)
     if (k.dense) bytes += AlignUp((chunkElems + 64 / s) * s, 32);  // packed dx + one block of history
   }
   bytes += 2 * bufferNum * AlignUp(slots * rowStride * s, 32);  // dy, x tiles (native dtype)
@@ -69,8 +69,8 @@ uint64_t MaxSlots(uint64_t s, uint64_t chunkElems, uint64_t rowStride, uint64_t 
   return lo;
 }
 
-uint64_t ParamUbBytes(uint64_t s, uint64_t batchChannels, uint64_t batchRows, uint64_t hwParts, uint64_t stride) {
-  uint64_t bytes = 2 * AlignUp(batchRows * AlignUp(batchChannels * hwParts * stride, 8) * 4, 32);  // db, ds
+uint64_t ParamUbBytes(uint64_t s, uint64_t batchChannels, uint64_t batchRows, uint64_t hwParts) {
+  uint64_t bytes = 2 * AlignUp(batchRows * AlignUp(batchChannels * hwParts, 8) * 4, 32);  // db, ds
   bytes += 2 * AlignUp(AlignUp(batchChannels, 8) * 4, 32);   // fp32 dgamma, dbeta
   bytes += 2 * AlignUp(AlignUp(batchChannels, 16) * s, 32);  // cast outputs
   return bytes;
@@ -125,7 +125,7 @@ void RefineRowPieces(uint64_t s, uint64_t budget, uint64_t groups, uint64_t core
     uint64_t realParts = CeilDiv(t->hw, seg);
     uint64_t stride = AlignUp(seg, 32 / s);
     uint64_t groupSlots = t->channelsPerGroup * realParts;
-    uint64_t batch = std::min<uint64_t>(AlignUp(groupSlots * t->sumStride, 8), kWsBatchFloats);
+    uint64_t batch = std::min<uint64_t>(AlignUp(groupSlots, 8), kWsBatchFloats);
     uint64_t perWave = std::min(groups, cores * MaxSlots(s, chunk, stride, 1, batch, budget, k) / groupSlots);
     if (out != nullptr) {
       out->chunkElems = chunk;
@@ -177,8 +177,8 @@ void ChooseParamBatches(uint64_t s, uint64_t budget,
   }
   uint64_t channels = std::min<uint64_t>(perCore, 2048);
   for (;;) {
-    uint64_t rowBytes = 2 * AlignUp(channels * t->hwParts * t->sumStride, 8) * 4;
-    uint64_t small = ParamUbBytes(s, channels, 0, t->hwParts, t->sumStride);
+    uint64_t rowBytes = 2 * AlignUp(channels * t->hwParts, 8) * 4;
+    uint64_t small = ParamUbBytes(s, channels, 0, t->hwParts);
     uint64_t rows = budget > small ? (budget - small) / rowBytes : 0;
     rows = std::min<uint64_t>({rows, t->n, kMaxSlotsPerTile});
     if (rows >= 1 || channels == unit) {
@@ -232,7 +232,6 @@ std::string GroupNormGradTilingFor(const GroupNormGradRequest& req, const GroupN
   t.hasGamma = req.hasGamma;
   t.blockCopyOnly = soc.hasDataCopyPad ? 0 : 1;
   t.softSync = soc.hasHardSyncAll ? 0 : 1;
-  t.sumStride = t.blockCopyOnly ? 8 : 1;
   const uint64_t s = DtypeBytes(req.dtype);
   const uint64_t budget = soc.ubBytes - kGngUbReserveBytes;
   const uint64_t groups = t.n * t.g;
@@ -250,8 +249,7 @@ std::string GroupNormGradTilingFor(const GroupNormGradRequest& req, const GroupN
     GroupNormGradTiling probe = t;
     ChooseRowPieces(t.hw, s, chunks[i], kWsBatchFloats, budget, k, &probe);
     uint64_t whole = MaxSlots(s, chunks[i], probe.rowStride, 1, 0, budget, k);
-    uint64_t batch = std::min<uint64_t>(AlignUp(t.channelsPerGroup * probe.hwParts * t.sumStride, 8),
-                                        kWsBatchFloats);
+    uint64_t batch = std::min<uint64_t>(AlignUp(t.channelsPerGroup * probe.hwParts, 8), kWsBatchFloats);
     uint64_t split = MaxSlots(s, chunks[i], probe.rowStride, 1, batch, budget, k);
     bool wholeFits = probe.hwParts == 1 && t.channelsPerGroup <= whole;
     score[i] = wholeFits ? 1ull << 32 : (probe.hwParts == 1 ? split : 0);
@@ -264,7 +262,7 @@ std::string GroupNormGradTilingFor(const GroupNormGradRequest& req, const GroupN
   }
   if (t.blockCopyOnly && !FixShortLastPiece(s, &t)) return "no row cut leaves a last piece of one 32-byte block";
   t.groupSlots = t.channelsPerGroup * t.hwParts;
-  const uint64_t wsBatch = std::min<uint64_t>(AlignUp(t.groupSlots * t.sumStride, 8), kWsBatchFloats);
+  const uint64_t wsBatch = std::min<uint64_t>(AlignUp(t.groupSlots, 8), kWsBatchFloats);
   const uint64_t totalSlots = groups * t.groupSlots;
   t.blockDim = static_cast<uint32_t>(std::min<uint64_t>(coreCount, totalSlots));
   const uint64_t cores = t.blockDim;
@@ -312,7 +310,7 @@ std::string GroupNormGradTilingFor(const GroupNormGradRequest& req, const GroupN
   // whose launches need a non-empty workspace. Soft SyncAll's flags follow the planes.
   t.workspaceBytes = 512;
   if (needParams || rest > 0) {
-    t.planeBytes = AlignUp(t.n * t.c * t.hwParts * t.sumStride * 4, 512);
+    t.planeBytes = AlignUp(t.n * t.c * t.hwParts * 4, 512);
     t.workspaceBytes = 2 * t.planeBytes;
   }
   t.syncOffset = t.workspaceBytes;
@@ -332,14 +330,14 @@ uint32_t GroupNormGradWholeUbBytes(const GroupNormGradTiling& t) {
 
 uint32_t GroupNormGradSplitUbBytes(const GroupNormGradTiling& t) {
   if (t.waveGroups == 0) return 0;
-  uint64_t wsBatch = std::min<uint64_t>(AlignUp(t.groupSlots * t.sumStride, 8), kWsBatchFloats);
+  uint64_t wsBatch = std::min<uint64_t>(AlignUp(t.groupSlots, 8), kWsBatchFloats);
   return static_cast<uint32_t>(TileUbBytes(DtypeBytes(t.dtype), t.chunkElems, t.rowStride, t.splitTileSlots,
                                            1, wsBatch, BlockModeOf(t)));
 }
 
 uint32_t GroupNormGradParamUbBytes(const GroupNormGradTiling& t) {
   return static_cast<uint32_t>(ParamUbBytes(DtypeBytes(t.dtype), t.paramBatchChannels, t.paramBatchRows,
-                                            t.hwParts, t.sumStride));
+                                            t.hwParts));
 }
 
 }  // namespace normgrad

@@ -19,16 +19,16 @@
 // blocks plus the block ending at the piece's end (overlapping the head; the overlapped lanes are
 // zeroed for the sums) and dx is written the same way, so the overlap rewrites identical bytes and
 // no DMA touches a byte outside its own piece. Rows shorter than a block run on one core that
-// packs dx densely. Piece sums take one block each in the workspace (sumStride = 8) so no two
-// cores write the same block. dx / dgamma / dbeta shorter than one block must be given in a
-// buffer of whole blocks (the aclnn layer stages them through its workspace).
+// packs dx densely. Piece sums go to the workspace planes as whole blocks with DMA atomic add:
+// the planes start zeroed and a tile adds 0.0 in the lanes of its neighbours' pieces, so cores
+// sharing a block never overwrite each other and the result does not depend on their order
+// (x + 0.0 is exact). dx / dgamma / dbeta shorter than one block must be given in a buffer of
+// whole blocks (the aclnn layer stages them through its workspace).
 #pragma once
 #include <cstdint>
 
 // Group piece sums read back from the workspace per copy in split waves (kernel and host agree).
 constexpr uint64_t kGngWsBatchFloats = 1024;
-// Block-copy mode: piece sums spread to one 32-byte block each, this many per workspace copy.
-constexpr uint64_t kGngSpreadPieces = 64;
 
 enum GroupNormGradDtype : uint32_t { kGngFloat32 = 0, kGngFloat16 = 1, kGngBfloat16 = 2 };
 
@@ -79,7 +79,7 @@ struct GroupNormGradTiling {
   uint32_t ubBytesUsed;      // largest TPipe footprint of any phase (checked by tests)
   uint32_t blockCopyOnly;    // 1: no DataCopyPad on the SoC: whole-block DataCopy only
   uint32_t softSync;         // 1: no hard SyncAll: soft SyncAll on the zeroed flags at syncOffset
-  uint32_t sumStride;        // workspace floats per piece sum: 1, or 8 (one block) in block-copy mode
+  uint32_t reserved;
   uint64_t planeBytes;       // bytes of one piece-sum plane; the ds plane starts here
   uint64_t syncOffset;       // workspace byte offset of the soft SyncAll flags (blockDim * 32 bytes)
 };

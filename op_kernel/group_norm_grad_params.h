@@ -15,7 +15,7 @@ class GroupNormGradParams {
     t_ = &t;
     gm_ = gm;
     const uint32_t bc = static_cast<uint32_t>(t.paramBatchChannels);
-    rowFloats_ = static_cast<uint32_t>((t.paramBatchChannels * t.hwParts * t.sumStride + 7) / 8 * 8);
+    rowFloats_ = static_cast<uint32_t>((t.paramBatchChannels * t.hwParts + 7) / 8 * 8);
     pipe->InitBuffer(db_, static_cast<uint32_t>(t.paramBatchRows) * rowFloats_ * sizeof(float));
     pipe->InitBuffer(ds_, static_cast<uint32_t>(t.paramBatchRows) * rowFloats_ * sizeof(float));
     pipe->InitBuffer(accG_, (bc + 7) / 8 * 8 * sizeof(float));
@@ -100,13 +100,14 @@ class GroupNormGradParams {
     const uint64_t rowGm = t_->c * hp;
     AscendC::LocalTensor<float> db = db_.template Get<float>();
     AscendC::LocalTensor<float> ds = ds_.template Get<float>();
-    const uint32_t stride = t_->sumStride;
     uint32_t len = static_cast<uint32_t>(channels * hp);
-    uint32_t ubRow = (len * stride + 7) / 8 * 8;
-    if (t_->blockCopyOnly) {  // one block per piece sum: whole-block rows
+    uint32_t ubRow = (len + 7) / 8 * 8;
+    if (t_->blockCopyOnly) {
+      // Whole blocks per row; the lanes past len belong to other channels and are not read (the
+      // planes are 512-byte padded, so the last row's copy stays inside them).
       for (uint32_t r = 0; r < rows; ++r) {
-        AscendC::DataCopy(db[r * ubRow], gm_.wsDb[((n0 + r) * rowGm + c0 * hp) * stride], len * stride);
-        AscendC::DataCopy(ds[r * ubRow], gm_.wsDs[((n0 + r) * rowGm + c0 * hp) * stride], len * stride);
+        AscendC::DataCopy(db[r * ubRow], gm_.wsDb[(n0 + r) * rowGm + c0 * hp], ubRow);
+        AscendC::DataCopy(ds[r * ubRow], gm_.wsDs[(n0 + r) * rowGm + c0 * hp], ubRow);
       }
     } else {
       AscendC::DataCopyExtParams p(static_cast<uint16_t>(rows), len * static_cast<uint32_t>(sizeof(float)),
@@ -132,8 +133,8 @@ class GroupNormGradParams {
         float sumDb = 0.0f;
         float sumDs = 0.0f;
         for (uint64_t j = 0; j < hp; ++j) {
-          sumDb += db.GetValue(r * ubRow + static_cast<uint32_t>((i * hp + j) * stride));
-          sumDs += ds.GetValue(r * ubRow + static_cast<uint32_t>((i * hp + j) * stride));
+          sumDb += db.GetValue(r * ubRow + static_cast<uint32_t>(i * hp + j));
+          sumDs += ds.GetValue(r * ubRow + static_cast<uint32_t>(i * hp + j));
         }
         accB.SetValue(i, accB.GetValue(i) + sumDb);
         accG.SetValue(i, accG.GetValue(i) + rstd * (sumDs - mean * sumDb));

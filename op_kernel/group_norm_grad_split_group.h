@@ -13,7 +13,7 @@ class GroupNormGradSplitGroup {
  public:
   __aicore__ inline void Init(const GroupNormGradTiling& t, const GroupNormGradGm<T>& gm, AscendC::TPipe* pipe) {
     t_ = &t;
-    uint64_t batch = (t.groupSlots * t.sumStride + 7) / 8 * 8;
+    uint64_t batch = (t.groupSlots + 7) / 8 * 8;
     tile_.Init(t, gm, pipe, static_cast<uint32_t>(t.splitTileSlots), 1,
                static_cast<uint32_t>(batch < kGngWsBatchFloats ? batch : kGngWsBatchFloats));
     syncFlags_ = gm.syncFlags;

@@ -60,12 +60,12 @@ class GroupNormGradTile {
       overlapStart_ = static_cast<uint32_t>(len >= pb ? len / pb * pb : len);
       overlapCount_ = static_cast<uint32_t>(len % pb == 0 ? 0 : (len >= pb ? pb - len % pb : pb - len));
       dense_ = t.hw < pb;
-      pipe->InitBuffer(spread_, 2 * kGngSpreadPieces * 32);
       if (dense_) denseOut_.Init(pipe, chunk);
     }
     pipe->InitBuffer(work_, chunk * sizeof(float));
     pipe->InitBuffer(fold_, chunk * sizeof(float));
-    uint32_t sumBytes = (tileSlots + 7) / 8 * 8 * sizeof(float);
+    // Block-copy mode keeps the sums at lane piece0 % 8 of whole blocks (one block more).
+    uint32_t sumBytes = ((tileSlots + 7) / 8 * 8 + (t.blockCopyOnly ? 8 : 0)) * sizeof(float);
     pipe->InitBuffer(db_, sumBytes);
     pipe->InitBuffer(ds_, sumBytes);
     if (wsBatch > 0) {
@@ -90,6 +90,7 @@ class GroupNormGradTile {
     x_ = inX_.template DeQue<T>();
     piece0_ = piece0;
     slots_ = slots;
+    lead_ = t_->blockCopyOnly ? static_cast<uint32_t>(piece0 % 8) : 0;
     sumsValid_ = false;
   }
   __aicore__ inline void Release() {
@@ -101,8 +102,8 @@ class GroupNormGradTile {
   __aicore__ inline void Sums(bool toWorkspace) {
     const uint32_t rs = static_cast<uint32_t>(t_->rowStride);
     const uint32_t chunk = static_cast<uint32_t>(t_->chunkElems);
-    AscendC::LocalTensor<float> db = db_.template Get<float>();
-    AscendC::LocalTensor<float> ds = ds_.template Get<float>();
+    AscendC::LocalTensor<float> db = db_.template Get<float>()[lead_];
+    AscendC::LocalTensor<float> ds = ds_.template Get<float>()[lead_];
     AscendC::LocalTensor<float> prod = work_.template Get<float>();
     if (t_->hwParts == 1 && rs <= chunk && RowSumsFits(rs)) {
       const uint32_t rowsPerChunk = chunk / rs;
@@ -147,7 +148,7 @@ class GroupNormGradTile {
     }
     sumsValid_ = true;
     if (toWorkspace && t_->blockCopyOnly) {
-      SpreadPlanes(db, ds);
+      AddPlanesAtomic();
     } else if (toWorkspace) {
       PipeFence<AscendC::HardEvent::V_MTE3>();
       StorePlane(gm_.wsDb, db);
@@ -250,23 +251,29 @@ class GroupNormGradTile {
     }
   }
 
-  // Block-copy mode: piece sums to the workspace planes one per 32-byte block, so pieces of
-  // different cores never share a block.
-  __aicore__ inline void SpreadPlanes(const AscendC::LocalTensor<float>& db, const AscendC::LocalTensor<float>& ds) {
-    AscendC::LocalTensor<float> sp = spread_.template Get<float>();
-    const uint32_t half = static_cast<uint32_t>(kGngSpreadPieces * 8);
+  // Block-copy mode: the held pieces' sums sit at lanes [lead_, lead_ + slots_) of whole blocks
+  // that start at piece0_ - lead_ in the planes. The other lanes, which belong to pieces of
+  // neighbouring tiles (maybe other cores), are set to 0.0 and the blocks are added with DMA
+  // atomic add into the zeroed planes: a neighbour's sum gets + 0.0 (exact, in any order).
+  __aicore__ inline void AddPlanesAtomic() {
+    AscendC::LocalTensor<float> db = db_.template Get<float>();
+    AscendC::LocalTensor<float> ds = ds_.template Get<float>();
+    const uint32_t end = (lead_ + slots_ + 7) / 8 * 8;
     PipeFence<AscendC::HardEvent::V_S>();
-    for (uint32_t b = 0; b < slots_; b += static_cast<uint32_t>(kGngSpreadPieces)) {
-      uint32_t m = slots_ - b < kGngSpreadPieces ? slots_ - b : static_cast<uint32_t>(kGngSpreadPieces);
-      for (uint32_t i = 0; i < m; ++i) {
-        sp.SetValue(i * 8, db.GetValue(b + i));
-        sp.SetValue(half + i * 8, ds.GetValue(b + i));
-      }
-      PipeFence<AscendC::HardEvent::S_MTE3>();
-      AscendC::DataCopy(gm_.wsDb[(piece0_ + b) * 8], sp, m * 8);
-      AscendC::DataCopy(gm_.wsDs[(piece0_ + b) * 8], sp[half], m * 8);
-      PipeFence<AscendC::HardEvent::MTE3_S>();
+    for (uint32_t i = 0; i < lead_; ++i) {
+      db.SetValue(i, 0.0f);
+      ds.SetValue(i, 0.0f);
     }
+    for (uint32_t i = lead_ + slots_; i < end; ++i) {
+      db.SetValue(i, 0.0f);
+      ds.SetValue(i, 0.0f);
+    }
+    PipeFence<AscendC::HardEvent::S_MTE3>();
+    AscendC::SetAtomicAdd<float>();
+    AscendC::DataCopy(gm_.wsDb[piece0_ - lead_], db, end);
+    AscendC::DataCopy(gm_.wsDs[piece0_ - lead_], ds, end);
+    AscendC::SetAtomicNone();
+    PipeFence<AscendC::HardEvent::MTE3_V>();
   }
 
   __aicore__ inline AscendC::LocalTensor<float> DyFloat(uint32_t offset, uint32_t n) {
@@ -321,20 +328,18 @@ class GroupNormGradTile {
       AscendC::LocalTensor<float> ds = ds_.template Get<float>();
       for (uint64_t p = first; p < first + t_->groupSlots; ++p) {
         float gamma = Gamma(p);
-        sumDb += gamma * db.GetValue(static_cast<uint32_t>(p - piece0_));
-        sumDs += gamma * ds.GetValue(static_cast<uint32_t>(p - piece0_));
+        sumDb += gamma * db.GetValue(lead_ + static_cast<uint32_t>(p - piece0_));
+        sumDs += gamma * ds.GetValue(lead_ + static_cast<uint32_t>(p - piece0_));
       }
       return;
     }
     AscendC::LocalTensor<float> db = wsDb_.template Get<float>();
     AscendC::LocalTensor<float> ds = wsDs_.template Get<float>();
-    const uint32_t stride = t_->sumStride;
-    const uint32_t batch = wsBatch_ / stride;
-    for (uint64_t b = 0; b < t_->groupSlots; b += batch) {
-      uint32_t n = static_cast<uint32_t>(t_->groupSlots - b < batch ? t_->groupSlots - b : batch);
-      if (t_->blockCopyOnly) {
-        AscendC::DataCopy(db, gm_.wsDb[(first + b) * stride], n * stride);
-        AscendC::DataCopy(ds, gm_.wsDs[(first + b) * stride], n * stride);
+    for (uint64_t b = 0; b < t_->groupSlots; b += wsBatch_) {
+      uint32_t n = static_cast<uint32_t>(t_->groupSlots - b < wsBatch_ ? t_->groupSlots - b : wsBatch_);
+      if (t_->blockCopyOnly) {  // whole blocks; lanes past n are not read (planes are 512-byte padded)
+        AscendC::DataCopy(db, gm_.wsDb[first + b], (n + 7) / 8 * 8);
+        AscendC::DataCopy(ds, gm_.wsDs[first + b], (n + 7) / 8 * 8);
       } else {
         AscendC::DataCopyExtParams p(1, n * static_cast<uint32_t>(sizeof(float)), 0, 0, 0);
         AscendC::DataCopyPadExtParams<float> pad(false, 0, 0, 0.0f);
@@ -344,8 +349,8 @@ class GroupNormGradTile {
       PipeFence<AscendC::HardEvent::MTE2_S>();
       for (uint32_t i = 0; i < n; ++i) {
         float gamma = Gamma(first + b + i);
-        sumDb += gamma * db.GetValue(i * stride);
-        sumDs += gamma * ds.GetValue(i * stride);
+        sumDb += gamma * db.GetValue(i);
+        sumDs += gamma * ds.GetValue(i);
       }
       PipeFence<AscendC::HardEvent::S_MTE2>();
     }
@@ -446,7 +451,7 @@ class GroupNormGradTile {
   GroupNormGradGm<T> gm_;
   AscendC::TQue<AscendC::TPosition::VECIN, 1> inDy_, inX_;
   AscendC::TQue<AscendC::TPosition::VECOUT, 1> outDx_;
-  AscendC::TBuf<AscendC::TPosition::VECCALC> dyF_, xF_, work_, fold_, db_, ds_, wsDb_, wsDs_, scratch_, spread_;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> dyF_, xF_, work_, fold_, db_, ds_, wsDb_, wsDs_, scratch_;
   GngDenseWriter<T> denseOut_;
   uint32_t overlapStart_ = 0;  // block-copy mode: lanes of a row's last piece the sums must skip
   uint32_t overlapCount_ = 0;
@@ -454,6 +459,7 @@ class GroupNormGradTile {
   AscendC::LocalTensor<T> dy_, x_;
   uint64_t piece0_ = 0;
   uint32_t slots_ = 0;
+  uint32_t lead_ = 0;  // block-copy mode: lane of piece0_'s sums (piece0_ % 8)
   uint32_t wsBatch_ = 0;
   bool sumsValid_ = false;
   uint64_t curGroup_ = ~0ull;

@@ -135,13 +135,12 @@ TEST(GroupNormGradTiling, TrainingSeriesUsesBlockCopiesAndSoftSync) {
   GroupNormGradTiling t = Tile(2, 320, 64 * 64, 32, kGngFloat32, kAscend910);
   EXPECT_EQ(t.blockCopyOnly, 1u);
   EXPECT_EQ(t.softSync, 1u);
-  EXPECT_EQ(t.sumStride, 8u);  // one 32-byte block per piece sum
   EXPECT_EQ(t.blockDim, 32u);
-  // Planes of 2 x 320 pieces x 32 bytes = 20480 bytes (512-aligned), then 32 cores x 32 bytes
-  // of soft SyncAll flags rounded up to 1024.
-  EXPECT_EQ(t.planeBytes, 20480u);
-  EXPECT_EQ(t.syncOffset, 2u * 20480);
-  EXPECT_EQ(t.workspaceBytes, 2u * 20480 + 1024);
+  // Planes of 2 x 320 pieces x 4 bytes = 2560 bytes (512-aligned), then 32 cores x 32 bytes of
+  // soft SyncAll flags rounded up to 1024.
+  EXPECT_EQ(t.planeBytes, 2560u);
+  EXPECT_EQ(t.syncOffset, 2u * 2560);
+  EXPECT_EQ(t.workspaceBytes, 2u * 2560 + 1024);
   EXPECT_LE(t.ubBytesUsed, 256u * 1024 - normgrad::kGngUbReserveBytes);
 }
 
@@ -158,7 +157,6 @@ TEST(GroupNormGradTiling, A2KeepsDataCopyPadAndHardSync) {
   GroupNormGradTiling t = Tile(2, 320, 64 * 64, 32, kGngFloat16);
   EXPECT_EQ(t.blockCopyOnly, 0u);
   EXPECT_EQ(t.softSync, 0u);
-  EXPECT_EQ(t.sumStride, 1u);
   EXPECT_EQ(t.planeBytes * 2, t.workspaceBytes);
 }
 
