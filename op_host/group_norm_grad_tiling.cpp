@@ -236,7 +236,8 @@ std::string GroupNormGradTilingFor(const GroupNormGradRequest& req, const GroupN
   const uint64_t budget = soc.ubBytes - kGngUbReserveBytes;
   const uint64_t groups = t.n * t.g;
   // Block-copy mode with rows shorter than a block: dx is packed densely in order, on one core.
-  const bool dense = t.blockCopyOnly && t.hw < 32 / s;
+  // Without dx all cores take part (piece sums are added atomically, inputs only read).
+  const bool dense = t.blockCopyOnly && t.needDx && t.hw < 32 / s;
   const uint64_t coreCount = dense ? 1 : soc.coreCount;
   t.blockDim = static_cast<uint32_t>(coreCount);  // provisional, for BlockModeOf's sync scratch
   const BlockMode k = BlockModeOf(t);
