@@ -70,19 +70,26 @@ bool FitBatch(LayerNormGradTiling& t, uint64_t rowsMax, uint32_t budget, bool wh
     // A streamed gamma is read again for every batch: only worth it for a single batch.
     if (FlagsOf(t).needDx && FlagsOf(t).hasWeight && !t.gammaResident && b < rowsMax) return false;
     t.rowsPerBatch = static_cast<uint32_t>(b);
+    // The whole slice in one chunk: x-hat and g of all b rows stay in the work tiles.
+    t.chunkCols = wp;
+    if (LayerNormGradMainUbBytes(t) <= budget) return true;
+    if (wholeSliceChunk || t.sliceCols <= 16) continue;
+    // Several chunks: the work tiles hold one row, so UB is affine in chunkCols (up to the
+    // 32-byte rounding); start from the affine estimate and step down.
+    const uint64_t maxC = (t.sliceCols - 1) / 16 * 16;  // below sliceCols: chunked accounting
     t.chunkCols = 0;
     const uint64_t fixed = LayerNormGradMainUbBytes(t);
     if (fixed >= budget) continue;
-    t.chunkCols = wp;
-    const uint64_t perCol = std::max<uint64_t>(1, CeilDiv(LayerNormGradMainUbBytes(t) - fixed, wp));
-    uint64_t c = std::min<uint64_t>(wp, (budget - fixed) / perCol / 16 * 16);
-    const uint64_t minChunk = wholeSliceChunk ? wp : std::min<uint64_t>(wp, b == 1 ? 16 : 512);
+    t.chunkCols = static_cast<uint32_t>(maxC);
+    const uint64_t perCol = std::max<uint64_t>(1, CeilDiv(LayerNormGradMainUbBytes(t) - fixed, maxC));
+    uint64_t c = std::min<uint64_t>(maxC, (budget - fixed) / perCol / 16 * 16);
+    const uint64_t minChunk = std::min<uint64_t>(maxC, b == 1 ? 16 : 512);
     for (; c >= minChunk && c >= 16; c -= 16) {
       t.chunkCols = static_cast<uint32_t>(c);
       if (LayerNormGradMainUbBytes(t) > budget) continue;
-      // Several chunks: equal widths in whole 64-lane repeats, so no chunk ends in a masked
-      // tail instruction and the last one is not a sliver (fewer instructions per row).
-      if (c < wp && c >= 64) {
+      // Equal widths in whole 64-lane repeats, so no chunk ends in a masked tail instruction
+      // and the last one is not a sliver (fewer instructions per row).
+      if (c >= 64) {
         const uint64_t even = AlignUp(CeilDiv(wp, CeilDiv(wp, c)), 64);
         t.chunkCols = static_cast<uint32_t>(even <= c ? even : c / 64 * 64);
       }
@@ -178,9 +185,10 @@ uint32_t LayerNormGradMainUbBytes(const LayerNormGradTiling& t) {
   uint64_t bytes = 0;
   bytes += t.bufferNum * Buf(b * wp * f.s) * (f.needX ? 2 : 1);  // dy, x queues
   if (f.needDx) bytes += 2 * Buf(b * c * f.s);                   // dx queue
-  if (f.s != 4 || t.rowRepeat) bytes += Buf(b * c * 4);          // dy (fp32); fp32 dy is used in place
-  if (f.needX) bytes += Buf(b * c * 4);                           // xhat
-  if (f.needX) bytes += Buf(b * c * 4);                           // tmp
+  const uint64_t w = c < t.sliceCols ? 1 : b;                     // work rows: one when chunks recompute
+  if (f.s != 4 || t.rowRepeat) bytes += Buf(w * c * 4);          // dy (fp32); fp32 dy is used in place
+  if (f.needX) bytes += Buf(w * c * 4);                           // xhat
+  if (f.needX) bytes += Buf(w * c * 4);                           // tmp
   if (f.needX) bytes += 4 * Buf(b * 4);                           // mean/rstd raw and fp32
   if (f.needDx) bytes += 2 * Buf(bp * 4);                         // row sums
   // 64-lane row-sum partials; rowRepeat folds through one, and only rows longer than 64.

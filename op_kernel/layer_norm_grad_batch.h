@@ -47,6 +47,10 @@ class LayerNormGradBatch {
     colStart_ = static_cast<uint64_t>(slice_) * t.sliceCols;
     sliceCols_ = static_cast<uint32_t>(t.cols - colStart_ < t.sliceCols ? t.cols - colStart_ : t.sliceCols);
     nChunks_ = (sliceCols_ + t.chunkCols - 1) / t.chunkCols;
+    // Chunked slices recompute x-hat and g for dx, so nothing in the fp32 work tiles outlives a
+    // row: they hold one row. Decided by the tiling (widest slice), not by this core's slice.
+    recompute_ = t.chunkCols < t.sliceCols;
+    workRows_ = recompute_ ? 1 : t.rowsPerBatch;
     needX_ = t.needDx || t.needDgamma;
     bp_ = (t.rowsPerBatch + 7) / 8 * 8;
     InitBuffers();
@@ -62,6 +66,8 @@ class LayerNormGradBatch {
   __aicore__ inline uint32_t ChunkWidth(uint32_t c0) const {
     return sliceCols_ - c0 < t_.chunkCols ? sliceCols_ - c0 : t_.chunkCols;
   }
+  // Offset of row r in the fp32 work tiles (one row when chunks recompute).
+  __aicore__ inline uint32_t Work(uint32_t r) const { return (recompute_ ? 0 : r) * t_.chunkCols; }
   __aicore__ inline uint32_t BatchRows(uint32_t batch) const {
     uint64_t first = static_cast<uint64_t>(batch) * t_.rowsPerBatch;
     if (first >= rowCount_) return 0;
@@ -73,10 +79,10 @@ class LayerNormGradBatch {
     pipe_->InitBuffer(dyQue_, t_.bufferNum, b * wp * s);
     if (needX_) pipe_->InitBuffer(xQue_, t_.bufferNum, b * wp * s);
     if (t_.needDx) pipe_->InitBuffer(dxQue_, 2, b * c * s);
-    if (!kFloatIn || t_.rowRepeat) pipe_->InitBuffer(dyBuf_, b * c * 4);  // fp32 dy is used in place
+    if (!kFloatIn || t_.rowRepeat) pipe_->InitBuffer(dyBuf_, workRows_ * c * 4);  // fp32 dy is used in place
     if (needX_) {
-      pipe_->InitBuffer(xhatBuf_, b * c * 4);
-      pipe_->InitBuffer(tmpBuf_, b * c * 4);
+      pipe_->InitBuffer(xhatBuf_, workRows_ * c * 4);
+      pipe_->InitBuffer(tmpBuf_, workRows_ * c * 4);
       pipe_->InitBuffer(meanRawBuf_, b * 4);
       pipe_->InitBuffer(rstdRawBuf_, b * 4);
       pipe_->InitBuffer(meanBuf_, b * 4);
@@ -186,7 +192,7 @@ class LayerNormGradBatch {
     if constexpr (AscendC::IsSameType<T, float>::value) {
       return dyIn_[r * t_.sliceStride + c0];
     } else {
-      AscendC::LocalTensor<float> dst = dyF_[r * t_.chunkCols];
+      AscendC::LocalTensor<float> dst = dyF_[Work(r)];
       ToFloat(dst, dyIn_[r * t_.sliceStride + c0], cw);
       return dst;
     }
@@ -195,7 +201,7 @@ class LayerNormGradBatch {
   // xhatF_ row r = x - mean_r of chunk [c0, c0 + cw) (times rstd_r when scaled).
   __aicore__ inline AscendC::LocalTensor<float> CenteredX(uint32_t r, uint32_t c0, uint32_t cw, bool scaled) {
     const int32_t n = static_cast<int32_t>(cw);
-    AscendC::LocalTensor<float> xh = xhatF_[r * t_.chunkCols];
+    AscendC::LocalTensor<float> xh = xhatF_[Work(r)];
     if constexpr (AscendC::IsSameType<T, float>::value) {
       AscendC::Adds(xh, xIn_[r * t_.sliceStride + c0], -meanF_.GetValue(r), n);
     } else {
@@ -235,7 +241,7 @@ class LayerNormGradBatch {
       AscendC::LocalTensor<float> xh, prod;
       if (needX_) {
         xh = CenteredX(r, c0, cw, true);
-        prod = tmpF_[r * t_.chunkCols];
+        prod = tmpF_[Work(r)];
       }
       if (t_.needDbeta) AscendC::Add(dbetaF_[accOff], dbetaF_[accOff], dyRow, cnt);
       if (t_.needDgamma) {
@@ -270,7 +276,7 @@ class LayerNormGradBatch {
   __aicore__ inline void DxChunk(uint64_t r0, uint32_t n, uint32_t c0) {
     const uint32_t cw = ChunkWidth(c0);
     const int32_t cnt = static_cast<int32_t>(cw);
-    const bool recompute = nChunks_ > 1;
+    const bool recompute = recompute_;
     AscendC::LocalTensor<float> gamma;
     if (recompute && t_.hasWeight && !kFloatIn) gamma = GammaChunk(c0, cw);
     const float invD = 1.0f / static_cast<float>(t_.cols);
@@ -287,9 +293,9 @@ class LayerNormGradBatch {
         xCoef = -meanGx * rstd;
       } else {
         g = GResident(r, 0);
-        xs = xhatF_[r * t_.chunkCols];
+        xs = xhatF_[Work(r)];
       }
-      AscendC::LocalTensor<float> acc = tmpF_[r * t_.chunkCols];
+      AscendC::LocalTensor<float> acc = tmpF_[Work(r)];
       AscendC::Adds(acc, g, -meanG, cnt);
       AscendC::Axpy(acc, xs, xCoef, cnt);
       if constexpr (AscendC::IsSameType<T, float>::value) {
@@ -315,7 +321,7 @@ class LayerNormGradBatch {
     if constexpr (AscendC::IsSameType<T, float>::value) {
       return dyIn_[r * t_.sliceStride + c0];
     } else {
-      return dyF_[r * t_.chunkCols];
+      return dyF_[Work(r)];
     }
   }
 
@@ -439,7 +445,8 @@ class LayerNormGradBatch {
   AscendC::TPipe* pipe_ = nullptr;
   LayerNormGradArgs a_{};
   LayerNormGradTiling t_{};
-  uint32_t core_ = 0, group_ = 0, slice_ = 0, sliceCols_ = 0, nChunks_ = 0, bp_ = 0;
+  uint32_t core_ = 0, group_ = 0, slice_ = 0, sliceCols_ = 0, nChunks_ = 0, bp_ = 0, workRows_ = 0;
+  bool recompute_ = false;
   uint64_t rowStart_ = 0, rowCount_ = 0, colStart_ = 0;
   bool needX_ = false;
   AscendC::TQue<AscendC::TPosition::VECIN, 1> dyQue_, xQue_;
