@@ -13,7 +13,7 @@ from pathlib import Path
 
 import normgrad
 from normgrad import _native, cases, plot
-from normgrad.bench import BenchRow, run_bench, write_csv
+from normgrad.bench import BenchRow, run_bench, skip_reason, write_csv
 from normgrad.check import CaseResult, run_case, select
 from normgrad.errors import LibraryNotFoundError
 from normgrad.progress import Progress
@@ -112,8 +112,12 @@ def cmd_check(args: argparse.Namespace) -> int:
         raise UsageError(f"normgrad check: no case matches --op {args.op} --dtype {args.dtype}"
                          f"{' --full' if args.full else ''}")
     soc = args.soc or _native.get_soc()
-    _validate_socs([soc], "check")
-    print(f"normgrad check: {len(chosen)} cases on {soc}, seed {args.seed}")
+    profile = _validate_socs([soc], "check")[0]
+    # A case the chip cannot express at all (bf16 on a SoC without bf16) is skipped, as in bench.
+    skipped = [c for c in chosen if skip_reason(c, profile)]
+    chosen = [c for c in chosen if not skip_reason(c, profile)]
+    print(f"normgrad check: {len(chosen)} cases on {soc}, seed {args.seed}"
+          + (f" ({len(skipped)} skipped: {skip_reason(skipped[0], profile)})" if skipped else ""))
     progress = Progress(len(chosen))
     results = []
     with _native.soc(soc):
