@@ -230,6 +230,10 @@ class LayerNormGradBatch {
 
   // Row sums of the batch (64-lane partials in acc1_/acc2_) and dgamma/dbeta sums for chunk [c0, c0 + cw).
   __aicore__ inline void AccumulateChunk(uint32_t n, uint32_t c0) {
+    if (!recompute_) {
+      AccumulateTile(n);
+      return;
+    }
     const uint32_t cw = ChunkWidth(c0);
     const int32_t cnt = static_cast<int32_t>(cw);
     const uint32_t accOff = t_.accResident ? c0 : 0;
@@ -256,6 +260,54 @@ class LayerNormGradBatch {
       }
     }
     if (!t_.accResident) FlushSums(c0, cw, 0);
+  }
+
+  // Single chunk (!recompute_): the work tiles hold all n rows at the stride of the resident
+  // inputs, so the steps without per-row scalars (casts, products) run once over the whole tile;
+  // pad columns between rows compute garbage that nothing reads.
+  __aicore__ inline void AccumulateTile(uint32_t n) {
+    const uint32_t cw = sliceCols_, w = t_.chunkCols;
+    const int32_t cnt = static_cast<int32_t>(cw), all = static_cast<int32_t>(n * w);
+    if (!t_.accResident) ZeroSums(cw);
+    AscendC::LocalTensor<float> gamma;
+    if (t_.needDx && t_.hasWeight) gamma = GammaChunk(0, cw);
+    AscendC::LocalTensor<float> dy;
+    if constexpr (AscendC::IsSameType<T, float>::value) {
+      dy = dyIn_;
+    } else {
+      dy = dyF_;
+      AscendC::Cast(dyF_, dyIn_, AscendC::RoundMode::CAST_NONE, static_cast<uint32_t>(all));
+    }
+    if (needX_) {
+      if constexpr (!AscendC::IsSameType<T, float>::value) {
+        AscendC::Cast(xhatF_, xIn_, AscendC::RoundMode::CAST_NONE, static_cast<uint32_t>(all));
+      }
+      for (uint32_t r = 0; r < n; ++r) {
+        AscendC::LocalTensor<float> xh = xhatF_[r * w];
+        if constexpr (AscendC::IsSameType<T, float>::value) {
+          AscendC::Adds(xh, xIn_[r * w], -meanF_.GetValue(r), cnt);
+        } else {
+          AscendC::Adds(xh, xh, -meanF_.GetValue(r), cnt);
+        }
+        AscendC::Muls(xh, xh, rstdF_.GetValue(r), cnt);
+      }
+    }
+    if (t_.needDbeta) {
+      for (uint32_t r = 0; r < n; ++r) AscendC::Add(dbetaF_, dbetaF_, dy[r * w], cnt);
+    }
+    if (t_.needDgamma) {
+      AscendC::Mul(tmpF_, dy, xhatF_, all);
+      for (uint32_t r = 0; r < n; ++r) AscendC::Add(dgammaF_, dgammaF_, tmpF_[r * w], cnt);
+    }
+    if (t_.needDx) {
+      for (uint32_t r = 0; r < n; ++r) {
+        if (t_.hasWeight) AscendC::Mul(dy[r * w], dy[r * w], gamma, cnt);  // g over dy
+        AccumulateLanes(acc1_[r * kRowSumsLanes], dy[r * w], cw);
+      }
+      AscendC::Mul(tmpF_, dy, xhatF_, all);
+      for (uint32_t r = 0; r < n; ++r) AccumulateLanes(acc2_[r * kRowSumsLanes], tmpF_[r * w], cw);
+    }
+    if (!t_.accResident) FlushSums(0, cw, 0);
   }
 
   // sum1_/sum2_[r] = this slice's row sums of the batch, ready for scalar reads and MTE3.
@@ -302,8 +354,12 @@ class LayerNormGradBatch {
         AscendC::Muls(out[r * t_.chunkCols], acc, rstd, cnt);
       } else {
         AscendC::Muls(acc, acc, rstd, cnt);
-        AscendC::Cast(out[r * t_.chunkCols], acc, AscendC::RoundMode::CAST_RINT, cw);
+        if (recompute) AscendC::Cast(out[r * t_.chunkCols], acc, AscendC::RoundMode::CAST_RINT, cw);
       }
+    }
+    if constexpr (!AscendC::IsSameType<T, float>::value) {
+      // One chunk: the rows of acc sit at the stride of out, so one down-cast covers the batch.
+      if (!recompute) AscendC::Cast(out, tmpF_, AscendC::RoundMode::CAST_RINT, n * t_.chunkCols);
     }
     dxQue_.EnQue(out);
     out = dxQue_.template DeQue<T>();
