@@ -4,6 +4,7 @@
 #include "layer_norm_grad_tiling.h"
 #include "layer_norm_grad_param_reduce.h"
 #include "layer_norm_grad_row_slices.h"
+#include "layer_norm_grad_short_rows.h"
 #include "layer_norm_grad_whole_rows.h"
 
 namespace {
@@ -11,7 +12,11 @@ namespace {
 template <typename T>
 __aicore__ inline void RunLayerNormGrad(const normgrad::LayerNormGradArgs& args, const LayerNormGradTiling& t) {
   AscendC::TPipe pipe;
-  if (t.mode == kLnWholeRows) {
+  if (t.mode == kLnWholeRows && t.rowRepeat) {
+    normgrad::LayerNormGradShortRows<T> op;
+    op.Init(&pipe, args, t);
+    op.Process();
+  } else if (t.mode == kLnWholeRows) {
     normgrad::LayerNormGradWholeRows<T> op;
     op.Init(&pipe, args, t);
     op.Process();

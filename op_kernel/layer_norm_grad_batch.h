@@ -15,7 +15,6 @@
 #include "common/float_io.h"
 #include "common/pipe_fence.h"
 #include "common/row_sums.h"
-#include "layer_norm_grad_row_repeat.h"
 
 namespace normgrad {
 
@@ -379,96 +378,6 @@ class LayerNormGradBatch {
     } else {
       return dyF_[Work(r)];
     }
-  }
-
-  // rowRepeat: pass 1 of a whole batch of short rows (single chunk), one instruction per 64-column
-  // piece and operation; leaves g in dyF_ (or the fp32 input), x-hat in xhatF_ and the row sums in sum1_/sum2_.
-  __aicore__ inline void AccumulateRows(uint32_t n) {
-    const uint32_t cw = sliceCols_;
-    const uint8_t rep = static_cast<uint8_t>(t_.sliceStride / 8);
-    if (!t_.accResident) ZeroSums(cw);
-    const RowOperand dy = DyRows(n);
-    RowOperand xh{xhatF_, 1, rep};
-    const RowOperand tmp{tmpF_, 1, rep};
-    if (needX_) {
-      RowScalars(meanB_, meanF_, n);
-      RowScalars(rstdB_, rstdF_, n);
-      if constexpr (AscendC::IsSameType<T, float>::value) {
-        RowsBinary(RowOp::kSub, xh, RowOperand{xIn_, 1, rep}, RowOperand{meanB_, 0, 1}, n, cw);
-      } else {
-        RowsCast(xhatF_, xIn_, AscendC::RoundMode::CAST_NONE, rep, n, cw);
-        RowsBinary(RowOp::kSub, xh, xh, RowOperand{meanB_, 0, 1}, n, cw);
-      }
-      RowsBinary(RowOp::kMul, xh, xh, RowOperand{rstdB_, 0, 1}, n, cw);
-    }
-    // Column sums over rows: dst = src1 with repeat stride 0, the documented accumulation pattern.
-    if (t_.needDbeta) {
-      const RowOperand acc{dbetaF_, 1, 0};
-      RowsBinary(RowOp::kAdd, acc, dy, acc, n, cw);
-    }
-    if (t_.needDgamma) {
-      const RowOperand acc{dgammaF_, 1, 0};
-      RowsBinary(RowOp::kMul, tmp, dy, xh, n, cw);
-      RowsBinary(RowOp::kAdd, acc, tmp, acc, n, cw);
-    }
-    if (t_.needDx) {
-      RowOperand g = dy;
-      if (t_.hasWeight) {
-        g = RowOperand{dyF_, 1, rep};
-        RowsBinary(RowOp::kMul, g, dy, RowOperand{gammaF_, 1, 0}, n, cw);
-      }
-      RowsSum(sum1_, g.t, rep, acc1_, n, cw);
-      RowsBinary(RowOp::kMul, tmp, g, xh, n, cw);
-      RowsSum(sum2_, tmpF_, rep, acc1_, n, cw);
-    }
-    if (!t_.accResident) FlushSums(0, cw, 0);
-  }
-
-  // fp32 dy rows of the batch: the resident input for fp32, else cast into dyF_.
-  __aicore__ inline RowOperand DyRows(uint32_t n) {
-    const uint8_t rep = static_cast<uint8_t>(t_.sliceStride / 8);
-    if constexpr (AscendC::IsSameType<T, float>::value) {
-      return RowOperand{dyIn_, 1, rep};
-    } else {
-      RowsCast(dyF_, dyIn_, AscendC::RoundMode::CAST_NONE, rep, n, sliceCols_);
-      return RowOperand{dyF_, 1, rep};
-    }
-  }
-
-  // rowRepeat: dx = ((g - s1/D) + xhat * (-s2/D)) * rstd for the batch, then one DMA.
-  __aicore__ inline void DxRows(uint64_t r0, uint32_t n) {
-    const uint32_t cw = sliceCols_;
-    const uint8_t rep = static_cast<uint8_t>(t_.sliceStride / 8);
-    const float negInvD = -1.0f / static_cast<float>(t_.cols);
-    AscendC::Muls(sum1_, sum1_, negInvD, static_cast<int32_t>(n));
-    AscendC::Muls(sum2_, sum2_, negInvD, static_cast<int32_t>(n));
-    RowScalars(s1B_, sum1_, n);
-    RowScalars(s2B_, sum2_, n);
-    RowOperand g{dyF_, 1, rep};
-    if constexpr (AscendC::IsSameType<T, float>::value) {
-      if (!t_.hasWeight) g = RowOperand{dyIn_, 1, rep};
-    }
-    const RowOperand xh{xhatF_, 1, rep};
-    const RowOperand acc{tmpF_, 1, rep};
-    RowsBinary(RowOp::kAdd, acc, g, RowOperand{s1B_, 0, 1}, n, cw);
-    RowsBinary(RowOp::kMul, xh, xh, RowOperand{s2B_, 0, 1}, n, cw);
-    RowsBinary(RowOp::kAdd, acc, acc, xh, n, cw);
-    AscendC::LocalTensor<T> out = dxQue_.template AllocTensor<T>();
-    if constexpr (AscendC::IsSameType<T, float>::value) {
-      RowsBinary(RowOp::kMul, RowOperand{out, 1, rep}, acc, RowOperand{rstdB_, 0, 1}, n, cw);
-    } else {
-      RowsBinary(RowOp::kMul, acc, acc, RowOperand{rstdB_, 0, 1}, n, cw);
-      RowsCast(out, tmpF_, AscendC::RoundMode::CAST_RINT, rep, n, cw);
-    }
-    dxQue_.EnQue(out);
-    out = dxQue_.template DeQue<T>();
-    const uint32_t s = sizeof(T);
-    AscendC::GlobalTensor<T> gm;
-    gm.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a_.dx) + r0 * t_.cols + colStart_);
-    AscendC::DataCopyExtParams params(static_cast<uint16_t>(n), cw * s, t_.sliceStride * s / 32 - (cw * s + 31) / 32,
-                                      static_cast<uint32_t>((t_.cols - cw) * s), 0);
-    AscendC::DataCopyPad(gm, out, params);
-    dxQue_.FreeTensor(out);
   }
 
   // Writes dgamma/dbeta sums of columns [c0, c0 + cw) of the slice: to the outputs when one

@@ -15,12 +15,6 @@ class LayerNormGradWholeRows : public LayerNormGradBatch<T> {
       if (n == 0) break;
       const uint64_t r0 = this->rowStart_ + static_cast<uint64_t>(batch) * this->t_.rowsPerBatch;
       this->CopyIn(r0, n);
-      if (this->t_.rowRepeat) {
-        this->AccumulateRows(n);
-        if (this->t_.needDx) this->DxRows(r0, n);
-        this->FreeInputs();
-        continue;
-      }
       for (uint32_t c0 = 0; c0 < this->sliceCols_; c0 += this->t_.chunkCols) this->AccumulateChunk(n, c0);
       if (this->t_.needDx) {
         this->FinishRowSums(n);
