@@ -7,15 +7,13 @@ from contextlib import ExitStack
 import numpy as np
 
 from normgrad import _native
+from normgrad.ops._args import require_array
 
 _API = "aclnnBatchNormElemtBackward"
 
 
-def _array(name: str, value: object) -> np.ndarray:
-    if not isinstance(value, np.ndarray):
-        raise TypeError(
-            f"batch_norm_elemt_backward: {name} must be a numpy.ndarray, got {type(value).__name__}")
-    return value
+
+_FUNC = "batch_norm_elemt_backward"
 
 
 def batch_norm_elemt_backward(
@@ -36,11 +34,11 @@ def batch_norm_elemt_backward(
     dx has x's dtype. Errors found by the aclnn layer raise normgrad.AclnnError (a ValueError with
     .status 161001/161002) naming the argument.
     """
-    arrays = [_array(name, value) for name, value in (
+    arrays = [require_array(_FUNC, name, value) for name, value in (
         ("grad_out", grad_out), ("x", x), ("mean", mean), ("invstd", invstd), ("sum_dy", sum_dy),
         ("sum_dy_xmu", sum_dy_xmu), ("counter", counter))]
     if weight is not None:
-        weight = _array("weight", weight)
+        weight = require_array(_FUNC, "weight", weight)
     with ExitStack() as stack:
         dy_t, x_t, mean_t, invstd_t, sum_dy_t, sum_dy_xmu_t, counter_t = (
             stack.enter_context(_native.tensor(a)) for a in arrays)

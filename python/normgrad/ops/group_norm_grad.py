@@ -8,20 +8,14 @@ from contextlib import ExitStack
 import numpy as np
 
 from normgrad import _native
+from normgrad.ops._args import require_array, require_int
 
 _API = "aclnnGroupNormBackward"
 
 
-def _array(name: str, value: object) -> np.ndarray:
-    if not isinstance(value, np.ndarray):
-        raise TypeError(f"group_norm_backward: {name} must be a numpy.ndarray, got {type(value).__name__}")
-    return value
 
 
-def _int(name: str, value: object) -> int:
-    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
-        raise TypeError(f"group_norm_backward: {name} must be an int, got {value!r} ({type(value).__name__})")
-    return int(value)
+_FUNC = "group_norm_backward"
 
 
 def group_norm_backward(
@@ -45,13 +39,14 @@ def group_norm_backward(
     is False is neither computed nor returned (None). Errors found by the aclnn layer raise
     normgrad.AclnnError (a ValueError with .status 161001 or 161002) naming the argument.
     """
-    grad_out = _array("grad_out", grad_out)
-    x = _array("x", x)
-    mean = _array("mean", mean)
-    rstd = _array("rstd", rstd)
+    grad_out = require_array(_FUNC, "grad_out", grad_out)
+    x = require_array(_FUNC, "x", x)
+    mean = require_array(_FUNC, "mean", mean)
+    rstd = require_array(_FUNC, "rstd", rstd)
     if gamma is not None:
-        gamma = _array("gamma", gamma)
-    n, c, hw, g = _int("N", N), _int("C", C), _int("HxW", HxW), _int("group", group)
+        gamma = require_array(_FUNC, "gamma", gamma)
+    n, c, hw, g = (require_int(_FUNC, name, value)
+                   for name, value in (("N", N), ("C", C), ("HxW", HxW), ("group", group)))
     mask = list(output_mask)
     param_shape = gamma.shape if gamma is not None else (max(c, 0),)
     with ExitStack() as stack:

@@ -8,14 +8,13 @@ from contextlib import ExitStack
 import numpy as np
 
 from normgrad import _native
+from normgrad.ops._args import require_array
 
 _API = "aclnnLayerNormBackward"
 
 
-def _array(name: str, value: object) -> np.ndarray:
-    if not isinstance(value, np.ndarray):
-        raise TypeError(f"layer_norm_backward: {name} must be a numpy.ndarray, got {type(value).__name__}")
-    return value
+
+_FUNC = "layer_norm_backward"
 
 
 def layer_norm_backward(
@@ -36,14 +35,14 @@ def layer_norm_backward(
     weight). Outputs whose output_mask entry is False are None. Argument errors the aclnn layer finds
     raise normgrad.AclnnError (a ValueError with .status 161001/161002) naming the argument.
     """
-    grad_out = _array("grad_out", grad_out)
-    x = _array("x", x)
-    mean = _array("mean", mean)
-    rstd = _array("rstd", rstd)
+    grad_out = require_array(_FUNC, "grad_out", grad_out)
+    x = require_array(_FUNC, "x", x)
+    mean = require_array(_FUNC, "mean", mean)
+    rstd = require_array(_FUNC, "rstd", rstd)
     if weight is not None:
-        weight = _array("weight", weight)
+        weight = require_array(_FUNC, "weight", weight)
     if bias is not None:
-        bias = _array("bias", bias)
+        bias = require_array(_FUNC, "bias", bias)
     if isinstance(normalized_shape, int | np.integer):
         normalized_shape = (int(normalized_shape),)
     shape = list(normalized_shape)
