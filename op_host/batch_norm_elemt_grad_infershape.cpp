@@ -4,17 +4,10 @@
 #include <string>
 
 #include "register/op_def_registry.h"
+#include "shape_string.h"
 
 namespace ops {
-namespace {
-
-std::string ShapeText(const std::vector<int64_t>& s) {
-  std::string out = "[";
-  for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
-  return out + "]";
-}
-
-}  // namespace
+using normgrad::ShapeString;
 
 Shapes SyncBatchNormBackwardElemtInferShape(const Shapes& inputs, const Attrs&) {
   static const char* const kNames[] = {"grad_output", "save_input", "mean", "invstd", "weight", "mean_dy",
@@ -25,19 +18,19 @@ Shapes SyncBatchNormBackwardElemtInferShape(const Shapes& inputs, const Attrs&) 
   }
   const std::vector<int64_t>& dy = inputs[0];
   if (dy.size() < 2 || dy.size() > 8) {
-    throw std::invalid_argument("SyncBatchNormBackwardElemt: grad_output has shape " + ShapeText(dy) +
+    throw std::invalid_argument("SyncBatchNormBackwardElemt: grad_output has shape " + ShapeString(dy) +
                                 ", expected 2 to 8 dimensions");
   }
   if (inputs[1] != dy) {
-    throw std::invalid_argument("SyncBatchNormBackwardElemt: save_input has shape " + ShapeText(inputs[1]) +
-                                ", expected grad_output's " + ShapeText(dy));
+    throw std::invalid_argument("SyncBatchNormBackwardElemt: save_input has shape " + ShapeString(inputs[1]) +
+                                ", expected grad_output's " + ShapeString(dy));
   }
   const std::vector<int64_t> channels = {dy[1]};
   for (size_t i = 2; i < inputs.size(); ++i) {
     if (inputs[i] != channels && inputs[i] != dy) {
       throw std::invalid_argument(std::string("SyncBatchNormBackwardElemt: ") + kNames[i] + " has shape " +
-                                  ShapeText(inputs[i]) + ", expected " + ShapeText(channels) + " or " +
-                                  ShapeText(dy));
+                                  ShapeString(inputs[i]) + ", expected " + ShapeString(channels) + " or " +
+                                  ShapeString(dy));
     }
   }
   return {dy};

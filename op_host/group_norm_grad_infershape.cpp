@@ -6,15 +6,12 @@
 
 #include "group_norm_grad_proto.h"  // the graph prototype this infers for
 #include "register/op_def_registry.h"
+#include "shape_string.h"
 
 namespace ops {
 namespace {
 
-std::string ShapeText(const std::vector<int64_t>& s) {
-  std::string out = "[";
-  for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
-  return out + "]";
-}
+using normgrad::ShapeString;
 
 int64_t Numel(const std::vector<int64_t>& s) {
   int64_t n = 1;
@@ -32,8 +29,8 @@ Shapes GroupNormGradInferShape(const Shapes& inputs, const Attrs& attrs) {
   const std::vector<int64_t>& dy = inputs[0];
   const std::vector<int64_t>& x = inputs[3];
   const std::vector<int64_t>& gamma = inputs[4];
-  if (dy.size() < 2 || dy.size() > 8) Reject("dy has shape " + ShapeText(dy) + ", expected 2 to 8 dims (N, C, *)");
-  if (x != dy) Reject("x has shape " + ShapeText(x) + ", expected dy's " + ShapeText(dy));
+  if (dy.size() < 2 || dy.size() > 8) Reject("dy has shape " + ShapeString(dy) + ", expected 2 to 8 dims (N, C, *)");
+  if (x != dy) Reject("x has shape " + ShapeString(x) + ", expected dy's " + ShapeString(dy));
   auto it = attrs.find("num_groups");
   if (it == attrs.end() || !std::holds_alternative<int64_t>(it->second)) Reject("num_groups (Int) is missing");
   const int64_t groups = std::get<int64_t>(it->second);
@@ -45,11 +42,11 @@ Shapes GroupNormGradInferShape(const Shapes& inputs, const Attrs& attrs) {
   const char* stats[] = {"mean", "rstd"};
   for (int i = 0; i < 2; ++i) {
     if (Numel(inputs[1 + i]) != n * groups) {
-      Reject(std::string(stats[i]) + " has shape " + ShapeText(inputs[1 + i]) + ", expected N * num_groups = " +
+      Reject(std::string(stats[i]) + " has shape " + ShapeString(inputs[1 + i]) + ", expected N * num_groups = " +
              std::to_string(n * groups) + " elements");
     }
   }
-  if (gamma.size() != 1 || gamma[0] != c) Reject("gamma has shape " + ShapeText(gamma) + ", expected [C] = [" +
+  if (gamma.size() != 1 || gamma[0] != c) Reject("gamma has shape " + ShapeString(gamma) + ", expected [C] = [" +
                                                  std::to_string(c) + "]");
   return {dy, gamma, gamma};
 }

@@ -139,12 +139,6 @@ const char* DtypeName(aclDataType dtype) {
   }
 }
 
-std::string ShapeString(const std::vector<int64_t>& shape) {
-  std::string s = "[";
-  for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
-  return s + "]";
-}
-
 std::vector<int64_t> IntArrayValues(const aclIntArray* array) {
   return array != nullptr ? array->values : std::vector<int64_t>{};
 }

@@ -15,6 +15,7 @@
 
 #include "acl/acl.h"
 #include "aclnn/acl_meta.h"
+#include "shape_string.h"
 
 namespace normgrad {
 
@@ -40,7 +41,6 @@ struct TensorDesc {
 TensorDesc Describe(const aclTensor* t);
 size_t DtypeBytes(aclDataType dtype);  // 0 for a type normgrad does not handle
 const char* DtypeName(aclDataType dtype);
-std::string ShapeString(const std::vector<int64_t>& shape);  // "[2, 320, 64, 64]"
 // The values of an array argument ({} for nullptr).
 std::vector<int64_t> IntArrayValues(const aclIntArray* array);
 std::vector<bool> BoolArrayValues(const aclBoolArray* array);
