@@ -52,6 +52,15 @@ Flags FlagsOf(const LayerNormGradTiling& t) {
 // Sizes the TPipe allocates: InitBuffer rounds each buffer up to 32 bytes.
 uint64_t Buf(uint64_t bytes) { return AlignUp(bytes, 32); }
 
+// Block-copy mode writes the last piece of a row as the block ending at the row's end, which
+// must lie inside this chunk: no chunk of any slice may be a sliver under 16 columns.
+bool HasSliver(const LayerNormGradTiling& t) {
+  if (!t.blockCopy || t.chunkCols == 0 || t.chunkCols >= t.sliceCols) return false;
+  const uint64_t last = t.cols - uint64_t(t.colSplit - 1) * t.sliceCols;
+  const uint64_t r1 = t.sliceCols % t.chunkCols, r2 = last % t.chunkCols;
+  return (r1 > 0 && r1 < 16) || (r2 > 0 && r2 < 16);
+}
+
 // Picks rowsPerBatch (largest first) and chunkCols for a fixed split, buffering and residency;
 // false if nothing fits. UB bytes are affine in chunkCols up to the 32-byte rounding.
 bool FitBatch(LayerNormGradTiling& t, uint64_t rowsMax, uint32_t budget, bool wholeSliceChunk) {
@@ -93,6 +102,10 @@ bool FitBatch(LayerNormGradTiling& t, uint64_t rowsMax, uint32_t budget, bool wh
         const uint64_t even = AlignUp(CeilDiv(wp, CeilDiv(wp, c)), 64);
         t.chunkCols = static_cast<uint32_t>(even <= c ? even : c / 64 * 64);
       }
+      if (HasSliver(t)) {
+        t.chunkCols = static_cast<uint32_t>(c);
+        if (HasSliver(t)) continue;
+      }
       return true;
     }
   }
@@ -100,6 +113,7 @@ bool FitBatch(LayerNormGradTiling& t, uint64_t rowsMax, uint32_t budget, bool wh
 }
 
 bool FitSplitFirst(LayerNormGradTiling& t, uint64_t rowsMax, uint32_t budget, bool allowWholeSlice);
+
 
 // Modeled time of a split (performance-model.md §5): the larger of the stream at min(HBM, cores
 // x per-core DMA) and one core's vector work (fp32 ops per element, more when chunks recompute
@@ -164,6 +178,9 @@ void PlanWorkspace(LayerNormGradTiling& t) {
   t.partialOffset = offset;
   t.partialStride = AlignUp(t.cols, 16);
   if (f.needParams && t.groups > 1) offset += AlignUp(uint64_t(t.groups) * 2 * t.partialStride * 4, 512);
+  t.syncOffset = offset;
+  const bool syncs = (f.needDx && t.colSplit > 1) || (f.needParams && t.groups > 1);
+  if (t.softSync && syncs) offset += AlignUp(uint64_t(t.blockDim) * 32, 512);
   t.workspaceBytes = offset;
 }
 
@@ -200,12 +217,18 @@ uint32_t LayerNormGradMainUbBytes(const LayerNormGradTiling& t) {
   }
   bytes += f.nParams * Buf((t.accResident ? wp : c) * 4);         // dgamma/dbeta sums
   if (f.needParams && !f.needX) bytes += Buf(c * 4);              // output staging (else in tmp)
+  if (t.blockCopy) bytes += Buf(32);                              // block-copy scratch
+  if (t.softSync && t.colSplit > 1 && f.needDx) bytes += Buf(uint64_t(t.blockDim) * 32);  // soft SyncAll
+  if (t.denseRows && f.needDx) bytes += Buf((b * t.cols + 2 * 32 / f.s) * f.s);  // packed dx stage
   return static_cast<uint32_t>(std::min<uint64_t>(bytes, 0xffffffffull));
 }
 
 uint32_t LayerNormGradReduceUbBytes(const LayerNormGradTiling& t) {
   uint64_t c = t.reduceChunkCols;
-  return static_cast<uint32_t>(Buf(uint64_t(t.groups) * c * 4) + 2 * Buf(c * 4));
+  uint64_t bytes = Buf(uint64_t(t.groups) * c * 4) + 2 * Buf(c * 4);
+  if (t.blockCopy) bytes += Buf(32);                      // block-copy scratch
+  if (t.softSync) bytes += Buf(uint64_t(t.blockDim) * 32);  // soft SyncAll before the reduce
+  return static_cast<uint32_t>(bytes);
 }
 
 LayerNormGradTilingResult LayerNormGradComputeTiling(const LayerNormGradTilingInput& in,
@@ -227,7 +250,12 @@ LayerNormGradTilingResult LayerNormGradComputeTiling(const LayerNormGradTilingIn
   }
   const Flags f = FlagsOf(t);
   const uint32_t budget = LayerNormGradUbBudget(soc.ubBytes);
-  const uint64_t cores = soc.coreCount;
+  t.blockCopy = soc.hasDataCopyPad ? 0 : 1;
+  t.softSync = soc.hasHardSyncAll ? 0 : 1;
+  // Rows shorter than a block cannot be written by whole blocks without touching the next row:
+  // one core owns them all and packs dx in GM order.
+  t.denseRows = t.blockCopy && in.cols < 32 / f.s ? 1 : 0;
+  const uint64_t cores = t.denseRows ? 1 : soc.coreCount;
 
   uint64_t groupCap = cores;
   if (f.needParams) {
@@ -247,6 +275,7 @@ LayerNormGradTilingResult LayerNormGradComputeTiling(const LayerNormGradTilingIn
   for (uint64_t k = kStart; k <= cores; ++k) {
     uint64_t w = k == 1 ? in.cols : AlignUp(CeilDiv(in.cols, k), 64);
     if (k > 1 && (k - 1) * w >= in.cols) continue;  // the last slice would be empty
+    if (k > 1 && t.blockCopy && in.cols - (k - 1) * w < 16) continue;  // its end block would leave it
     if (w > 0xffffff00ull) continue;
     uint64_t groups = std::min<uint64_t>(groupCap, cores / k);
     t.colSplit = static_cast<uint32_t>(k);
@@ -258,16 +287,12 @@ LayerNormGradTilingResult LayerNormGradComputeTiling(const LayerNormGradTilingIn
     uint64_t rowsMax = CeilDiv(in.rows, groups);
     // Short whole rows: level-0 instructions over the rows of a batch (needs Brcb and a row
     // stride under 256 blocks); worth it once a batch has more rows than 64-lane pieces.
-    t.rowRepeat = soc.hasBrcb && k == 1 && t.sliceStride / 8 <= 255;
+    t.rowRepeat = soc.hasBrcb && !t.blockCopy && k == 1 && t.sliceStride / 8 <= 255;
     if (found && k > kMax) break;  // slices under kMinSliceCols only when nothing else fits
     if (!FitSplit(t, rowsMax, budget)) continue;
     if (t.rowRepeat && (t.chunkCols != t.sliceStride || t.rowsPerBatch < 2 * CeilDiv(t.sliceCols, 64))) {
       t.rowRepeat = 0;
       if (!FitSplit(t, rowsMax, budget)) continue;
-    }
-    if (k > 1 && f.needDx && !soc.hasHardSyncAll) {
-      res.error = "layer_norm_grad tiling: a row split across cores needs hardware SyncAll";
-      return res;
     }
     t.batchesPerGroup = static_cast<uint32_t>(CeilDiv(rowsMax, t.rowsPerBatch));
     const double us = ModelUs(t, rowsMax);

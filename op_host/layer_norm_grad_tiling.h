@@ -44,9 +44,13 @@ struct LayerNormGradTiling {
   uint32_t reduceCols;      // stage 2 (groups > 1): columns per core of the fixed-order group sum
   uint32_t reduceChunkCols; // stage 2 chunk width
   uint32_t ubBytes;         // Unified Buffer bytes the main phase allocates (checked by tests)
+  uint32_t blockCopy;       // 1: no DataCopyPad (Atlas training): whole-block copies, see docs
+  uint32_t softSync;        // 1: no hard SyncAll: soft SyncAll on the zeroed flags at syncOffset
+  uint32_t denseRows;       // 1: blockCopy and rows shorter than one block: one core packs dx in order
   uint64_t exchangeOffset;  // workspace byte offset of the row-sum exchange (2 parities)
   uint64_t partialOffset;   // workspace byte offset of the per-group dgamma/dbeta partials
   uint64_t partialStride;   // floats per partial row (cols rounded to 16)
+  uint64_t syncOffset;      // workspace byte offset of the soft SyncAll flags (blockDim * 32 bytes)
   uint64_t workspaceBytes;  // total kernel workspace
 };
 inline uint32_t LayerNormGradDtypeBytes(uint32_t dtype) { return dtype == kLnFloat32 ? 4u : 2u; }
@@ -60,6 +64,7 @@ struct LayerNormGradSocInfo {
   uint32_t ubBytes;         // Unified Buffer per core
   bool hasHardSyncAll;      // A2/A3; the training series has only soft SyncAll
   bool hasBrcb = true;      // A2/A3; not on the training series
+  bool hasDataCopyPad = true;  // A2/A3; the training series copies whole 32-byte blocks only
 };
 
 struct LayerNormGradTilingInput {

@@ -9,7 +9,8 @@
 namespace {
 
 const LayerNormGradSocInfo kA2{48, 192 * 1024, true};
-const LayerNormGradSocInfo kTraining{32, 256 * 1024, false};
+// Atlas training series (ascend910): no hard SyncAll, no Brcb, no DataCopyPad.
+const LayerNormGradSocInfo kTraining{32, 256 * 1024, false, false, false};
 
 LayerNormGradTilingInput Input(uint64_t m, uint64_t d, LayerNormGradDtype dtype,
                                LayerNormGradDtype weight = kLnFloat32, bool dx = true, bool dg = true,
@@ -94,11 +95,32 @@ TEST(LayerNormGradTiling, RowBeyondEveryCoreIsRejectedWithTheNumbers) {
   EXPECT_NE(r.error.find("4000000"), std::string::npos) << r.error;
 }
 
-TEST(LayerNormGradTiling, TrainingSeriesCannotSplitRows) {
-  LayerNormGradTilingResult r = LayerNormGradComputeTiling(Input(1, 100000, kLnFloat32), kTraining);
-  EXPECT_FALSE(r.ok);
-  EXPECT_NE(r.error.find("SyncAll"), std::string::npos) << r.error;
-  EXPECT_TRUE(LayerNormGradComputeTiling(Input(4096, 1024, kLnFloat16), kTraining).ok);
+TEST(LayerNormGradTiling, TrainingSeriesSplitsRowsWithSoftSyncAll) {
+  LayerNormGradTiling t = Tile(Input(1, 100000, kLnFloat32), kTraining);
+  EXPECT_GT(t.colSplit, 1u);
+  EXPECT_LE(t.blockDim, 32u);
+  EXPECT_EQ(t.blockCopy, 1u);
+  EXPECT_EQ(t.softSync, 1u);
+  EXPECT_EQ(t.rowRepeat, 0u);
+  // The soft SyncAll flags (32 bytes per core) sit behind the exchange, inside the workspace.
+  EXPECT_GE(t.syncOffset, t.exchangeOffset + 2ull * t.blockDim * 2 * ((t.rowsPerBatch + 7) / 8 * 8) * 4);
+  EXPECT_GE(t.workspaceBytes, t.syncOffset + 32ull * t.blockDim);
+  LayerNormGradTiling a2 = Tile(Input(1, 100000, kLnFloat32));
+  EXPECT_EQ(a2.blockCopy, 0u);
+  EXPECT_EQ(a2.softSync, 0u);
+}
+
+TEST(LayerNormGradTiling, TrainingSeriesRowsBelowOneBlockRunOnOneCore) {
+  // 7 fp32 = 28 bytes and 15 fp16 = 30 bytes: dx rows cannot be written by whole blocks per row.
+  for (const auto& in : {Input(5000, 7, kLnFloat32), Input(5000, 15, kLnFloat16, kLnFloat16)}) {
+    LayerNormGradTiling t = Tile(in, kTraining);
+    EXPECT_EQ(t.denseRows, 1u);
+    EXPECT_EQ(t.blockDim, 1u);
+  }
+  LayerNormGradTiling eight = Tile(Input(5000, 8, kLnFloat32), kTraining);  // one whole block
+  EXPECT_EQ(eight.denseRows, 0u);
+  EXPECT_EQ(eight.blockDim, 32u);
+  EXPECT_EQ(Tile(Input(5000, 7, kLnFloat32)).denseRows, 0u);  // A2 has DataCopyPad
 }
 
 // Every invariant the kernel relies on, for one tiling.
@@ -153,6 +175,27 @@ void CheckInvariants(const LayerNormGradTilingInput& in, const LayerNormGradSocI
     EXPECT_GE(uint64_t(t.reduceCols) * t.blockDim, in.cols);
     EXPECT_LE(t.reduceChunkCols, t.reduceCols);
   }
+  EXPECT_EQ(t.blockCopy, soc.hasDataCopyPad ? 0u : 1u);
+  EXPECT_EQ(t.softSync, soc.hasHardSyncAll ? 0u : 1u);
+  if (t.softSync && (exchange || partials)) {
+    EXPECT_GE(t.syncOffset, t.partialOffset + partialBytes);
+    EXPECT_GE(t.workspaceBytes, t.syncOffset + 32ull * t.blockDim);
+  }
+  if (t.blockCopy) {
+    // Whole-block writes end in the block ending at a chunk's end: every chunk of every slice
+    // (the last slice may be shorter) is at least 16 columns, or the rows are below one block
+    // and one core packs them.
+    const uint32_t pb = 32 / LayerNormGradDtypeBytes(in.dtype);
+    EXPECT_EQ(t.denseRows, in.cols < pb ? 1u : 0u);
+    if (t.denseRows) EXPECT_EQ(t.blockDim, 1u);
+    const uint64_t last = in.cols - uint64_t(t.colSplit - 1) * t.sliceCols;
+    for (uint64_t w : {uint64_t(t.sliceCols), last}) {
+      if (w < t.chunkCols) continue;
+      EXPECT_FALSE(w % t.chunkCols > 0 && w % t.chunkCols < 16) << "slice " << w << " chunk " << t.chunkCols;
+    }
+    if (t.colSplit > 1) EXPECT_GE(last, 16u);
+    EXPECT_EQ(t.rowRepeat, 0u);
+  }
 }
 
 TEST(LayerNormGradTiling, InvariantsHoldOverShapesDtypesAndMasks) {
@@ -169,6 +212,26 @@ TEST(LayerNormGradTiling, InvariantsHoldOverShapesDtypesAndMasks) {
           CheckInvariants(in, kA2);
           in.hasWeight = false;
           CheckInvariants(in, kA2);
+        }
+      }
+    }
+  }
+}
+
+TEST(LayerNormGradTiling, TrainingSeriesInvariantsHoldOverShapesAndMasks) {
+  const std::vector<uint64_t> rows = {1, 2, 7, 31, 32, 33, 197, 2048, 25088};
+  const std::vector<uint64_t> cols = {1, 7, 8, 9, 15, 16, 17, 64, 96, 255, 257, 768, 4096, 12288, 131073, 262144};
+  const bool masks[][3] = {{true, true, true}, {true, false, false}, {false, true, false},
+                           {false, false, true}, {false, true, true}, {true, true, false}};
+  for (uint64_t m : rows) {
+    for (uint64_t d : cols) {
+      for (LayerNormGradDtype dt : {kLnFloat32, kLnFloat16}) {
+        for (const auto& mask : masks) {
+          LayerNormGradTilingInput in = Input(m, d, dt, dt, mask[0], mask[1], mask[2]);
+          CheckInvariants(in, kTraining);
+          in.hasWeight = false;
+          in.weightDtype = kLnFloat32;
+          CheckInvariants(in, kTraining);
         }
       }
     }
