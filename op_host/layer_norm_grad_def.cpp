@@ -1,5 +1,6 @@
 // OpDef registration of LayerNormGradV3 (ascendc-api.md §9): the dtype combinations one launch of
-// the layer_norm_grad kernel serves, and the SoCs it runs on (Atlas A2 and A3; it needs DataCopyPad).
+// the layer_norm_grad kernel serves, and the SoCs it runs on: Atlas A2 and A3, and the Atlas
+// training series (ascend910: FLOAT and FLOAT16 only, block-copy mode; aclnn rejects BF16 there).
 #include "layer_norm_grad_proto.h"
 #include "register/op_def_registry.h"
 
@@ -35,6 +36,7 @@ class LayerNormGradV3 : public OpDef {
     AICore().SetTiling(nullptr);
     AICore().AddConfig("ascend910b");
     AICore().AddConfig("ascend910_93");
+    AICore().AddConfig("ascend910");
   }
 };
 

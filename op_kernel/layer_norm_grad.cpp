@@ -27,8 +27,16 @@ __aicore__ inline void RunLayerNormGrad(const normgrad::LayerNormGradArgs& args,
   }
   if (t.groups > 1 && (t.needDgamma || t.needDbeta)) {
     AscendC::PipeBarrier<PIPE_ALL>();
-    AscendC::SyncAll();
     pipe.Reset();
+    if (t.softSync) {
+      AscendC::TBuf<AscendC::TPosition::VECCALC> syncUb;
+      pipe.InitBuffer(syncUb, t.blockDim * 32);
+      AscendC::GlobalTensor<int32_t> flags;
+      flags.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(args.workspace + t.syncOffset), t.blockDim * 8);
+      AscendC::SyncAll(flags, syncUb.Get<int32_t>());
+    } else {
+      AscendC::SyncAll();
+    }
     normgrad::LayerNormGradParamReduce reduce;
     reduce.Init(&pipe, args, t);
     reduce.Process();
@@ -40,7 +48,12 @@ __aicore__ inline void RunLayerNormGrad(const normgrad::LayerNormGradArgs& args,
 extern "C" __global__ __aicore__ void layer_norm_grad(GM_ADDR dy, GM_ADDR x, GM_ADDR rstd, GM_ADDR mean,
                                                       GM_ADDR gamma, GM_ADDR dx, GM_ADDR dgamma, GM_ADDR dbeta,
                                                       GM_ADDR workspace, GM_ADDR tiling) {
+// The Atlas training series (arch 1001) has no bfloat16 and no hard SyncAll: its build leaves out
+// the bf16 instantiation and the MIX kernel type (the tiling selects soft SyncAll there). The
+// simulator defines no __NPU_ARCH__ and builds everything.
+#if !defined(__NPU_ARCH__) || __NPU_ARCH__ != 1001
   KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIV_1_0);  // hard SyncAll
+#endif
   GET_TILING_DATA_WITH_STRUCT(LayerNormGradTiling, t, tiling);
   GM_ADDR ws = t.workspaceBytes > 0 ? AscendC::GetUserWorkspace(workspace) : workspace;
   const normgrad::LayerNormGradArgs args{dy, x, rstd, mean, gamma, dx, dgamma, dbeta, ws};
@@ -48,7 +61,9 @@ extern "C" __global__ __aicore__ void layer_norm_grad(GM_ADDR dy, GM_ADDR x, GM_
     RunLayerNormGrad<float>(args, t);
   } else if (t.dtype == kLnFloat16) {
     RunLayerNormGrad<half>(args, t);
+#if !defined(__NPU_ARCH__) || __NPU_ARCH__ != 1001
   } else {
     RunLayerNormGrad<bfloat16_t>(args, t);
+#endif
   }
 }

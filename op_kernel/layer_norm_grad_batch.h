@@ -12,6 +12,8 @@
 #pragma once
 #include "kernel_operator.h"
 #include "layer_norm_grad_tiling.h"
+#include "common/block_copy.h"
+#include "common/dense_block_writer.h"
 #include "common/float_io.h"
 #include "common/pipe_fence.h"
 #include "common/row_sums.h"
@@ -55,7 +57,7 @@ class LayerNormGradBatch {
     InitBuffers();
     if (t_.needDx && t_.hasWeight && t_.gammaResident) {
       for (uint32_t c0 = 0; c0 < sliceCols_; c0 += t_.chunkCols) {
-        LoadAsFloat(gammaF_[c0], gammaRaw_, a_.gamma, colStart_ + c0, ChunkWidth(c0), t_.weightDtype);
+        LoadAsFloat(gammaF_[c0], gammaRaw_, a_.gamma, colStart_ + c0, ChunkWidth(c0), t_.weightDtype, ioCols_);
       }
     }
     if (t_.accResident) ZeroSums(t_.sliceStride);
@@ -139,6 +141,18 @@ class LayerNormGradBatch {
     if (t_.needDgamma) dgammaF_ = dgammaBuf_.Get<float>();
     if (t_.needDbeta) dbetaF_ = dbetaBuf_.Get<float>();
     if (t_.needDgamma || t_.needDbeta) stage_ = needX_ ? tmpF_ : stageBuf_.Get<float>();
+    if (t_.blockCopy) {
+      // Whole-block copies (Atlas training): one scratch block; stores below one block only into
+      // workspace rows padded to 16 floats or outputs the aclnn layer stages through workspace.
+      pipe_->InitBuffer(scratchBuf_, 32);
+      ioRows_.on = ioCols_.on = ioWs_.on = true;
+      ioRows_.scratch = ioCols_.scratch = ioWs_.scratch = scratchBuf_.Get<float>();
+      ioRows_.total = t_.rows;
+      ioCols_.total = t_.cols;
+      ioWs_.total = ~0ull;
+      if (t_.denseRows && t_.needDx) dense_.Init(pipe_, t_.rowsPerBatch * static_cast<uint32_t>(t_.cols));
+    }
+    if (t_.softSync && t_.colSplit > 1 && t_.needDx) pipe_->InitBuffer(syncUb_, t_.blockDim * 32);
   }
 
   __aicore__ inline void ZeroSums(uint32_t count) {
@@ -151,8 +165,8 @@ class LayerNormGradBatch {
     dyIn_ = LoadRows(dyQue_, a_.dy, r0, n);
     if (needX_) {
       xIn_ = LoadRows(xQue_, a_.x, r0, n);
-      LoadAsFloat(meanF_, meanRawBuf_.Get<float>(), a_.mean, r0, n, t_.statsDtype);
-      LoadAsFloat(rstdF_, rstdRawBuf_.Get<float>(), a_.rstd, r0, n, t_.statsDtype);
+      LoadAsFloat(meanF_, meanRawBuf_.Get<float>(), a_.mean, r0, n, t_.statsDtype, ioRows_);
+      LoadAsFloat(rstdF_, rstdRawBuf_.Get<float>(), a_.rstd, r0, n, t_.statsDtype, ioRows_);
     }
     if (t_.needDx && !t_.rowRepeat) {
       AscendC::Duplicate(acc1_, 0.0f, static_cast<int32_t>(n * kRowSumsLanes));
@@ -167,6 +181,24 @@ class LayerNormGradBatch {
     AscendC::GlobalTensor<T> gm;
     gm.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(src) + r0 * t_.cols + colStart_);
     uint32_t rowBlocks = (sliceCols_ * s + 31) / 32;
+    if (t_.blockCopy) {
+      if ((sliceCols_ * s) % 32 == 0 && (t_.cols * s) % 32 == 0) {
+        AscendC::DataCopyParams params(static_cast<uint16_t>(n), static_cast<uint16_t>(rowBlocks),
+                                       static_cast<uint16_t>((t_.cols - sliceCols_) * s / 32),
+                                       static_cast<uint16_t>(t_.sliceStride * s / 32 - rowBlocks));
+        AscendC::DataCopy(rows, gm, params);
+      } else {
+        AscendC::GlobalTensor<T> whole;
+        whole.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(src));
+        const AscendC::LocalTensor<T> scratch = scratchBuf_.Get<T>();
+        for (uint32_t r = 0; r < n; ++r) {
+          LoadBlocks(rows[r * t_.sliceStride], scratch, whole, (r0 + r) * t_.cols + colStart_, sliceCols_,
+                     t_.rows * t_.cols);
+        }
+      }
+      que.EnQue(rows);
+      return que.template DeQue<T>();
+    }
     AscendC::DataCopyExtParams params(static_cast<uint16_t>(n), sliceCols_ * s,
                                       static_cast<uint32_t>((t_.cols - sliceCols_) * s),
                                       t_.sliceStride * s / 32 - rowBlocks, 0);
@@ -223,7 +255,7 @@ class LayerNormGradBatch {
 
   __aicore__ inline AscendC::LocalTensor<float> GammaChunk(uint32_t c0, uint32_t cw) {
     if (t_.gammaResident) return gammaF_[c0];
-    LoadAsFloat(gammaF_, gammaRaw_, a_.gamma, colStart_ + c0, cw, t_.weightDtype);
+    LoadAsFloat(gammaF_, gammaRaw_, a_.gamma, colStart_ + c0, cw, t_.weightDtype, ioCols_);
     return gammaF_;
   }
 
@@ -353,22 +385,64 @@ class LayerNormGradBatch {
         AscendC::Muls(out[r * t_.chunkCols], acc, rstd, cnt);
       } else {
         AscendC::Muls(acc, acc, rstd, cnt);
-        if (recompute) AscendC::Cast(out[r * t_.chunkCols], acc, AscendC::RoundMode::CAST_RINT, cw);
+        if (recompute) AscendC::Cast(out[r * t_.chunkCols], acc, DownCastMode(), cw);
       }
     }
     if constexpr (!AscendC::IsSameType<T, float>::value) {
       // One chunk: the rows of acc sit at the stride of out, so one down-cast covers the batch.
-      if (!recompute) AscendC::Cast(out, tmpF_, AscendC::RoundMode::CAST_RINT, n * t_.chunkCols);
+      if (!recompute) AscendC::Cast(out, tmpF_, DownCastMode(), n * t_.chunkCols);
     }
     dxQue_.EnQue(out);
     out = dxQue_.template DeQue<T>();
     const uint32_t s = sizeof(T);
     AscendC::GlobalTensor<T> gm;
     gm.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a_.dx) + r0 * t_.cols + colStart_ + c0);
+    if (t_.blockCopy) {
+      StoreDxBlocks(gm, out, r0, n, cw);
+      dxQue_.FreeTensor(out);
+      return;
+    }
     AscendC::DataCopyExtParams params(static_cast<uint16_t>(n), cw * s, t_.chunkCols * s / 32 - (cw * s + 31) / 32,
                                       static_cast<uint32_t>((t_.cols - cw) * s), 0);
     AscendC::DataCopyPad(gm, out, params);
     dxQue_.FreeTensor(out);
+  }
+
+  // Both round to nearest even; Atlas training has no CAST_RINT from float to half.
+  __aicore__ inline AscendC::RoundMode DownCastMode() const {
+    return t_.blockCopy ? AscendC::RoundMode::CAST_NONE : AscendC::RoundMode::CAST_RINT;
+  }
+
+  // dx of n rows, chunk width cw, by whole blocks: one strided copy when rows and chunk are whole
+  // blocks; else per row the whole blocks and the block ending at the chunk's end (the tiling
+  // keeps every chunk at least 16 columns wide); rows under one block go to the dense writer.
+  __aicore__ inline void StoreDxBlocks(const AscendC::GlobalTensor<T>& gm, const AscendC::LocalTensor<T>& out,
+                                       uint64_t r0, uint32_t n, uint32_t cw) {
+    const uint32_t s = sizeof(T);
+    if (t_.denseRows) {
+      AscendC::GlobalTensor<T> dx;
+      dx.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a_.dx));
+      dense_.Append(dx, out, n, t_.chunkCols, cw);
+      return;
+    }
+    if ((cw * s) % 32 == 0 && (t_.cols * s) % 32 == 0) {
+      AscendC::DataCopyParams params(static_cast<uint16_t>(n), static_cast<uint16_t>(cw * s / 32),
+                                     static_cast<uint16_t>((t_.chunkCols - cw) * s / 32),
+                                     static_cast<uint16_t>((t_.cols - cw) * s / 32));
+      AscendC::DataCopy(gm, out, params);
+      return;
+    }
+    const AscendC::LocalTensor<T> scratch = scratchBuf_.Get<T>();
+    for (uint32_t r = 0; r < n; ++r) StoreBlocks(gm, out[r * t_.chunkCols], scratch, r * t_.cols, cw);
+    PipeFence<AscendC::HardEvent::MTE3_S>();  // the last scratch block has left before its next use
+  }
+
+  // Rows under one block (denseRows): the last partial block once every row is packed.
+  __aicore__ inline void FinishDense() {
+    if (!t_.denseRows || !t_.needDx) return;
+    AscendC::GlobalTensor<T> dx;
+    dx.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a_.dx));
+    dense_.Finish(dx);
   }
 
   // g as pass 1 left it: in the resident fp32 input (any chunk), or in dyF_ (single chunk, 16-bit).
@@ -387,16 +461,18 @@ class LayerNormGradBatch {
     GM_ADDR partials = a_.workspace + t_.partialOffset;
     if (t_.needDgamma) {
       if (t_.groups == 1) {
-        StoreFromFloat(a_.dgamma, col, dgammaF_[accOff], stage_, cw, t_.weightDtype);
+        StoreFromFloat(a_.dgamma, col, dgammaF_[accOff], stage_, cw, t_.weightDtype, ioCols_);
       } else {
-        StoreFromFloat(partials, (group_ * 2ull + 0) * t_.partialStride + col, dgammaF_[accOff], stage_, cw, 0);
+        StoreFromFloat(partials, (group_ * 2ull + 0) * t_.partialStride + col, dgammaF_[accOff], stage_, cw, 0,
+                       ioWs_);
       }
     }
     if (t_.needDbeta) {
       if (t_.groups == 1) {
-        StoreFromFloat(a_.dbeta, col, dbetaF_[accOff], stage_, cw, t_.weightDtype);
+        StoreFromFloat(a_.dbeta, col, dbetaF_[accOff], stage_, cw, t_.weightDtype, ioCols_);
       } else {
-        StoreFromFloat(partials, (group_ * 2ull + 1) * t_.partialStride + col, dbetaF_[accOff], stage_, cw, 0);
+        StoreFromFloat(partials, (group_ * 2ull + 1) * t_.partialStride + col, dbetaF_[accOff], stage_, cw, 0,
+                       ioWs_);
       }
     }
   }
@@ -418,7 +494,9 @@ class LayerNormGradBatch {
   AscendC::TQue<AscendC::TPosition::VECOUT, 1> dxQue_;
   AscendC::TBuf<AscendC::TPosition::VECCALC> dyBuf_, xhatBuf_, tmpBuf_, meanRawBuf_, rstdRawBuf_, meanBuf_,
       rstdBuf_, sum1Buf_, sum2Buf_, acc1Buf_, acc2Buf_, exchBuf_, gammaBuf_, dgammaBuf_, dbetaBuf_, stageBuf_,
-      meanBBuf_, rstdBBuf_, s1BBuf_, s2BBuf_;
+      meanBBuf_, rstdBBuf_, s1BBuf_, s2BBuf_, scratchBuf_, syncUb_;
+  BlockIo ioRows_, ioCols_, ioWs_;  // whole-block copies of stats (M), gamma/dgamma/dbeta (D), workspace
+  DenseBlockWriter<T> dense_;
   AscendC::LocalTensor<T> dyIn_, xIn_;
   AscendC::LocalTensor<float> dyF_, xhatF_, tmpF_, meanF_, rstdF_, sum1_, sum2_, acc1_, acc2_, gammaRaw_, gammaF_,
       dgammaF_, dbetaF_, stage_, meanB_, rstdB_, s1B_, s2B_;

@@ -21,6 +21,12 @@ class LayerNormGradParamReduce {
     pipe->InitBuffer(partBuf_, t.groups * t.reduceChunkCols * 4);
     pipe->InitBuffer(sumBuf_, t.reduceChunkCols * 4);
     pipe->InitBuffer(stageBuf_, t.reduceChunkCols * 4);
+    if (t.blockCopy) {
+      pipe->InitBuffer(scratchBuf_, 32);
+      io_.on = true;
+      io_.scratch = scratchBuf_.Get<float>();
+      io_.total = t.cols;
+    }
   }
 
   __aicore__ inline void Process() {
@@ -35,28 +41,53 @@ class LayerNormGradParamReduce {
     AscendC::LocalTensor<float> stage = stageBuf_.Get<float>();
     const uint32_t cr = t_.reduceChunkCols;
     for (uint64_t c0 = colBegin_; c0 < colEnd_; c0 += cr) {
-      const uint32_t cw = static_cast<uint32_t>(colEnd_ - c0 < cr ? colEnd_ - c0 : cr);
+      uint32_t cw = static_cast<uint32_t>(colEnd_ - c0 < cr ? colEnd_ - c0 : cr);
+      uint64_t from = c0;
+      // Block copies: a piece under one output block that is not the whole output starts earlier,
+      // so its store is one whole block; the extra columns get the same fixed-order sums their
+      // owner writes.
+      const uint32_t pb = t_.weightDtype == kFloatIoFp32 ? 8 : 16;
+      if (t_.blockCopy && cw < pb && t_.cols >= pb) {
+        from = c0 + cw - pb;
+        cw = pb;
+      }
       const int32_t cnt = static_cast<int32_t>(cw);
       AscendC::GlobalTensor<float> gm;
       gm.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(a_.workspace + t_.partialOffset) +
-                         which * t_.partialStride + c0);
+                         which * t_.partialStride + from);
       AscendC::DataCopyExtParams params(static_cast<uint16_t>(t_.groups), cw * 4,
                                         static_cast<uint32_t>((2 * t_.partialStride - cw) * 4),
                                         cr * 4 / 32 - (cw * 4 + 31) / 32, 0);
       AscendC::DataCopyPadExtParams<float> pad(false, 0, 0, 0.0f);
       PipeFence<AscendC::HardEvent::V_MTE2>();
-      AscendC::DataCopyPad(part, gm, params, pad);
+      if (t_.blockCopy) {
+        // Partial rows are padded to 16 floats in the workspace, so whole blocks stay inside.
+        const uint16_t blocks = static_cast<uint16_t>((cw + 7) / 8);
+        AscendC::DataCopyParams bp(static_cast<uint16_t>(t_.groups), blocks,
+                                   static_cast<uint16_t>(2 * t_.partialStride / 8 - blocks),
+                                   static_cast<uint16_t>(cr / 8 - blocks));
+        if (from % 8 == 0) {
+          AscendC::DataCopy(part, gm, bp);
+        } else {
+          for (uint32_t g = 0; g < t_.groups; ++g) {
+            AscendC::DataCopy(part[g * cr], gm[2ull * g * t_.partialStride], blocks * 8u);
+          }
+        }
+      } else {
+        AscendC::DataCopyPad(part, gm, params, pad);
+      }
       PipeFence<AscendC::HardEvent::MTE2_V>();
       AscendC::Adds(sum, part, 0.0f, cnt);
       for (uint32_t g = 1; g < t_.groups; ++g) AscendC::Add(sum, sum, part[g * cr], cnt);
-      StoreFromFloat(out, c0, sum, stage, cw, t_.weightDtype);
+      StoreFromFloat(out, from, sum, stage, cw, t_.weightDtype, io_);
     }
   }
 
   LayerNormGradArgs a_{};
   LayerNormGradTiling t_{};
   uint64_t colBegin_ = 0, colEnd_ = 0;
-  AscendC::TBuf<AscendC::TPosition::VECCALC> partBuf_, sumBuf_, stageBuf_;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> partBuf_, sumBuf_, stageBuf_, scratchBuf_;
+  BlockIo io_;
 };
 
 }  // namespace normgrad

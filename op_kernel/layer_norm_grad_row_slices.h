@@ -41,15 +41,21 @@ class LayerNormGradRowSlices : public LayerNormGradBatch<T> {
     const uint64_t parityBase = static_cast<uint64_t>(batch % 2) * t.blockDim * 2 * bp;
     if (n > 0) {
       PipeFence<AscendC::HardEvent::V_MTE3>();
-      CopyUbToGm(slots, parityBase + this->core_ * 2ull * bp, this->sum1_, bp);
-      CopyUbToGm(slots, parityBase + (this->core_ * 2ull + 1) * bp, this->sum2_, bp);
+      CopyUbToGm(slots, parityBase + this->core_ * 2ull * bp, this->sum1_, bp, this->ioWs_);
+      CopyUbToGm(slots, parityBase + (this->core_ * 2ull + 1) * bp, this->sum2_, bp, this->ioWs_);
     }
     AscendC::PipeBarrier<PIPE_ALL>();
-    AscendC::SyncAll();
+    if (t.softSync) {
+      AscendC::GlobalTensor<int32_t> flags;
+      flags.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(this->a_.workspace + t.syncOffset), t.blockDim * 8);
+      AscendC::SyncAll(flags, this->syncUb_.template Get<int32_t>());
+    } else {
+      AscendC::SyncAll();
+    }
     if (n == 0) return;
     AscendC::LocalTensor<float> all = this->exchBuf_.template Get<float>();
     CopyGmToUb(all, slots, parityBase + static_cast<uint64_t>(this->group_) * t.colSplit * 2 * bp,
-               t.colSplit * 2 * bp);
+               t.colSplit * 2 * bp, this->ioWs_);
     PipeFence<AscendC::HardEvent::MTE2_S>();
     for (uint32_t r = 0; r < n; ++r) {
       float s1 = 0.0f, s2 = 0.0f;

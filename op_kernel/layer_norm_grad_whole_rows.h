@@ -22,6 +22,7 @@ class LayerNormGradWholeRows : public LayerNormGradBatch<T> {
       }
       this->FreeInputs();
     }
+    this->FinishDense();
     this->FlushResidentSums();
   }
 };

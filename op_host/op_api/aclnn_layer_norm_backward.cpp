@@ -21,12 +21,11 @@ using normgrad::ShapeString;
 using normgrad::TensorDesc;
 
 // The one place that asks which chip we run on; a CANN build reads the platform info instead.
-LayerNormGradSocInfo CurrentSocInfo(const char** name, bool* hasDataCopyPad, bool* hasBf16) {
+LayerNormGradSocInfo CurrentSocInfo(const char** name, bool* hasBf16) {
   const sim::SocProfile& soc = sim::CurrentSoc();
   *name = soc.name;
-  *hasDataCopyPad = soc.hasDataCopyPad;
   *hasBf16 = soc.hasBf16;
-  return {static_cast<uint32_t>(soc.aivCores), soc.ubBytes, soc.hasHardSyncAll, soc.hasBrcb};
+  return {static_cast<uint32_t>(soc.aivCores), soc.ubBytes, soc.hasHardSyncAll, soc.hasBrcb, soc.hasDataCopyPad};
 }
 
 bool IsFloatType(aclDataType d) { return d == ACL_FLOAT || d == ACL_FLOAT16 || d == ACL_BF16; }
@@ -41,10 +40,14 @@ int64_t Product(const std::vector<int64_t>& v, size_t begin, size_t end) {
   return p;
 }
 
-aclnnStatus CheckFloat(const char* arg, const TensorDesc& t, bool hasBf16) {
+aclnnStatus CheckFloat(const char* arg, const TensorDesc& t, bool hasBf16, const char* soc) {
   if (!IsFloatType(t.dtype) || (t.dtype == ACL_BF16 && !hasBf16)) {
-    return Error(kStatusInvalid, kApi, "%s has dtype %s, expected FLOAT, FLOAT16%s", arg,
-                 normgrad::DtypeName(t.dtype), hasBf16 ? " or BFLOAT16" : " (no BFLOAT16 on this SoC)");
+    if (!hasBf16) {
+      return Error(kStatusInvalid, kApi, "%s has dtype %s, expected FLOAT or FLOAT16 (SoC %s has no BFLOAT16)", arg,
+                   normgrad::DtypeName(t.dtype), soc);
+    }
+    return Error(kStatusInvalid, kApi, "%s has dtype %s, expected FLOAT, FLOAT16 or BFLOAT16", arg,
+                 normgrad::DtypeName(t.dtype));
   }
   return ACL_SUCCESS;
 }
@@ -57,12 +60,12 @@ struct Args {
   int64_t rows = 0, cols = 0;
 };
 
-aclnnStatus CheckDtypes(const Args& a, bool hasBf16) {
+aclnnStatus CheckDtypes(const Args& a, bool hasBf16, const char* soc) {
   aclnnStatus st;
-  if ((st = CheckFloat("gradOut", a.dy, hasBf16)) != ACL_SUCCESS) return st;
-  if ((st = CheckFloat("input", a.x, hasBf16)) != ACL_SUCCESS) return st;
-  if ((st = CheckFloat("mean", a.mean, hasBf16)) != ACL_SUCCESS) return st;
-  if ((st = CheckFloat("rstd", a.rstd, hasBf16)) != ACL_SUCCESS) return st;
+  if ((st = CheckFloat("gradOut", a.dy, hasBf16, soc)) != ACL_SUCCESS) return st;
+  if ((st = CheckFloat("input", a.x, hasBf16, soc)) != ACL_SUCCESS) return st;
+  if ((st = CheckFloat("mean", a.mean, hasBf16, soc)) != ACL_SUCCESS) return st;
+  if ((st = CheckFloat("rstd", a.rstd, hasBf16, soc)) != ACL_SUCCESS) return st;
   const char* in = normgrad::DtypeName(a.x.dtype);
   if (a.dy.dtype != a.x.dtype) {
     return Error(kStatusInvalid, kApi, "gradOut has dtype %s, expected the dtype of input (%s)",
@@ -167,15 +170,23 @@ aclnnStatus CheckShapes(Args& a) {
   return ACL_SUCCESS;
 }
 
+// Block-copy mode (no DataCopyPad) writes whole 32-byte blocks: an output shorter than one block
+// goes through a workspace buffer of whole blocks and is copied out after the kernel.
+TensorDesc BlockSafe(const TensorDesc& d, const LayerNormGradTiling& t) {
+  TensorDesc out = d;
+  if (t.blockCopy && static_cast<uint64_t>(d.numel) * normgrad::DtypeBytes(d.dtype) < 32) out.contiguous = false;
+  return out;
+}
+
 aclnnStatus BuildExecutor(const Args& a, const LayerNormGradTiling& t, aclOpExecutor* exec) {
   normgrad::DevPtr dy = exec->ContiguousInput(a.dy);
   normgrad::DevPtr x = (t.needDx || t.needDgamma) ? exec->ContiguousInput(a.x) : normgrad::DevPtr{};
   normgrad::DevPtr mean = (t.needDx || t.needDgamma) ? exec->ContiguousInput(a.mean) : normgrad::DevPtr{};
   normgrad::DevPtr rstd = (t.needDx || t.needDgamma) ? exec->ContiguousInput(a.rstd) : normgrad::DevPtr{};
   normgrad::DevPtr gamma = (a.hasWeight && t.needDx) ? exec->ContiguousInput(a.weight) : normgrad::DevPtr{};
-  normgrad::DevPtr dx = t.needDx ? exec->ContiguousOutput(a.dx) : normgrad::DevPtr{};
-  normgrad::DevPtr dgamma = t.needDgamma ? exec->ContiguousOutput(a.dgamma) : normgrad::DevPtr{};
-  normgrad::DevPtr dbeta = t.needDbeta ? exec->ContiguousOutput(a.dbeta) : normgrad::DevPtr{};
+  normgrad::DevPtr dx = t.needDx ? exec->ContiguousOutput(BlockSafe(a.dx, t)) : normgrad::DevPtr{};
+  normgrad::DevPtr dgamma = t.needDgamma ? exec->ContiguousOutput(BlockSafe(a.dgamma, t)) : normgrad::DevPtr{};
+  normgrad::DevPtr dbeta = t.needDbeta ? exec->ContiguousOutput(BlockSafe(a.dbeta, t)) : normgrad::DevPtr{};
   exec->AddKernel("layer_norm_grad", t.blockDim, &t, sizeof(t), {dy, x, rstd, mean, gamma, dx, dgamma, dbeta},
                   t.workspaceBytes, [](uint8_t* const* p, uint8_t* ws, uint8_t* tiling) {
                     layer_norm_grad(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], ws, tiling);
@@ -228,15 +239,11 @@ aclnnStatus aclnnLayerNormBackwardGetWorkspaceSize(const aclTensor* gradOut, con
     }
   }
   const char* socName = nullptr;
-  bool hasDataCopyPad = false, hasBf16 = false;
-  const LayerNormGradSocInfo soc = CurrentSocInfo(&socName, &hasDataCopyPad, &hasBf16);
-  aclnnStatus st = CheckDtypes(a, hasBf16);
+  bool hasBf16 = false;
+  const LayerNormGradSocInfo soc = CurrentSocInfo(&socName, &hasBf16);
+  aclnnStatus st = CheckDtypes(a, hasBf16, socName);
   if (st != ACL_SUCCESS) return st;
   if ((st = CheckShapes(a)) != ACL_SUCCESS) return st;
-  if (!hasDataCopyPad) {
-    return Error(kStatusInvalid, kApi, "SoC %s is not supported: the kernel needs DataCopyPad (Atlas A2/A3 only)",
-                 socName);
-  }
 
   aclOpExecutor* exec = new aclOpExecutor();
   exec->api = kApi;

@@ -283,3 +283,74 @@ def test_right_aligned_check_covers_every_dim_of_a_3d_input():
 def test_python_argument_types():
     with pytest.raises(TypeError, match="grad_out"):
         normgrad.layer_norm_backward([1.0], f32(1, 1), (1,), f32(1, 1), f32(1, 1))
+
+
+# ---- Atlas training series (ascend910): block-copy mode, soft SyncAll, FLOAT and FLOAT16 only ----
+# Same golden and tolerances as above (the kernel's fp32 math is the same; fp32 -> fp16 rounds to
+# nearest even by CAST_NONE there, so ROUNDING[F16] still bounds it).
+
+TRAINING_SHAPES = [
+    ((3, 1), "D = 1: rows under one block, one core packs dx"),
+    ((50, 7), "D = 7: rows under one block"),
+    ((1, 7), "M = 1, D = 7: outputs under 32 bytes staged by the aclnn layer"),
+    ((40, 15), "D = 15: under one fp16 block, two fp32 blocks"),
+    ((9, 255), "odd D: whole blocks plus the block ending at the row's end"),
+    ((5, 257), "odd D one past a repeat multiple"),
+    ((48 * 3 + 5, 96), "whole rows on 32 cores, several batches per core"),
+    ((7, 4096), "few tokens: rows split over cores, soft SyncAll per batch"),
+    ((2, 131073), "odd long rows split over cores, chunked slices"),
+    ((1, 262144), "whole-tensor normalization (M = 1) over all 32 cores"),
+    ((2, 3, 4, 5), "normalization over 2 trailing dims"),
+]
+
+
+@pytest.mark.parametrize("dtype", [F32, F16])
+@pytest.mark.parametrize("shape,why", TRAINING_SHAPES, ids=[s[1] for s in TRAINING_SHAPES])
+def test_training_series_shapes_match_golden(shape, why, dtype):
+    rng = np.random.default_rng(23)
+    nd = 2 if len(shape) == 4 else 1
+    with _native.soc("ascend910"):
+        run_and_check(*make_inputs(rng, shape, nd, dtype, F32, dtype))
+        run_and_check(*make_inputs(rng, shape, nd, dtype, with_weight=False), mask=(True, False, True))
+
+
+# The four FLOAT16 combinations of the OpDef (stats and gamma in fp16 or fp32) and float32.
+TRAINING_COMBOS = [(F32, F32, F32), (F16, F32, F32), (F16, F32, F16), (F16, F16, F16), (F16, F16, F32)]
+
+
+@pytest.mark.parametrize("dtype,stats,weight", TRAINING_COMBOS,
+                         ids=[f"{a}-{b}-{c}" for a, b, c in TRAINING_COMBOS])
+def test_training_series_dtype_combinations(dtype, stats, weight):
+    rng = np.random.default_rng(29)
+    with _native.soc("ascend910"):
+        for shape in ((61, 320), (3, 5000), (33, 9)):
+            run_and_check(*make_inputs(rng, shape, 1, dtype, stats, weight))
+
+
+@pytest.mark.parametrize("mask", list(itertools.product([True, False], repeat=3)))
+def test_training_series_every_output_mask(mask):
+    rng = np.random.default_rng(31)
+    with _native.soc("ascend910"):
+        for shape in ((100, 200), (2, 6000), (20, 7)):
+            run_and_check(*make_inputs(rng, shape, 1, F16, F32, F32), mask=mask)
+
+
+@pytest.mark.parametrize("shape", [(300, 512), (3, 70000), (500, 7)],
+                         ids=["groups reduced in stage 2", "row slices", "rows under one block"])
+def test_training_series_two_runs_are_bitwise_equal(shape):
+    rng = np.random.default_rng(37)
+    args = make_inputs(rng, shape, 1, F16, F32, F32)
+    with _native.soc("ascend910"):
+        first = normgrad.layer_norm_backward(*args)
+        second = normgrad.layer_norm_backward(*args)
+    for a, b in zip(first, second, strict=True):
+        assert a.tobytes() == b.tobytes()
+
+
+def test_training_series_rejects_bfloat16_naming_the_soc():
+    rng = np.random.default_rng(41)
+    with _native.soc("ascend910"), pytest.raises(_native.AclnnError) as err:
+        normgrad.layer_norm_backward(*make_inputs(rng, (4, 8), 1, BF16, F32, F32))
+    assert err.value.status == 161002
+    assert "gradOut has dtype bfloat16" in str(err.value)
+    assert "ascend910" in str(err.value)

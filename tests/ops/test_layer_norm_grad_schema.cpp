@@ -8,6 +8,7 @@
 
 #include "acl/acl.h"
 #include "aclnnop/aclnn_layer_norm_backward.h"
+#include "ascendc/soc.h"
 #include "layer_norm_grad_proto.h"
 #include "register/op_def_registry.h"
 
@@ -90,7 +91,28 @@ TEST_F(LayerNormGradSchema, PrototypeAndOpDefNameTheSameParamsInOrder) {
   EXPECT_EQ(def->attrs[0].type, "ListBool");
   EXPECT_EQ(proto->attrs[0].defaultJson, def->attrs[0].defaultJson);
   EXPECT_TRUE(ops::OpDefProblems(*def).empty());
-  EXPECT_EQ(def->socs, (std::vector<std::string>{"ascend910b", "ascend910_93"}));
+  EXPECT_EQ(def->socs, (std::vector<std::string>{"ascend910b", "ascend910_93", "ascend910"}));
+}
+
+// The training series has no bfloat16 (seed 003 lists FLOAT and FLOAT16 for it): the OpDef
+// combinations without BF16 run there, the others are rejected by aclnn.
+TEST_F(LayerNormGradSchema, TrainingSeriesRunsFloatAndHalfCombinationsAndRejectsBf16) {
+  const ops::OpDefInfo* def = ops::FindOpDef(kOp);
+  ASSERT_NE(def, nullptr);
+  const std::string before = sim::CurrentSoc().name;
+  ASSERT_TRUE(sim::SetCurrentSoc("ascend910"));
+  size_t runs = 0, rejected = 0;
+  for (size_t k = 0; k < def->inputs[0].dtypes.size(); ++k) {
+    const bool bf16 = def->inputs[0].dtypes[k] == ge::DT_BF16 || def->inputs[3].dtypes[k] == ge::DT_BF16 ||
+                      def->inputs[4].dtypes[k] == ge::DT_BF16;
+    aclnnStatus st = CallWorkspaceSize(AclOf(def->inputs[0].dtypes[k]), AclOf(def->inputs[3].dtypes[k]),
+                                       AclOf(def->inputs[4].dtypes[k]));
+    EXPECT_EQ(st, bf16 ? 161002 : ACL_SUCCESS) << "combination " << k;
+    (bf16 ? rejected : runs) += 1;
+  }
+  EXPECT_EQ(runs, 5u);  // fp32; fp16 with fp32 or fp16 stats and fp32 or fp16 gamma
+  EXPECT_EQ(rejected, 4u);
+  sim::SetCurrentSoc(before);
 }
 
 TEST_F(LayerNormGradSchema, EveryOpDefCombinationIsInThePrototypeAndAcceptedByAclnn) {
