@@ -301,7 +301,9 @@ LayerNormGradTilingResult LayerNormGradComputeTiling(const LayerNormGradTilingIn
       bestUs = us;
       best = t;
     }
-    if (k == 1) break;
+    // Whole rows that fit only as narrow chunks of one row per batch (training series: 12288
+    // fp32 in 256 KiB) pay about 20 instruction issues per row and chunk: let splits compete.
+    if (k == 1 && !(t.blockCopy && t.chunkCols < t.sliceStride)) break;
   }
   if (found) {
     t = best;

@@ -110,6 +110,15 @@ TEST(LayerNormGradTiling, TrainingSeriesSplitsRowsWithSoftSyncAll) {
   EXPECT_EQ(a2.softSync, 0u);
 }
 
+TEST(LayerNormGradTiling, TrainingSeriesSplitsRowsThatFitOnlyAsNarrowChunks) {
+  // 12288 fp32 whole rows fit 256 KiB only one row at a time in 192-column chunks (64 chunks per
+  // row); two slices of three rows in 768-column chunks model (and measure) faster.
+  LayerNormGradTiling t = Tile(Input(2048, 12288, kLnFloat32), kTraining);
+  EXPECT_GT(t.colSplit, 1u);
+  EXPECT_GE(t.rowsPerBatch, 2u);
+  EXPECT_GE(t.chunkCols, 512u);
+}
+
 TEST(LayerNormGradTiling, TrainingSeriesRowsBelowOneBlockRunOnOneCore) {
   // 7 fp32 = 28 bytes and 15 fp16 = 30 bytes: dx rows cannot be written by whole blocks per row.
   for (const auto& in : {Input(5000, 7, kLnFloat32), Input(5000, 15, kLnFloat16, kLnFloat16)}) {
