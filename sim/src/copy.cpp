@@ -5,6 +5,7 @@
 #include <atomic>
 #include <mutex>
 
+#include "ascendc/hazard.h"
 #include "ascendc/pipe.h"
 #include "core_runtime.h"
 
@@ -18,6 +19,22 @@ constexpr uint32_t kMaxBlockCount = 4095;
 constexpr uint32_t kMaxPadBlockLen = 2097151;
 
 unsigned long long U(uint64_t v) { return static_cast<unsigned long long>(v); }
+
+// Tells the hazard tracker about n UB blocks of rowBytes each, pitch bytes apart.
+void TrackUbRows(int pipe, bool write, const char* api, uint32_t addr, uint32_t n, uint64_t rowBytes, uint64_t pitch) {
+  hazard::Tracker* t = hazard::Active();
+  if (t == nullptr) return;
+  uint32_t rows = pitch == rowBytes ? 1 : n;
+  uint64_t bytes = pitch == rowBytes ? rowBytes * n : rowBytes;
+  for (uint32_t i = 0; i < rows; ++i) {
+    uint32_t a = addr + static_cast<uint32_t>(i * pitch);
+    if (write) {
+      t->UbWrite(pipe, api, a, bytes);
+    } else {
+      t->UbRead(pipe, api, a, bytes);
+    }
+  }
+}
 
 void CheckBlockCount(const char* api, uint32_t blockCount) {
   if (blockCount > kMaxBlockCount) Fail(api, "blockCount %u exceeds %u", blockCount, kMaxBlockCount);
@@ -187,6 +204,8 @@ void GmToUb(const char* api, Ub dst, const uint8_t* gm, uint32_t elemBytes, uint
   CheckUb(api, "dst", dst, ubSpan, ubSpan);
   CheckGmAligned(api, "src", gm, elemBytes);
   gm::CheckRange(api, gm, (blockCount - 1) * gmPitch + blockBytes, false);
+  TrackUbRows(hazard::kMte2, true, api, dst.addr, blockCount, blockBytes, ubPitch);
+  hazard::GmRead(api, gm, (blockCount - 1) * gmPitch + blockBytes);
   CopyBlocks(c.ub.data() + dst.addr, gm, blockCount, blockBytes, gmPitch, ubPitch);
   c.counters.gmToUbBytes += blockCount * blockBytes;
 }
@@ -202,6 +221,8 @@ void UbToGm(const char* api, uint8_t* gm, Ub src, uint32_t elemBytes, int elemCo
   CheckUb(api, "src", src, ubSpan, ubSpan);
   CheckGmAligned(api, "dst", gm, elemBytes);
   gm::CheckRange(api, gm, (blockCount - 1) * gmPitch + blockBytes, true);
+  TrackUbRows(hazard::kMte3, false, api, src.addr, blockCount, blockBytes, ubPitch);
+  hazard::GmWrite(api, gm, (blockCount - 1) * gmPitch + blockBytes, c.atomicType != kElemNone);
   StoreBlocks(api, gm, c.ub.data() + src.addr, elemCode, blockCount, blockBytes, ubPitch, gmPitch);
   c.counters.ubToGmBytes += blockCount * blockBytes;
 }
@@ -217,6 +238,8 @@ void UbToUb(const char* api, Ub dst, Ub src, uint32_t blockCount, uint64_t block
   uint64_t dstSpan = (blockCount - 1) * dstPitch + blockBytes;
   CheckUb(api, "src", src, srcSpan, srcSpan);
   CheckUb(api, "dst", dst, dstSpan, dstSpan);
+  TrackUbRows(hazard::kV, false, api, src.addr, blockCount, blockBytes, srcPitch);
+  TrackUbRows(hazard::kV, true, api, dst.addr, blockCount, blockBytes, dstPitch);
   CopyBlocks(c.ub.data() + dst.addr, c.ub.data() + src.addr, blockCount, blockBytes, srcPitch, dstPitch);
   c.counters.ubToUbBytes += blockCount * blockBytes;
 }
@@ -236,6 +259,8 @@ void PadGmToUb(Ub dst, const uint8_t* gm, uint32_t elemBytes, const PadArgs& a) 
   uint64_t last = (a.blockCount - 1) * ubPitch;
   CheckUb(api, "dst", dst, last + usedBytes, last + ubBlockBytes);
   gm::CheckRange(api, gm, (a.blockCount - 1) * gmPitch + a.blockLen, false);
+  TrackUbRows(hazard::kMte2, true, api, dst.addr, a.blockCount, ubBlockBytes, ubPitch);
+  hazard::GmRead(api, gm, (a.blockCount - 1) * gmPitch + a.blockLen);
 
   uint8_t padValue[8];
   std::memcpy(padValue, &a.padBits, 8);
@@ -279,6 +304,8 @@ void PadUbToGm(uint8_t* gm, Ub src, uint32_t elemBytes, int elemCode, const PadA
   uint64_t last = (a.blockCount - 1) * ubPitch;
   CheckUb(api, "src", src, last + a.blockLen, last + ubBlockBytes);
   gm::CheckRange(api, gm, (a.blockCount - 1) * gmPitch + a.blockLen, true);
+  TrackUbRows(hazard::kMte3, false, api, src.addr, a.blockCount, a.blockLen, ubPitch);
+  hazard::GmWrite(api, gm, (a.blockCount - 1) * gmPitch + a.blockLen, c.atomicType != kElemNone);
   StoreBlocks(api, gm, c.ub.data() + src.addr, elemCode, a.blockCount, a.blockLen, ubPitch, gmPitch);
   c.counters.ubToGmBytes += static_cast<uint64_t>(a.blockCount) * a.blockLen;
 }
@@ -300,6 +327,7 @@ void FillGm(const char* api, uint8_t* gm, uint64_t count, uint32_t elemBytes, co
   uint64_t bytes = count * elemBytes;
   if (bytes == 0) return;
   gm::CheckRange(api, gm, bytes, true);
+  hazard::GmWrite(api, gm, bytes, false);  // staged in UB by V, stored by MTE3 (§3.7)
   FillValue(gm, bytes, static_cast<const uint8_t*>(value), elemBytes);
   c.counters.dmaOut += (bytes + chunkBytes - 1) / chunkBytes;
   c.counters.ubToGmBytes += bytes;

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "ascendc/entry.h"
+#include "ascendc/hazard.h"
 #include "ascendc/pipe.h"
 #include "ascendc/sync.h"
 #include "core_runtime.h"
@@ -76,13 +77,14 @@ void EndOfKernelChecks(CoreContext& c) {
   if (c.atomicType != 0) Warn("SetAtomicAdd", "atomic add is still on at kernel end; call SetAtomicNone()");
 }
 
-void RunCore(const SocProfile& soc, int idx, int blockDim, uint64_t tilingKey, LaunchBarrier& barrier,
-             const std::function<void()>& body, CoreResult& out) {
+void RunCore(const SocProfile& soc, int idx, int blockDim, uint64_t tilingKey, bool trackHazards,
+             LaunchBarrier& barrier, const std::function<void()>& body, CoreResult& out) {
   CoreContext ctx;
   ctx.blockIdx = idx;
   ctx.blockNum = blockDim;
   ctx.soc = &soc;
   ctx.ub = TakeUb(soc.ubBytes);
+  if (trackHazards) ctx.hazards = hazard::TakeTracker(soc.ubBytes);
   CoreRuntime rt;
   rt.barrier = &barrier;
   BindCore(&ctx);
@@ -110,6 +112,7 @@ void RunCore(const SocProfile& soc, int idx, int blockDim, uint64_t tilingKey, L
   out.warnings = std::move(ctx.warnings);
   out.kernelType = rt.kernelType;
   ReturnUb(std::move(ctx.ub));
+  if (ctx.hazards != nullptr) hazard::ReturnTracker(ctx.hazards);
   BindRuntime(nullptr);
   BindCore(nullptr);
 }
@@ -244,9 +247,10 @@ LaunchReport LaunchOn(const SocProfile& soc, const std::string& kernel, int bloc
   std::vector<std::thread> threads;
   threads.reserve(static_cast<size_t>(blockDim));
   uint64_t key = g_tilingKey;
+  bool trackHazards = HazardTrackingEnabled();
   for (int i = 0; i < blockDim; ++i) {
-    threads.emplace_back(RunCore, std::cref(soc), i, blockDim, key, std::ref(barrier), std::cref(body),
-                         std::ref(results[static_cast<size_t>(i)]));
+    threads.emplace_back(RunCore, std::cref(soc), i, blockDim, key, trackHazards, std::ref(barrier),
+                         std::cref(body), std::ref(results[static_cast<size_t>(i)]));
   }
   for (std::thread& t : threads) t.join();
 

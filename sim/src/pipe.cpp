@@ -4,6 +4,7 @@
 #include <cstring>
 #include <exception>
 
+#include "ascendc/hazard.h"
 #include "core_runtime.h"
 
 namespace sim {
@@ -252,7 +253,10 @@ void TPipe::ReleaseAll() {
       continue;
     }
     for (int id = 0; id < sim::kMaxEventIds; ++id) {
-      if (queueEvents_[e] & (1u << id)) c.flags[e][id] = 0;
+      if ((queueEvents_[e] & (1u << id)) && c.flags[e][id]) {
+        c.flags[e][id] = 0;
+        if (c.hazards != nullptr) c.hazards->WaitFlag(e, id);
+      }
     }
   }
   std::memset(userEvents_, 0, sizeof(userEvents_));

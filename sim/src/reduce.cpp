@@ -5,6 +5,8 @@
 
 #include <cstring>
 
+#include "ascendc/hazard.h"
+
 namespace sim {
 namespace vec {
 namespace {
@@ -62,6 +64,7 @@ void CheckDst(const char* api, uint32_t dstAddr, uint32_t dstBytes, uint64_t end
     Fail(api, "dst: results reach byte %llu but the tensor has %u bytes", static_cast<unsigned long long>(endBytes),
          dstBytes);
   }
+  hazard::UbWrite(hazard::kV, api, dstAddr, endBytes);
 }
 
 template <typename T>
@@ -157,6 +160,7 @@ void ReduceSumHighDim(uint32_t dstAddr, uint32_t dstBytes, const Operand& src, u
     Fail(api, "sharedTmpBuffer has %u elements, %d repeats need %llu", tmpBytes / static_cast<uint32_t>(sizeof(T)),
          repeatTime, static_cast<unsigned long long>(need));
   }
+  hazard::UbWrite(hazard::kV, api, tmpAddr, need * sizeof(T));
   CheckDst(api, dstAddr, dstBytes, sizeof(T), sizeof(T));
   uint8_t* ub = Core().ub.data();
   T v[kMaxLanes];

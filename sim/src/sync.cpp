@@ -2,6 +2,7 @@
 #include "ascendc/sync.h"
 
 #include "ascendc/entry.h"
+#include "ascendc/hazard.h"
 #include "ascendc/pipe.h"
 #include "core_runtime.h"
 
@@ -64,6 +65,7 @@ void SetFlag(const char* api, int event, int32_t id) {
          "PipeBarrier<PIPE_ALL> hangs on hardware", kEventNames[event], id);
   }
   c.flags[event][id] = 1;
+  if (c.hazards != nullptr) c.hazards->SetFlag(event, id);
 }
 
 void WaitFlag(const char* api, int event, int32_t id) {
@@ -74,6 +76,7 @@ void WaitFlag(const char* api, int event, int32_t id) {
          kEventNames[event], id);
   }
   c.flags[event][id] = 0;
+  if (c.hazards != nullptr) c.hazards->WaitFlag(event, id);
 }
 
 void PipeBarrier(int pipe) {
@@ -83,6 +86,7 @@ void PipeBarrier(int pipe) {
     Fail("PipeBarrier", "%s is not a vector-core pipe (PIPE_V, PIPE_MTE2, PIPE_MTE3 or PIPE_ALL)", PipeName(pipe));
   }
   ++c.counters.syncs;
+  if (c.hazards != nullptr) c.hazards->PipeBarrier(pipe);
 }
 
 void HardSyncAll(bool isAivOnly) {
@@ -100,6 +104,7 @@ void HardSyncAll(bool isAivOnly) {
   ++c.counters.syncAll;
   ++rt.syncAllCount;
   rt.barrier->Arrive(c.blockIdx, true, c.blockNum, rt.syncAllCount);
+  if (c.hazards != nullptr) c.hazards->FullBarrier();  // SyncAll waits for every pipe of the core
 }
 
 void SoftSyncAll(int32_t* gmWorkspace, uint64_t gmElems, uint32_t ubAddr, uint32_t ubBytes, int32_t usedCores) {
@@ -144,6 +149,7 @@ void SoftSyncAll(int32_t* gmWorkspace, uint64_t gmElems, uint32_t ubAddr, uint32
   ++c.counters.syncAll;
   ++rt.syncAllCount;
   rt.barrier->Arrive(c.blockIdx, false, participants, rt.syncAllCount);
+  if (c.hazards != nullptr) c.hazards->FullBarrier();
   PoisonUb(ubAddr, static_cast<uint32_t>(needBytes));  // the polling scratch is clobbered
 }
 

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "ascendc/hazard.h"
 #include "ascendc/vector_fill.h"
 #include "ascendc/vector_run.h"
 
@@ -87,6 +88,7 @@ void CheckCount(const char* api, const char* name, uint64_t count, uint32_t addr
     Fail(api, "%s: %llu elements at UB %u run past the UB end %zu", name, static_cast<unsigned long long>(count),
          addr, Core().ub.size());
   }
+  hazard::VecOperand(api, name, addr, count * elemBytes);
 }
 
 void CheckFootprint(const char* api, const Operand& op, const LanePlan& plan) {
@@ -101,6 +103,9 @@ void CheckFootprint(const char* api, const Operand& op, const LanePlan& plan) {
     Fail(api, "%s: active lanes reach UB byte %llu, past the UB end %zu", op.name,
          static_cast<unsigned long long>(op.addr + end), Core().ub.size());
   }
+  // The span from the first to the last active byte: exact for contiguous operands, a superset
+  // for strided ones.
+  hazard::VecOperand(api, op.name, op.addr, end);
 }
 
 void CheckOverlapCount(const char* api, const char* srcName, uint32_t dstAddr, uint64_t dstBytes, uint32_t srcAddr,
@@ -179,6 +184,7 @@ void BrcbRun(const Operand& dst, const Operand& src, uint32_t repeatTime) {
          repeatTime, dst.blkStride, dst.repStride, static_cast<unsigned long long>(dstEnd), dst.lenBytes);
   }
   CheckDisjoint(api, "src", dst.addr, dstEnd, src.addr, srcElems * src.elemBytes);
+  hazard::UbWrite(hazard::kV, api, dst.addr, dstEnd);
   uint8_t* ub = Core().ub.data();
   uint32_t perBlock = kBlockBytes / src.elemBytes;
   for (uint32_t r = 0; r < repeatTime; ++r) {

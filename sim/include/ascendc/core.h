@@ -11,6 +11,10 @@
 
 namespace sim {
 
+namespace hazard {
+class Tracker;
+}  // namespace hazard
+
 // Thrown when a kernel breaks a hardware rule; the launch turns it into an error report
 // naming the core. Message format: "<API>: <rule>, <values>".
 class SimError : public std::runtime_error {
@@ -62,6 +66,7 @@ struct CoreContext {
   // Atomic accumulation for UB->GM copies: 0 = none, else the element type code.
   int atomicType = 0;
   void* pipe = nullptr;          // the kernel's TPipe (AscendC::TPipe*), one per kernel
+  hazard::Tracker* hazards = nullptr;  // pipe-hazard tracker (ascendc/hazard.h), null when off
   std::vector<std::string> warnings;
 };
 

@@ -1,0 +1,273 @@
+// The pipe-hazard tracker: vector clocks per pipe, last accesses per UB block, MTE3-written GM
+// ranges per core (ascendc-api.md §7.3, with the sync sources of §3.5 and §7.2).
+#include "ascendc/hazard.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <mutex>
+
+#include "ascendc/sync.h"
+
+namespace sim {
+namespace {
+
+// Default when neither the setter nor NORMGRAD_SIM_HAZARDS says otherwise.
+constexpr bool kDefaultOn = false;
+// GM ranges kept per core; older unpruned ones are dropped (a missed hazard, never a false one).
+constexpr size_t kMaxGmRanges = 256;
+constexpr int kS = hazard::kPipes;  // the scalar pipe in event mappings (not tracked)
+
+std::atomic<int> g_mode{static_cast<int>(HazardMode::kEnvironment)};
+std::mutex g_poolMutex;
+std::vector<std::unique_ptr<hazard::Tracker>> g_pool;
+
+const char* const kPipeNames[] = {"V", "MTE2", "MTE3", "S"};
+
+// Source and destination pipe of a vector-core HardEvent; false for the others.
+bool EventPipes(int event, int* src, int* dst) {
+  using AscendC::HardEvent;
+  using hazard::kMte2;
+  using hazard::kMte3;
+  using hazard::kV;
+  switch (static_cast<HardEvent>(event)) {
+    case HardEvent::MTE2_V: *src = kMte2; *dst = kV; return true;
+    case HardEvent::V_MTE2: *src = kV; *dst = kMte2; return true;
+    case HardEvent::MTE3_V: *src = kMte3; *dst = kV; return true;
+    case HardEvent::V_MTE3: *src = kV; *dst = kMte3; return true;
+    case HardEvent::MTE3_MTE2: *src = kMte3; *dst = kMte2; return true;
+    case HardEvent::MTE2_MTE3: *src = kMte2; *dst = kMte3; return true;
+    case HardEvent::S_V: *src = kS; *dst = kV; return true;
+    case HardEvent::V_S: *src = kV; *dst = kS; return true;
+    case HardEvent::S_MTE2: *src = kS; *dst = kMte2; return true;
+    case HardEvent::MTE2_S: *src = kMte2; *dst = kS; return true;
+    case HardEvent::S_MTE3: *src = kS; *dst = kMte3; return true;
+    case HardEvent::MTE3_S: *src = kMte3; *dst = kS; return true;
+    default: return false;
+  }
+}
+
+uint32_t InstrNumber(int pipe) {
+  const CoreCounters& c = Core().counters;
+  uint64_t n = pipe == hazard::kMte2 ? c.dmaIn : pipe == hazard::kMte3 ? c.dmaOut : c.vecInstr;
+  return static_cast<uint32_t>(n);
+}
+
+unsigned long long U(uint64_t v) { return static_cast<unsigned long long>(v); }
+
+}  // namespace
+
+void SetHazardTracking(HazardMode mode) { g_mode = static_cast<int>(mode); }
+
+bool HazardTrackingEnabled() {
+  switch (static_cast<HazardMode>(g_mode.load())) {
+    case HazardMode::kOn: return true;
+    case HazardMode::kOff: return false;
+    case HazardMode::kEnvironment: break;
+  }
+  const char* env = std::getenv("NORMGRAD_SIM_HAZARDS");
+  if (env != nullptr && std::strcmp(env, "1") == 0) return true;
+  if (env != nullptr && std::strcmp(env, "0") == 0) return false;
+  return kDefaultOn;
+}
+
+namespace hazard {
+
+Tracker* TakeTracker(uint32_t ubBytes) {
+  std::unique_ptr<Tracker> t;
+  {
+    std::lock_guard<std::mutex> lock(g_poolMutex);
+    for (size_t i = 0; i < g_pool.size(); ++i) {
+      if (g_pool[i]->UbBytes() == ubBytes) {
+        t = std::move(g_pool[i]);
+        g_pool[i] = std::move(g_pool.back());
+        g_pool.pop_back();
+        break;
+      }
+    }
+  }
+  if (!t) t = std::make_unique<Tracker>(ubBytes);
+  t->Reset();
+  return t.release();
+}
+
+void ReturnTracker(Tracker* tracker) {
+  std::unique_ptr<Tracker> t(tracker);
+  std::lock_guard<std::mutex> lock(g_poolMutex);
+  if (g_pool.size() < 64) g_pool.push_back(std::move(t));
+}
+
+void VecOperand(const char* api, const char* name, uint32_t addr, uint64_t bytes) {
+  Tracker* t = Active();
+  if (t == nullptr) return;
+  if (std::strncmp(name, "dst", 3) == 0) {
+    t->UbWrite(kV, api, addr, bytes);
+  } else {
+    t->UbRead(kV, api, addr, bytes);
+  }
+}
+
+Tracker::Tracker(uint32_t ubBytes) : blocks_((ubBytes + 31) / 32) { Reset(); }
+
+void Tracker::Reset() {
+  ++epoch_;
+  for (uint32_t& n : now_) n = 1;
+  std::memset(clock_, 0, sizeof(clock_));
+  std::memset(captured_, 0, sizeof(captured_));
+  gmWrites_.clear();
+}
+
+Tracker::Block& Tracker::At(uint32_t index) {
+  Block& b = blocks_[index];
+  if (b.epoch != epoch_) {
+    b = Block{};
+    b.epoch = epoch_;
+  }
+  return b;
+}
+
+Tracker::Access Tracker::Now(int pipe, const char* api) const { return Access{now_[pipe], InstrNumber(pipe), api}; }
+
+void Tracker::FailUb(int q, const char* api, const char* kind, uint32_t first, uint32_t last, int p,
+                     const Access& a, bool samePipe) const {
+  uint32_t lo = first * 32, hi = (last + 1) * 32;
+  if (samePipe) {
+    Fail(api, "write-after-write hazard on UB [%u, %u): written by %s (%s, instruction #%u) with no "
+         "PipeBarrier<PIPE_%s> since (two copies on one pipe with overlapping destinations may land out of order)",
+         lo, hi, kPipeNames[p], a.api, a.instr, kPipeNames[p]);
+  }
+  Fail(api, "%s hazard on UB [%u, %u): %s by %s (%s, instruction #%u) with no %s_%s SetFlag/WaitFlag or "
+       "PipeBarrier<PIPE_ALL> since (this access is on %s)",
+       kind, lo, hi, std::strcmp(kind, "write-after-read") == 0 ? "read" : "written", kPipeNames[p], a.api, a.instr,
+       kPipeNames[p], kPipeNames[q], kPipeNames[q]);
+}
+
+void Tracker::UbRead(int q, const char* api, uint32_t addr, uint64_t bytes) {
+  if (bytes == 0) return;
+  uint32_t first = addr / 32, last = static_cast<uint32_t>((addr + bytes - 1) / 32);
+  Access now = Now(q, api);
+  for (uint32_t i = first; i <= last; ++i) {
+    Block& b = At(i);
+    if (b.writer >= 0 && b.writer != q && !Known(q, b.writer, b.write.stamp)) {
+      uint32_t end = i;
+      while (end < last && blocks_[end + 1].epoch == epoch_ && blocks_[end + 1].writer == b.writer &&
+             blocks_[end + 1].write.stamp == b.write.stamp) {
+        ++end;
+      }
+      FailUb(q, api, "read-after-write", i, end, b.writer, b.write, false);
+    }
+    b.read[q] = now;
+  }
+}
+
+void Tracker::UbWrite(int q, const char* api, uint32_t addr, uint64_t bytes) {
+  if (bytes == 0) return;
+  uint32_t first = addr / 32, last = static_cast<uint32_t>((addr + bytes - 1) / 32);
+  Access now = Now(q, api);
+  for (uint32_t i = first; i <= last; ++i) {
+    Block& b = At(i);
+    if (b.writer >= 0 && !Known(q, b.writer, b.write.stamp)) {
+      // Same-pipe writes are ordered on V (auto-sync), not on the DMA pipes (§5.1).
+      if (b.writer != q) FailUb(q, api, "write-after-write", i, i, b.writer, b.write, false);
+      if (q != kV) FailUb(q, api, "write-after-write", i, i, b.writer, b.write, true);
+    }
+    for (int r = 0; r < kPipes; ++r) {
+      if (r != q && !Known(q, r, b.read[r].stamp)) FailUb(q, api, "write-after-read", i, i, r, b.read[r], false);
+    }
+    b.writer = static_cast<int8_t>(q);
+    b.write = now;
+    for (Access& r : b.read) r = Access{};
+  }
+}
+
+void Tracker::GmRead(const char* api, const void* gm, uint64_t bytes) {
+  if (bytes == 0) return;
+  uintptr_t begin = reinterpret_cast<uintptr_t>(gm), end = begin + bytes;
+  for (const GmWriteRange& w : gmWrites_) {
+    if (w.begin < end && begin < w.end && !Known(kMte2, kMte3, w.write.stamp)) {
+      uintptr_t lo = std::max(begin, w.begin), hi = std::min(end, w.end);
+      Fail(api, "read-after-write hazard on GM [%p, +%llu bytes): written by this core's MTE3 (%s, instruction #%u) "
+           "with no MTE3_MTE2 SetFlag/WaitFlag, PipeBarrier<PIPE_ALL> or SyncAll since",
+           reinterpret_cast<void*>(lo), U(hi - lo), w.write.api, w.write.instr);
+    }
+  }
+}
+
+void Tracker::GmWrite(const char* api, const void* gm, uint64_t bytes, bool atomic) {
+  if (bytes == 0) return;
+  uintptr_t begin = reinterpret_cast<uintptr_t>(gm), end = begin + bytes;
+  for (const GmWriteRange& w : gmWrites_) {
+    // Atomic adds commute with each other; a plain store may be overtaken by a later one (§5.5).
+    if (w.begin < end && begin < w.end && !(atomic && w.atomic) && !Known(kMte3, kMte3, w.write.stamp)) {
+      uintptr_t lo = std::max(begin, w.begin), hi = std::min(end, w.end);
+      Fail(api, "write-after-write hazard on GM [%p, +%llu bytes): written by this core's MTE3 (%s, instruction #%u) "
+           "with no PipeBarrier<PIPE_MTE3> since (two copies on one pipe with overlapping destinations may land out "
+           "of order)", reinterpret_cast<void*>(lo), U(hi - lo), w.write.api, w.write.instr);
+    }
+  }
+  if (gmWrites_.size() >= 16) PruneGm();
+  Access now = Now(kMte3, api);
+  if (!gmWrites_.empty()) {
+    GmWriteRange& back = gmWrites_.back();
+    if (back.end == begin && back.atomic == atomic && back.write.stamp == now.stamp) {
+      back.end = end;
+      return;
+    }
+  }
+  if (gmWrites_.size() >= kMaxGmRanges) gmWrites_.erase(gmWrites_.begin());
+  gmWrites_.push_back(GmWriteRange{begin, end, now, atomic});
+}
+
+void Tracker::PruneGm() {
+  uint32_t safe = std::min(clock_[kMte2][kMte3], clock_[kMte3][kMte3]);
+  gmWrites_.erase(std::remove_if(gmWrites_.begin(), gmWrites_.end(),
+                                 [safe](const GmWriteRange& w) { return w.write.stamp <= safe; }),
+                  gmWrites_.end());
+}
+
+void Tracker::SetFlag(int event, int id) {
+  int src, dst;
+  if (!EventPipes(event, &src, &dst)) return;
+  uint32_t* cap = captured_[event][id];
+  if (src == kS) {
+    // The scalar pipe's own knowledge is already every pipe's (see WaitFlag).
+    std::memset(cap, 0, sizeof(captured_[event][id]));
+    return;
+  }
+  // The flag is set once every earlier instruction of src finished: it carries what src knew.
+  for (int p = 0; p < kPipes; ++p) cap[p] = clock_[src][p];
+  cap[src] = now_[src]++;
+}
+
+void Tracker::WaitFlag(int event, int id) {
+  int src, dst;
+  if (!EventPipes(event, &src, &dst)) return;
+  const uint32_t* cap = captured_[event][id];
+  // A wait on PIPE_S stalls the scalar unit, which issues every later instruction of every pipe.
+  int lo = dst == kS ? 0 : dst, hi = dst == kS ? kPipes : dst + 1;
+  for (int q = lo; q < hi; ++q) {
+    for (int p = 0; p < kPipes; ++p) clock_[q][p] = std::max(clock_[q][p], cap[p]);
+  }
+}
+
+void Tracker::PipeBarrier(int pipe) {
+  int p = pipe == PIPE_V ? kV : pipe == PIPE_MTE2 ? kMte2 : pipe == PIPE_MTE3 ? kMte3 : -1;
+  if (pipe == PIPE_ALL) {
+    FullBarrier();
+  } else if (p >= 0) {
+    clock_[p][p] = now_[p]++;
+  }
+}
+
+void Tracker::FullBarrier() {
+  for (int q = 0; q < kPipes; ++q) {
+    for (int p = 0; p < kPipes; ++p) clock_[q][p] = now_[p];
+  }
+  for (uint32_t& n : now_) ++n;
+  gmWrites_.clear();
+}
+
+}  // namespace hazard
+}  // namespace sim
