@@ -35,6 +35,9 @@ class GroupNormGradSplitGroup {
       Wave(first, count);
     }
     tile_.FinishDx();
+    // The next phase carves this UB anew after pipe.Reset(), which waits for no pipe: the last
+    // output copies (MTE3) must finish before its first loads (MTE2) overwrite their buffers.
+    AscendC::PipeBarrier<PIPE_ALL>();
   }
 
  private:

@@ -31,6 +31,9 @@ class GroupNormGradWholeGroup {
       tile_.Release();
     }
     tile_.FinishDx();
+    // The next phase carves this UB anew after pipe.Reset(), which waits for no pipe: the last
+    // output copies (MTE3) must finish before its first loads (MTE2) overwrite their buffers.
+    AscendC::PipeBarrier<PIPE_ALL>();
   }
 
  private:
