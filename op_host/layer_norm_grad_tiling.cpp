@@ -253,9 +253,9 @@ LayerNormGradTilingResult LayerNormGradComputeTiling(const LayerNormGradTilingIn
   t.blockCopy = soc.hasDataCopyPad ? 0 : 1;
   t.softSync = soc.hasHardSyncAll ? 0 : 1;
   // Rows shorter than a block cannot be written by whole blocks without touching the next row:
-  // one core owns them all and packs dx in GM order.
+  // each group packs its dx in GM order and starts on a block (denseGroupRows).
   t.denseRows = t.blockCopy && in.cols < 32 / f.s ? 1 : 0;
-  const uint64_t cores = t.denseRows ? 1 : soc.coreCount;
+  const uint64_t cores = soc.coreCount;
 
   uint64_t groupCap = cores;
   if (f.needParams) {
@@ -285,6 +285,19 @@ LayerNormGradTilingResult LayerNormGradComputeTiling(const LayerNormGradTilingIn
     t.sliceStride = static_cast<uint32_t>(AlignUp(w, 16));
     t.mode = k == 1 ? kLnWholeRows : kLnRowSlices;
     uint64_t rowsMax = CeilDiv(in.rows, groups);
+    if (t.denseRows) {
+      // Groups of a multiple of 32 / s rows start dx on a block; the last group takes the rest,
+      // merged into the one before when it is under one block of dx (its end block would reach
+      // into another core's rows), so every group writes at least one whole block.
+      const uint64_t pb = 32 / f.s;
+      const uint64_t r = AlignUp(CeilDiv(in.rows, groups), pb);
+      groups = CeilDiv(in.rows, r);
+      if (groups > 1 && (in.rows - (groups - 1) * r) * in.cols < pb) --groups;
+      t.denseGroupRows = static_cast<uint32_t>(r);
+      t.groups = static_cast<uint32_t>(groups);
+      t.blockDim = static_cast<uint32_t>(groups);
+      rowsMax = std::max<uint64_t>(std::min<uint64_t>(r, in.rows), in.rows - (groups - 1) * r);
+    }
     // Short whole rows: level-0 instructions over the rows of a batch (needs Brcb and a row
     // stride under 256 blocks); worth it once a batch has more rows than 64-lane pieces.
     t.rowRepeat = soc.hasBrcb && !t.blockCopy && k == 1 && t.sliceStride / 8 <= 255;

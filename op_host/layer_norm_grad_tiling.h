@@ -46,7 +46,9 @@ struct LayerNormGradTiling {
   uint32_t ubBytes;         // Unified Buffer bytes the main phase allocates (checked by tests)
   uint32_t blockCopy;       // 1: no DataCopyPad (Atlas training): whole-block copies, see docs
   uint32_t softSync;        // 1: no hard SyncAll: soft SyncAll on the zeroed flags at syncOffset
-  uint32_t denseRows;       // 1: blockCopy and rows shorter than one block: one core packs dx in order
+  uint32_t denseRows;       // 1: blockCopy and rows shorter than one block: each core packs its dx in order
+  uint32_t denseGroupRows;  // denseRows: rows per group, a multiple of 32 / dtype bytes (so every
+                            // group's dx starts on a block); the last group also takes the rest
   uint64_t exchangeOffset;  // workspace byte offset of the row-sum exchange (2 parities)
   uint64_t partialOffset;   // workspace byte offset of the per-group dgamma/dbeta partials
   uint64_t partialStride;   // floats per partial row (cols rounded to 16)

@@ -45,6 +45,10 @@ class LayerNormGradBatch {
     uint64_t base = t.rows / t.groups, rem = t.rows % t.groups;
     rowStart_ = group_ * base + (group_ < rem ? group_ : rem);
     rowCount_ = base + (group_ < rem ? 1 : 0);
+    if (t.denseRows) {  // groups of whole blocks of dx (see the tiling)
+      rowStart_ = static_cast<uint64_t>(group_) * t.denseGroupRows;
+      rowCount_ = group_ + 1 == t.groups ? t.rows - rowStart_ : t.denseGroupRows;
+    }
     colStart_ = static_cast<uint64_t>(slice_) * t.sliceCols;
     sliceCols_ = static_cast<uint32_t>(t.cols - colStart_ < t.sliceCols ? t.cols - colStart_ : t.sliceCols);
     nChunks_ = (sliceCols_ + t.chunkCols - 1) / t.chunkCols;
@@ -421,7 +425,7 @@ class LayerNormGradBatch {
     const uint32_t s = sizeof(T);
     if (t_.denseRows) {
       AscendC::GlobalTensor<T> dx;
-      dx.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a_.dx));
+      dx.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a_.dx) + rowStart_ * t_.cols);
       dense_.Append(dx, out, n, t_.chunkCols, cw);
       return;
     }
@@ -441,7 +445,7 @@ class LayerNormGradBatch {
   __aicore__ inline void FinishDense() {
     if (!t_.denseRows || !t_.needDx) return;
     AscendC::GlobalTensor<T> dx;
-    dx.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a_.dx));
+    dx.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a_.dx) + rowStart_ * t_.cols);
     dense_.Finish(dx);
   }
 

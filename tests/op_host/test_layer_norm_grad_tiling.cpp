@@ -119,13 +119,18 @@ TEST(LayerNormGradTiling, TrainingSeriesSplitsRowsThatFitOnlyAsNarrowChunks) {
   EXPECT_GE(t.chunkCols, 512u);
 }
 
-TEST(LayerNormGradTiling, TrainingSeriesRowsBelowOneBlockRunOnOneCore) {
-  // 7 fp32 = 28 bytes and 15 fp16 = 30 bytes: dx rows cannot be written by whole blocks per row.
-  for (const auto& in : {Input(5000, 7, kLnFloat32), Input(5000, 15, kLnFloat16, kLnFloat16)}) {
-    LayerNormGradTiling t = Tile(in, kTraining);
-    EXPECT_EQ(t.denseRows, 1u);
-    EXPECT_EQ(t.blockDim, 1u);
-  }
+TEST(LayerNormGradTiling, TrainingSeriesRowsBelowOneBlockStartEachCoreOnABlock) {
+  // 7 fp32 = 28 bytes and 15 fp16 = 30 bytes: dx rows cannot be written by whole blocks per row,
+  // so each core takes a multiple of one block's worth of rows (8 fp32, 16 fp16).
+  LayerNormGradTiling f32 = Tile(Input(52800, 7, kLnFloat32), kTraining);
+  EXPECT_EQ(f32.denseRows, 1u);
+  EXPECT_EQ(f32.denseGroupRows, 1656u);  // 52800 / 32 = 1650 rounded up to 8
+  EXPECT_EQ(f32.blockDim, 32u);
+  LayerNormGradTiling f16 = Tile(Input(5000, 15, kLnFloat16, kLnFloat16), kTraining);
+  EXPECT_EQ(f16.denseRows, 1u);
+  EXPECT_EQ(f16.denseGroupRows % 16, 0u);
+  // 9 rows of D = 1 fp32: one group of 8 and a last row of 4 bytes: merged into one group.
+  EXPECT_EQ(Tile(Input(9, 1, kLnFloat32), kTraining).blockDim, 1u);
   LayerNormGradTiling eight = Tile(Input(5000, 8, kLnFloat32), kTraining);  // one whole block
   EXPECT_EQ(eight.denseRows, 0u);
   EXPECT_EQ(eight.blockDim, 32u);
@@ -162,6 +167,12 @@ void CheckInvariants(const LayerNormGradTilingInput& in, const LayerNormGradSocI
   uint64_t covered = 0;
   for (uint32_t g = 0; g < t.groups; ++g) {
     uint64_t rowsOfGroup = in.rows / t.groups + (g < in.rows % t.groups ? 1 : 0);
+    if (t.denseRows) {  // whole blocks of dx per group; the last group takes the rest
+      const uint64_t pb = 32 / LayerNormGradDtypeBytes(in.dtype);
+      EXPECT_EQ(t.denseGroupRows % pb, 0u);
+      rowsOfGroup = g + 1 == t.groups ? in.rows - uint64_t(g) * t.denseGroupRows : t.denseGroupRows;
+      if (t.groups > 1) EXPECT_GE(rowsOfGroup * in.cols, pb);
+    }
     EXPECT_GE(rowsOfGroup, 1u);
     EXPECT_LE(rowsOfGroup, uint64_t(t.batchesPerGroup) * t.rowsPerBatch);
     covered += rowsOfGroup;
@@ -196,7 +207,6 @@ void CheckInvariants(const LayerNormGradTilingInput& in, const LayerNormGradSocI
     // and one core packs them.
     const uint32_t pb = 32 / LayerNormGradDtypeBytes(in.dtype);
     EXPECT_EQ(t.denseRows, in.cols < pb ? 1u : 0u);
-    if (t.denseRows) EXPECT_EQ(t.blockDim, 1u);
     const uint64_t last = in.cols - uint64_t(t.colSplit - 1) * t.sliceCols;
     for (uint64_t w : {uint64_t(t.sliceCols), last}) {
       if (w < t.chunkCols) continue;

@@ -292,6 +292,8 @@ def test_python_argument_types():
 TRAINING_SHAPES = [
     ((3, 1), "D = 1: rows under one block, one core packs dx"),
     ((50, 7), "D = 7: rows under one block"),
+    ((4001, 3), "D = 3 on 32 cores: each core's dx starts on a block, the last takes the rest"),
+    ((9, 1), "9 rows of D = 1: a last group under one block merges into the one before"),
     ((1, 7), "M = 1, D = 7: outputs under 32 bytes staged by the aclnn layer"),
     ((40, 15), "D = 15: under one fp16 block, two fp32 blocks"),
     ((9, 255), "odd D: whole blocks plus the block ending at the row's end"),
