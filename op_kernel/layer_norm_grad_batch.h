@@ -186,7 +186,8 @@ class LayerNormGradBatch {
     gm.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(src) + r0 * t_.cols + colStart_);
     uint32_t rowBlocks = (sliceCols_ * s + 31) / 32;
     if (t_.blockCopy) {
-      if ((sliceCols_ * s) % 32 == 0 && (t_.cols * s) % 32 == 0) {
+      // DataCopyParams strides are uint16_t blocks: longer row pitches copy row by row.
+      if ((sliceCols_ * s) % 32 == 0 && (t_.cols * s) % 32 == 0 && t_.cols * s / 32 <= 65535) {
         AscendC::DataCopyParams params(static_cast<uint16_t>(n), static_cast<uint16_t>(rowBlocks),
                                        static_cast<uint16_t>((t_.cols - sliceCols_) * s / 32),
                                        static_cast<uint16_t>(t_.sliceStride * s / 32 - rowBlocks));
@@ -429,7 +430,7 @@ class LayerNormGradBatch {
       dense_.Append(dx, out, n, t_.chunkCols, cw);
       return;
     }
-    if ((cw * s) % 32 == 0 && (t_.cols * s) % 32 == 0) {
+    if ((cw * s) % 32 == 0 && (t_.cols * s) % 32 == 0 && t_.cols * s / 32 <= 65535) {
       AscendC::DataCopyParams params(static_cast<uint16_t>(n), static_cast<uint16_t>(cw * s / 32),
                                      static_cast<uint16_t>((t_.chunkCols - cw) * s / 32),
                                      static_cast<uint16_t>((t_.cols - cw) * s / 32));

@@ -66,7 +66,7 @@ class LayerNormGradParamReduce {
         AscendC::DataCopyParams bp(static_cast<uint16_t>(t_.groups), blocks,
                                    static_cast<uint16_t>(2 * t_.partialStride / 8 - blocks),
                                    static_cast<uint16_t>(cr / 8 - blocks));
-        if (from % 8 == 0) {
+        if (from % 8 == 0 && 2 * t_.partialStride / 8 <= 65535) {  // uint16_t block strides
           AscendC::DataCopy(part, gm, bp);
         } else {
           for (uint32_t g = 0; g < t_.groups; ++g) {
