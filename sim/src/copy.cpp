@@ -205,7 +205,7 @@ void GmToUb(const char* api, Ub dst, const uint8_t* gm, uint32_t elemBytes, uint
   CheckGmAligned(api, "src", gm, elemBytes);
   gm::CheckRange(api, gm, (blockCount - 1) * gmPitch + blockBytes, false);
   TrackUbRows(hazard::kMte2, true, api, dst.addr, blockCount, blockBytes, ubPitch);
-  hazard::GmRead(api, gm, (blockCount - 1) * gmPitch + blockBytes);
+  hazard::GmRead(api, gm, blockCount, blockBytes, gmPitch);
   CopyBlocks(c.ub.data() + dst.addr, gm, blockCount, blockBytes, gmPitch, ubPitch);
   c.counters.gmToUbBytes += blockCount * blockBytes;
 }
@@ -222,7 +222,8 @@ void UbToGm(const char* api, uint8_t* gm, Ub src, uint32_t elemBytes, int elemCo
   CheckGmAligned(api, "dst", gm, elemBytes);
   gm::CheckRange(api, gm, (blockCount - 1) * gmPitch + blockBytes, true);
   TrackUbRows(hazard::kMte3, false, api, src.addr, blockCount, blockBytes, ubPitch);
-  hazard::GmWrite(api, gm, (blockCount - 1) * gmPitch + blockBytes, c.atomicType != kElemNone);
+  hazard::GmWrite(api, gm, blockCount, blockBytes, gmPitch, c.ub.data() + src.addr, ubPitch,
+                  c.atomicType != kElemNone);
   StoreBlocks(api, gm, c.ub.data() + src.addr, elemCode, blockCount, blockBytes, ubPitch, gmPitch);
   c.counters.ubToGmBytes += blockCount * blockBytes;
 }
@@ -260,7 +261,7 @@ void PadGmToUb(Ub dst, const uint8_t* gm, uint32_t elemBytes, const PadArgs& a) 
   CheckUb(api, "dst", dst, last + usedBytes, last + ubBlockBytes);
   gm::CheckRange(api, gm, (a.blockCount - 1) * gmPitch + a.blockLen, false);
   TrackUbRows(hazard::kMte2, true, api, dst.addr, a.blockCount, ubBlockBytes, ubPitch);
-  hazard::GmRead(api, gm, (a.blockCount - 1) * gmPitch + a.blockLen);
+  hazard::GmRead(api, gm, a.blockCount, a.blockLen, gmPitch);
 
   uint8_t padValue[8];
   std::memcpy(padValue, &a.padBits, 8);
@@ -305,7 +306,8 @@ void PadUbToGm(uint8_t* gm, Ub src, uint32_t elemBytes, int elemCode, const PadA
   CheckUb(api, "src", src, last + a.blockLen, last + ubBlockBytes);
   gm::CheckRange(api, gm, (a.blockCount - 1) * gmPitch + a.blockLen, true);
   TrackUbRows(hazard::kMte3, false, api, src.addr, a.blockCount, a.blockLen, ubPitch);
-  hazard::GmWrite(api, gm, (a.blockCount - 1) * gmPitch + a.blockLen, c.atomicType != kElemNone);
+  hazard::GmWrite(api, gm, a.blockCount, a.blockLen, gmPitch, c.ub.data() + src.addr, ubPitch,
+                  c.atomicType != kElemNone);
   StoreBlocks(api, gm, c.ub.data() + src.addr, elemCode, a.blockCount, a.blockLen, ubPitch, gmPitch);
   c.counters.ubToGmBytes += static_cast<uint64_t>(a.blockCount) * a.blockLen;
 }
@@ -327,7 +329,7 @@ void FillGm(const char* api, uint8_t* gm, uint64_t count, uint32_t elemBytes, co
   uint64_t bytes = count * elemBytes;
   if (bytes == 0) return;
   gm::CheckRange(api, gm, bytes, true);
-  hazard::GmWrite(api, gm, bytes, false);  // staged in UB by V, stored by MTE3 (§3.7)
+  hazard::GmWrite(api, gm, 1, bytes, bytes, nullptr, 0, false);  // staged in UB by V, stored by MTE3 (§3.7)
   FillValue(gm, bytes, static_cast<const uint8_t*>(value), elemBytes);
   c.counters.dmaOut += (bytes + chunkBytes - 1) / chunkBytes;
   c.counters.ubToGmBytes += bytes;

@@ -182,12 +182,22 @@ void Tracker::UbWrite(int q, const char* api, uint32_t addr, uint64_t bytes) {
   }
 }
 
-void Tracker::GmRead(const char* api, const void* gm, uint64_t bytes) {
-  if (bytes == 0) return;
-  uintptr_t begin = reinterpret_cast<uintptr_t>(gm), end = begin + bytes;
+uint64_t Tracker::GmWriteRange::FirstRowHitting(uintptr_t a, uintptr_t b) const {
+  if (b <= begin || end <= a) return rows;
+  uint64_t k = a >= begin + rowBytes ? (a - begin - rowBytes) / pitch + 1 : 0;
+  return k < rows && begin + k * pitch < b ? k : rows;
+}
+
+void Tracker::GmRead(const char* api, const void* gm, uint32_t rows, uint64_t rowBytes, uint64_t pitch) {
+  if (rows == 0 || rowBytes == 0 || gmWrites_.empty()) return;
+  uintptr_t base = reinterpret_cast<uintptr_t>(gm);
   for (const GmWriteRange& w : gmWrites_) {
-    if (w.begin < end && begin < w.end && !Known(kMte2, kMte3, w.write.stamp)) {
-      uintptr_t lo = std::max(begin, w.begin), hi = std::min(end, w.end);
+    if (Known(kMte2, kMte3, w.write.stamp)) continue;
+    for (uint32_t i = 0; i < rows; ++i) {
+      uintptr_t a = base + i * pitch, b = a + rowBytes;
+      uint64_t k = w.FirstRowHitting(a, b);
+      if (k == w.rows) continue;
+      uintptr_t lo = std::max(a, w.begin + k * w.pitch), hi = std::min(b, w.begin + k * w.pitch + w.rowBytes);
       Fail(api, "read-after-write hazard on GM [%p, +%llu bytes): written by this core's MTE3 (%s, instruction #%u) "
            "with no MTE3_MTE2 SetFlag/WaitFlag, PipeBarrier<PIPE_ALL> or SyncAll since",
            reinterpret_cast<void*>(lo), U(hi - lo), w.write.api, w.write.instr);
@@ -195,29 +205,47 @@ void Tracker::GmRead(const char* api, const void* gm, uint64_t bytes) {
   }
 }
 
-void Tracker::GmWrite(const char* api, const void* gm, uint64_t bytes, bool atomic) {
-  if (bytes == 0) return;
-  uintptr_t begin = reinterpret_cast<uintptr_t>(gm), end = begin + bytes;
+void Tracker::GmWrite(const char* api, const void* gm, uint32_t rows, uint64_t rowBytes, uint64_t pitch,
+                      const uint8_t* ub, uint64_t ubPitch, bool atomic) {
+  if (rows == 0 || rowBytes == 0) return;
+  if (pitch == rowBytes && rows > 1 && (ub == nullptr || ubPitch == rowBytes)) {
+    rowBytes *= rows;  // one contiguous run
+    pitch = rowBytes;
+    rows = 1;
+  }
+  uintptr_t base = reinterpret_cast<uintptr_t>(gm);
   for (const GmWriteRange& w : gmWrites_) {
     // Atomic adds commute with each other; a plain store may be overtaken by a later one (§5.5).
-    if (w.begin < end && begin < w.end && !(atomic && w.atomic) && !Known(kMte3, kMte3, w.write.stamp)) {
-      uintptr_t lo = std::max(begin, w.begin), hi = std::min(end, w.end);
-      Fail(api, "write-after-write hazard on GM [%p, +%llu bytes): written by this core's MTE3 (%s, instruction #%u) "
-           "with no PipeBarrier<PIPE_MTE3> since (two copies on one pipe with overlapping destinations may land out "
-           "of order)", reinterpret_cast<void*>(lo), U(hi - lo), w.write.api, w.write.instr);
+    if ((atomic && w.atomic) || Known(kMte3, kMte3, w.write.stamp)) continue;
+    for (uint32_t i = 0; i < rows; ++i) {
+      uintptr_t a = base + i * pitch, b = a + rowBytes;
+      for (uint64_t k = w.FirstRowHitting(a, b); k < w.rows && w.begin + k * w.pitch < b; ++k) {
+        uintptr_t lo = std::max(a, w.begin + k * w.pitch), hi = std::min(b, w.begin + k * w.pitch + w.rowBytes);
+        if (lo >= hi) continue;
+        // Rewriting bytes with the values they already hold is safe in either landing order.
+        if (!atomic && ub != nullptr &&
+            std::memcmp(ub + i * ubPitch + (lo - a), reinterpret_cast<const void*>(lo), hi - lo) == 0) {
+          continue;
+        }
+        Fail(api, "write-after-write hazard on GM [%p, +%llu bytes): written by this core's MTE3 (%s, instruction "
+             "#%u) with no PipeBarrier<PIPE_MTE3> since (two copies on one pipe with overlapping destinations may "
+             "land out of order)", reinterpret_cast<void*>(lo), U(hi - lo), w.write.api, w.write.instr);
+      }
     }
   }
   if (gmWrites_.size() >= 16) PruneGm();
   Access now = Now(kMte3, api);
-  if (!gmWrites_.empty()) {
+  uintptr_t end = base + (rows - 1) * pitch + rowBytes;
+  if (!gmWrites_.empty() && rows == 1) {
     GmWriteRange& back = gmWrites_.back();
-    if (back.end == begin && back.atomic == atomic && back.write.stamp == now.stamp) {
+    if (back.rows == 1 && back.end == base && back.atomic == atomic && back.write.stamp == now.stamp) {
       back.end = end;
+      back.rowBytes = back.pitch = end - back.begin;
       return;
     }
   }
   if (gmWrites_.size() >= kMaxGmRanges) gmWrites_.erase(gmWrites_.begin());
-  gmWrites_.push_back(GmWriteRange{begin, end, now, atomic});
+  gmWrites_.push_back(GmWriteRange{base, end, rows, rowBytes, pitch, now, atomic});
 }
 
 void Tracker::PruneGm() {
@@ -225,6 +253,28 @@ void Tracker::PruneGm() {
   gmWrites_.erase(std::remove_if(gmWrites_.begin(), gmWrites_.end(),
                                  [safe](const GmWriteRange& w) { return w.write.stamp <= safe; }),
                   gmWrites_.end());
+}
+
+void Tracker::ScalarWaits(int p, uint32_t stamp) {
+  bool known = true;
+  for (int q = 0; q < kPipes; ++q) known = known && Known(q, p, stamp);
+  if (known) return;
+  uint32_t cap[kPipes];
+  for (int r = 0; r < kPipes; ++r) cap[r] = clock_[p][r];
+  cap[p] = now_[p]++;
+  for (int q = 0; q < kPipes; ++q) {
+    for (int r = 0; r < kPipes; ++r) clock_[q][r] = std::max(clock_[q][r], cap[r]);
+  }
+}
+
+void Tracker::ScalarUb(uint32_t addr, bool write) {
+  Block& b = At(addr / 32);
+  if (b.writer >= 0) ScalarWaits(b.writer, b.write.stamp);
+  if (write) {
+    for (int r = 0; r < kPipes; ++r) {
+      if (b.read[r].stamp != 0) ScalarWaits(r, b.read[r].stamp);
+    }
+  }
 }
 
 void Tracker::SetFlag(int event, int id) {

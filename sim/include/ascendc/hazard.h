@@ -34,8 +34,15 @@ class Tracker {
 
   void UbRead(int pipe, const char* api, uint32_t addr, uint64_t bytes);
   void UbWrite(int pipe, const char* api, uint32_t addr, uint64_t bytes);
-  void GmRead(const char* api, const void* gm, uint64_t bytes);
-  void GmWrite(const char* api, const void* gm, uint64_t bytes, bool atomic);
+  // GM accesses are `rows` runs of rowBytes, pitch bytes apart (pitch >= rowBytes).
+  void GmRead(const char* api, const void* gm, uint32_t rows, uint64_t rowBytes, uint64_t pitch);
+  // ub (may be null) holds the bytes being stored, row i at ub + i * ubPitch.
+  void GmWrite(const char* api, const void* gm, uint32_t rows, uint64_t rowBytes, uint64_t pitch, const uint8_t* ub,
+               uint64_t ubPitch, bool atomic);
+  // A LocalTensor GetValue/SetValue/operator(): the compiler's auto-sync makes the scalar pipe
+  // wait for the pipes that last wrote (and, for a write, read) the block, and the scalar unit
+  // issues every later instruction, so every pipe learns their stamps.
+  void ScalarUb(uint32_t addr, bool write);
   void SetFlag(int event, int id);
   void WaitFlag(int event, int id);
   void PipeBarrier(int pipe);  // pipe_t value
@@ -54,9 +61,12 @@ class Tracker {
     Access read[kPipes];
   };
   struct GmWriteRange {
-    uintptr_t begin, end;
+    uintptr_t begin, end;  // bounding box
+    uint64_t rows, rowBytes, pitch;
     Access write;
     bool atomic;
+    // The first row of this range that intersects [a, b), or rows if none.
+    uint64_t FirstRowHitting(uintptr_t a, uintptr_t b) const;
   };
 
   Block& At(uint32_t index);
@@ -65,6 +75,7 @@ class Tracker {
   [[noreturn]] void FailUb(int q, const char* api, const char* kind, uint32_t first, uint32_t last, int p,
                            const Access& a, bool samePipe) const;
   void PruneGm();
+  void ScalarWaits(int p, uint32_t stamp);
 
   uint32_t now_[kPipes];                // current stamp per pipe; bumped when a sync captures it
   uint32_t clock_[kPipes][kPipes] = {};  // clock_[q][p]: last stamp of p known complete to q
@@ -89,11 +100,12 @@ inline void UbWrite(int pipe, const char* api, uint32_t addr, uint64_t bytes) {
 }
 // A vector operand: names starting with "dst" are written (and may be read), others read.
 void VecOperand(const char* api, const char* name, uint32_t addr, uint64_t bytes);
-inline void GmRead(const char* api, const void* gm, uint64_t bytes) {
-  if (Tracker* t = Active()) t->GmRead(api, gm, bytes);
+inline void GmRead(const char* api, const void* gm, uint32_t rows, uint64_t rowBytes, uint64_t pitch) {
+  if (Tracker* t = Active()) t->GmRead(api, gm, rows, rowBytes, pitch);
 }
-inline void GmWrite(const char* api, const void* gm, uint64_t bytes, bool atomic) {
-  if (Tracker* t = Active()) t->GmWrite(api, gm, bytes, atomic);
+inline void GmWrite(const char* api, const void* gm, uint32_t rows, uint64_t rowBytes, uint64_t pitch,
+                    const uint8_t* ub, uint64_t ubPitch, bool atomic) {
+  if (Tracker* t = Active()) t->GmWrite(api, gm, rows, rowBytes, pitch, ub, ubPitch, atomic);
 }
 
 }  // namespace hazard

@@ -6,6 +6,7 @@
 
 #include "ascendc/core.h"
 #include "ascendc/dtype.h"
+#include "ascendc/hazard.h"
 
 #ifndef __gm__
 #define __gm__
@@ -43,18 +44,18 @@ class LocalTensor {
   }
   T GetValue(const uint32_t index) const {
     CheckIndex("LocalTensor::GetValue", index);
-    ++sim::Core().counters.scalarUb;
+    ScalarAccess(index, false);
     return SimData()[index];
   }
   template <typename T1>
   void SetValue(const uint32_t index, const T1 value) const {
     CheckIndex("LocalTensor::SetValue", index);
-    ++sim::Core().counters.scalarUb;
+    ScalarAccess(index, true);
     SimData()[index] = static_cast<T>(value);
   }
   T& operator()(const uint32_t index) const {
     CheckIndex("LocalTensor::operator()", index);
-    ++sim::Core().counters.scalarUb;
+    ScalarAccess(index, true);
     return SimData()[index];
   }
   template <typename CAST_T>
@@ -92,6 +93,12 @@ class LocalTensor {
   void* SimOwner() const { return owner_; }
 
  private:
+  // Counts a scalar UB access and tells the hazard tracker (auto-sync, hazard.h).
+  void ScalarAccess(uint32_t index, bool write) const {
+    sim::CoreContext& c = sim::Core();
+    ++c.counters.scalarUb;
+    if (c.hazards != nullptr) c.hazards->ScalarUb(addr_ + index * static_cast<uint32_t>(sizeof(T)), write);
+  }
   void CheckIndex(const char* api, uint32_t index) const {
     if (static_cast<uint64_t>(index) * sizeof(T) >= len_) {
       sim::Fail(api, "index %u is outside the tensor of %u elements", index, GetSize());
