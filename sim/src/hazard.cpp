@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -138,9 +139,17 @@ void Tracker::FailUb(int q, const char* api, const char* kind, uint32_t first, u
          "PipeBarrier<PIPE_%s> since (two copies on one pipe with overlapping destinations may land out of order)",
          lo, hi, kPipeNames[p], a.api, a.instr, kPipeNames[p]);
   }
-  Fail(api, "%s hazard on UB [%u, %u): %s by %s (%s, instruction #%u) with no %s_%s SetFlag/WaitFlag or "
-       "PipeBarrier<PIPE_ALL> since (this access is on %s)",
-       kind, lo, hi, std::strcmp(kind, "write-after-read") == 0 ? "read" : "written", kPipeNames[p], a.api, a.instr,
+  // DMA instructions are numbered per pipe; vector ones by API only (their counter is bumped
+  // before or after the operand checks depending on the form).
+  char what[96];
+  if (p == kV) {
+    std::snprintf(what, sizeof(what), "%s", a.api);
+  } else {
+    std::snprintf(what, sizeof(what), "%s, instruction #%u", a.api, a.instr);
+  }
+  Fail(api, "%s hazard on UB [%u, %u): %s by %s (%s) with no %s_%s SetFlag/WaitFlag or PipeBarrier<PIPE_ALL> "
+       "since (this access is on %s)",
+       kind, lo, hi, std::strcmp(kind, "write-after-read") == 0 ? "read" : "written", kPipeNames[p], what,
        kPipeNames[p], kPipeNames[q], kPipeNames[q]);
 }
 
@@ -168,14 +177,13 @@ void Tracker::UbWrite(int q, const char* api, uint32_t addr, uint64_t bytes) {
   Access now = Now(q, api);
   for (uint32_t i = first; i <= last; ++i) {
     Block& b = At(i);
-    if (b.writer >= 0 && !Known(q, b.writer, b.write.stamp)) {
-      // Same-pipe writes are ordered on V (auto-sync), not on the DMA pipes (§5.1).
-      if (b.writer != q) FailUb(q, api, "write-after-write", i, i, b.writer, b.write, false);
-      if (q != kV) FailUb(q, api, "write-after-write", i, i, b.writer, b.write, true);
-    }
+    bool unordered = b.writer >= 0 && !Known(q, b.writer, b.write.stamp);
+    if (unordered && b.writer != q) FailUb(q, api, "write-after-write", i, i, b.writer, b.write, false);
     for (int r = 0; r < kPipes; ++r) {
       if (r != q && !Known(q, r, b.read[r].stamp)) FailUb(q, api, "write-after-read", i, i, r, b.read[r], false);
     }
+    // Same-pipe writes are ordered on V (auto-sync), not on the DMA pipes (§5.1).
+    if (unordered && q != kV) FailUb(q, api, "write-after-write", i, i, b.writer, b.write, true);
     b.writer = static_cast<int8_t>(q);
     b.write = now;
     for (Access& r : b.read) r = Access{};
