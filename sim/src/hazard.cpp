@@ -16,7 +16,7 @@ namespace sim {
 namespace {
 
 // Default when neither the setter nor NORMGRAD_SIM_HAZARDS says otherwise.
-constexpr bool kDefaultOn = false;
+constexpr bool kDefaultOn = true;
 // GM ranges kept per core; older unpruned ones are dropped (a missed hazard, never a false one).
 constexpr size_t kMaxGmRanges = 256;
 constexpr int kS = hazard::kPipes;  // the scalar pipe in event mappings (not tracked)

@@ -37,6 +37,7 @@ void CountRoundTrip(uint32_t n) {
     pipe.InitBuffer(buf, n * sizeof(T));
     LocalTensor<T> ub = buf.Get<T>();
     DataCopy(ub, in.Tensor(), n);
+    PipeBarrier<PIPE_ALL>();  // MTE3 reads what MTE2 wrote (the hazard tracker checks it)
     DataCopy(out.Tensor(), ub, n);
   });
   EXPECT_LAUNCH_OK(r);
@@ -69,6 +70,7 @@ TEST(DataCopy, CountFormRoundsDownAndWarns) {
     pipe.InitBuffer(buf, 128);
     LocalTensor<float> ub = buf.Get<float>();
     DataCopy(ub, in.Tensor(), 20);
+    PipeBarrier<PIPE_ALL>();
     DataCopy(out.Tensor(), ub, 20);
   });
   EXPECT_LAUNCH_OK(r);
@@ -117,8 +119,10 @@ TEST(DataCopy, UbToUbBothForms) {
     pipe.InitBuffer(b, 512);
     LocalTensor<int32_t> ua = a.Get<int32_t>(), ub = b.Get<int32_t>();
     DataCopy(ua, in.Tensor(), 64);
+    PipeBarrier<PIPE_ALL>();
     DataCopy(ub, ua, 64);                                      // count form
     DataCopy(ub[64], ua, DataCopyParams(2, 1, 1, 0));           // blocks 0 and 2 of ua
+    PipeBarrier<PIPE_ALL>();
     DataCopy(out.Tensor(), ub, 64);
     for (uint32_t k = 0; k < 8; ++k) {
       if (ub.GetValue(64 + k) != ua.GetValue(k) || ub.GetValue(72 + k) != ua.GetValue(16 + k)) {

@@ -76,7 +76,10 @@ TEST(Launch, LowestFaultingCoreWinsEvenWhenLaterCoresAreStopped) {
       TPipe pipe;
       TBuf<> buf;
       pipe.InitBuffer(buf, 32);
-      for (int i = 0; i < 20; ++i) DataCopy(buf.Get<float>(), g.Tensor()[GetBlockIdx() * 8], 8);
+      for (int i = 0; i < 20; ++i) {
+        DataCopy(buf.Get<float>(), g.Tensor()[GetBlockIdx() * 8], 8);
+        PipeBarrier<PIPE_MTE2>();  // same destination each time (the hazard tracker checks it)
+      }
       if (GetBlockIdx() >= 3) DataCopy(buf.Get<float>(), small.Tensor()[8], 8);
     });
     EXPECT_LAUNCH_ERROR(r, "core 3: DataCopy: global-memory read of 32 bytes");
