@@ -26,7 +26,7 @@ import os
 import threading
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 import ml_dtypes
 import numpy as np
@@ -245,7 +245,24 @@ def _storage_of(array: np.ndarray) -> tuple[np.ndarray, tuple[int, ...], int]:
     return flat, (span,), 0
 
 
-class DeviceTensor:
+class _Owned:
+    """Frees its native object on close(), at the end of a with block, or when collected."""
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        with contextlib.suppress(Exception):
+            self.close()
+
+
+class DeviceTensor(_Owned):
     """A device copy of a NumPy array described by an aclTensor: the argument type of call_aclnn.
 
     Made by tensor(array) (inputs, and outputs that must be strided) or empty(shape, dtype) (outputs).
@@ -334,16 +351,6 @@ class DeviceTensor:
         _free(self._data)
         self._data = 0
 
-    def __enter__(self) -> DeviceTensor:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def __del__(self) -> None:
-        with contextlib.suppress(Exception):
-            self.close()
-
     def __repr__(self) -> str:
         state = "open" if self._ptr else "closed"
         return (f"DeviceTensor(shape={list(self.shape)}, dtype={self.dtype}, strides={list(self.strides)}, "
@@ -381,7 +388,7 @@ def empty(shape: Sequence[int], dtype: Any, *, poison: bool = True) -> DeviceTen
     return DeviceTensor(shape, dtype, _row_major(shape), 0, shape, poison=poison)
 
 
-class _HostArray:
+class _HostArray(_Owned):
     """An aclBoolArray / aclIntArray: host values the aclnn call reads, freed by close() or `with`."""
 
     _create = ""
@@ -406,16 +413,6 @@ class _HostArray:
         if self._ptr and _runtime_alive:
             getattr(load(), self._destroy)(self._ptr)
         self._ptr = 0
-
-    def __enter__(self) -> _HostArray:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def __del__(self) -> None:
-        with contextlib.suppress(Exception):
-            self.close()
 
     def __len__(self) -> int:
         return len(self.values)
