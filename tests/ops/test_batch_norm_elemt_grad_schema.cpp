@@ -10,6 +10,7 @@
 #include "aclnnop/aclnn_batch_norm_elemt_backward.h"
 #include "batch_norm_elemt_grad_proto.h"
 #include "register/op_def_registry.h"
+#include "schema_test_util.h"
 
 namespace {
 
@@ -19,33 +20,12 @@ const std::vector<std::pair<std::string, std::string>> kInputToAclnn = {
     {"grad_output", "gradOut"}, {"save_input", "input"}, {"mean", "mean"},         {"invstd", "invstd"},
     {"weight", "weight"},       {"mean_dy", "sumDy"},    {"mean_dy_xmu", "sumDyXmu"}};
 
-aclDataType AclOf(ge::DataType d) {
-  return d == ge::DT_FLOAT16 ? ACL_FLOAT16 : (d == ge::DT_BF16 ? ACL_BF16 : ACL_FLOAT);
-}
-
-// A contiguous device tensor of zeros, destroyed with its memory.
-struct DeviceTensor {
-  DeviceTensor(std::vector<int64_t> shape, aclDataType dtype) {
-    int64_t numel = 1;
-    for (int64_t d : shape) numel *= d;
-    std::vector<int64_t> strides(shape.size(), 1);
-    for (int64_t i = static_cast<int64_t>(shape.size()) - 2; i >= 0; --i) strides[i] = strides[i + 1] * shape[i + 1];
-    aclrtMalloc(&data, std::max<int64_t>(numel, 1) * 4, ACL_MEM_MALLOC_HUGE_FIRST);
-    aclrtMemset(data, std::max<int64_t>(numel, 1) * 4, 0, std::max<int64_t>(numel, 1) * 4);
-    tensor = aclCreateTensor(shape.data(), shape.size(), dtype, strides.data(), 0, ACL_FORMAT_ND, shape.data(),
-                             shape.size(), data);
-  }
-  ~DeviceTensor() {
-    aclDestroyTensor(tensor);
-    aclrtFree(data);
-  }
-  void* data = nullptr;
-  aclTensor* tensor = nullptr;
-};
+using schema_test::AclOf;
+using schema_test::ZeroTensor;
 
 aclnnStatus CallWorkspaceSize(aclDataType big, aclDataType stat) {
-  DeviceTensor dy({2, 3, 4}, big), x({2, 3, 4}, big), dx({2, 3, 4}, big), counter({1}, ACL_INT32);
-  DeviceTensor mean({3}, stat), invstd({3}, stat), weight({3}, stat), sumDy({3}, stat), sumDyXmu({3}, stat);
+  ZeroTensor dy({2, 3, 4}, big), x({2, 3, 4}, big), dx({2, 3, 4}, big), counter({1}, ACL_INT32);
+  ZeroTensor mean({3}, stat), invstd({3}, stat), weight({3}, stat), sumDy({3}, stat), sumDyXmu({3}, stat);
   uint64_t ws = 0;
   aclOpExecutor* exec = nullptr;
   aclnnStatus st = aclnnBatchNormElemtBackwardGetWorkspaceSize(dy.tensor, x.tensor, mean.tensor, invstd.tensor,
@@ -65,17 +45,10 @@ TEST_F(BatchNormElemtGradSchema, PrototypeAndOpDefNameTheSameParamsInOrder) {
   const ops::OpDefInfo* def = ops::FindOpDef(kOp);
   ASSERT_NE(proto, nullptr);
   ASSERT_NE(def, nullptr);
-  ASSERT_EQ(proto->inputs.size(), kInputToAclnn.size());
-  ASSERT_EQ(def->inputs.size(), kInputToAclnn.size());
-  for (size_t i = 0; i < kInputToAclnn.size(); ++i) {
-    EXPECT_EQ(proto->inputs[i].name, kInputToAclnn[i].first);
-    EXPECT_EQ(def->inputs[i].name, kInputToAclnn[i].first);
-    EXPECT_EQ(def->inputs[i].paramType, ops::REQUIRED);
-  }
-  ASSERT_EQ(proto->outputs.size(), 1u);
-  ASSERT_EQ(def->outputs.size(), 1u);
-  EXPECT_EQ(proto->outputs[0].name, "grad_input");
-  EXPECT_EQ(def->outputs[0].name, "grad_input");
+  std::vector<std::string> inputs;
+  for (const auto& names : kInputToAclnn) inputs.push_back(names.first);
+  ASSERT_NO_FATAL_FAILURE(schema_test::ExpectParamNames(*proto, *def, inputs, {"grad_input"}));
+  for (const auto& in : def->inputs) EXPECT_EQ(in.paramType, ops::REQUIRED) << in.name;
   EXPECT_TRUE(proto->attrs.empty());
   EXPECT_TRUE(def->attrs.empty());
   EXPECT_TRUE(ops::OpDefProblems(*def).empty());

@@ -11,6 +11,7 @@
 #include "ascendc/soc.h"
 #include "group_norm_grad_proto.h"
 #include "register/op_def_registry.h"
+#include "schema_test_util.h"
 
 namespace {
 
@@ -24,35 +25,14 @@ const std::vector<std::vector<std::string>> kAttrs = {{"num_groups", "Int", ""},
                                                       {"dgamma_is_require", "Bool", "true"},
                                                       {"dbeta_is_require", "Bool", "true"}};
 
-aclDataType AclOf(ge::DataType d) {
-  return d == ge::DT_FLOAT16 ? ACL_FLOAT16 : (d == ge::DT_BF16 ? ACL_BF16 : ACL_FLOAT);
-}
-
-struct GnTensor {
-  GnTensor(std::vector<int64_t> shape, aclDataType dtype) {
-    int64_t numel = 1;
-    for (int64_t d : shape) numel *= d;
-    std::vector<int64_t> strides(shape.size(), 1);
-    for (int64_t i = static_cast<int64_t>(shape.size()) - 2; i >= 0; --i) strides[i] = strides[i + 1] * shape[i + 1];
-    size_t bytes = std::max<int64_t>(numel, 1) * 4;
-    aclrtMalloc(&data, bytes, ACL_MEM_MALLOC_HUGE_FIRST);
-    aclrtMemset(data, bytes, 0, bytes);
-    tensor = aclCreateTensor(shape.data(), shape.size(), dtype, strides.data(), 0, ACL_FORMAT_ND, shape.data(),
-                             shape.size(), data);
-  }
-  ~GnTensor() {
-    aclDestroyTensor(tensor);
-    aclrtFree(data);
-  }
-  void* data = nullptr;
-  aclTensor* tensor = nullptr;
-};
+using schema_test::AclOf;
+using schema_test::ZeroTensor;
 
 // The graph op's (dy, mean, rstd, x, gamma) map onto aclnn's (gradOut, input, mean, rstd, gamma)
 // and its *_is_require attributes onto outputMask.
 aclnnStatus CallWorkspaceSize(aclDataType dyType, aclDataType statType, aclDataType gammaType) {
-  GnTensor dy({2, 4, 3}, dyType), x({2, 4, 3}, dyType), dx({2, 4, 3}, dyType);
-  GnTensor mean({2, 2}, statType), rstd({2, 2}, statType), gamma({4}, gammaType), dg({4}, gammaType),
+  ZeroTensor dy({2, 4, 3}, dyType), x({2, 4, 3}, dyType), dx({2, 4, 3}, dyType);
+  ZeroTensor mean({2, 2}, statType), rstd({2, 2}, statType), gamma({4}, gammaType), dg({4}, gammaType),
       db({4}, gammaType);
   bool mask[3] = {true, true, true};
   aclBoolArray* maskArr = aclCreateBoolArray(mask, 3);
@@ -79,18 +59,7 @@ TEST_F(GroupNormGradSchema, PrototypeAndOpDefNameTheSameParamsAndAttrsInOrder) {
   const ops::OpDefInfo* def = ops::FindOpDef(kOp);
   ASSERT_NE(proto, nullptr);
   ASSERT_NE(def, nullptr);
-  ASSERT_EQ(proto->inputs.size(), kInputs.size());
-  ASSERT_EQ(def->inputs.size(), kInputs.size());
-  for (size_t i = 0; i < kInputs.size(); ++i) {
-    EXPECT_EQ(proto->inputs[i].name, kInputs[i]);
-    EXPECT_EQ(def->inputs[i].name, kInputs[i]);
-  }
-  ASSERT_EQ(proto->outputs.size(), kOutputs.size());
-  ASSERT_EQ(def->outputs.size(), kOutputs.size());
-  for (size_t i = 0; i < kOutputs.size(); ++i) {
-    EXPECT_EQ(proto->outputs[i].name, kOutputs[i]);
-    EXPECT_EQ(def->outputs[i].name, kOutputs[i]);
-  }
+  ASSERT_NO_FATAL_FAILURE(schema_test::ExpectParamNames(*proto, *def, kInputs, kOutputs));
   ASSERT_EQ(proto->attrs.size(), kAttrs.size());
   ASSERT_EQ(def->attrs.size(), kAttrs.size());
   for (size_t i = 0; i < kAttrs.size(); ++i) {

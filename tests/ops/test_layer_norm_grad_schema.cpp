@@ -11,6 +11,7 @@
 #include "ascendc/soc.h"
 #include "layer_norm_grad_proto.h"
 #include "register/op_def_registry.h"
+#include "schema_test_util.h"
 
 namespace {
 
@@ -18,34 +19,13 @@ constexpr const char* kOp = "LayerNormGradV3";
 const std::vector<std::string> kInputs = {"dy", "x", "rstd", "mean", "gamma"};
 const std::vector<std::string> kOutputs = {"pd_x", "pd_gamma", "pd_beta"};
 
-aclDataType AclOf(ge::DataType d) {
-  return d == ge::DT_FLOAT16 ? ACL_FLOAT16 : (d == ge::DT_BF16 ? ACL_BF16 : ACL_FLOAT);
-}
-
-struct LnTensor {
-  LnTensor(std::vector<int64_t> shape, aclDataType dtype) {
-    int64_t numel = 1;
-    for (int64_t d : shape) numel *= d;
-    std::vector<int64_t> strides(shape.size(), 1);
-    for (int64_t i = static_cast<int64_t>(shape.size()) - 2; i >= 0; --i) strides[i] = strides[i + 1] * shape[i + 1];
-    size_t bytes = std::max<int64_t>(numel, 1) * 4;
-    aclrtMalloc(&data, bytes, ACL_MEM_MALLOC_HUGE_FIRST);
-    aclrtMemset(data, bytes, 0, bytes);
-    tensor = aclCreateTensor(shape.data(), shape.size(), dtype, strides.data(), 0, ACL_FORMAT_ND, shape.data(),
-                             shape.size(), data);
-  }
-  ~LnTensor() {
-    aclDestroyTensor(tensor);
-    aclrtFree(data);
-  }
-  void* data = nullptr;
-  aclTensor* tensor = nullptr;
-};
+using schema_test::AclOf;
+using schema_test::ZeroTensor;
 
 // The graph op's inputs map onto aclnn's (gradOut, input, mean, rstd, weight): note rstd before mean.
 aclnnStatus CallWorkspaceSize(aclDataType data, aclDataType stats, aclDataType param) {
-  LnTensor dy({2, 3, 4}, data), x({2, 3, 4}, data), dx({2, 3, 4}, data);
-  LnTensor mean({2, 3, 1}, stats), rstd({2, 3, 1}, stats), gamma({4}, param), dg({4}, param), db({4}, param);
+  ZeroTensor dy({2, 3, 4}, data), x({2, 3, 4}, data), dx({2, 3, 4}, data);
+  ZeroTensor mean({2, 3, 1}, stats), rstd({2, 3, 1}, stats), gamma({4}, param), dg({4}, param), db({4}, param);
   int64_t norm[1] = {4};
   bool mask[3] = {true, true, true};
   aclIntArray* normArr = aclCreateIntArray(norm, 1);
@@ -71,18 +51,7 @@ TEST_F(LayerNormGradSchema, PrototypeAndOpDefNameTheSameParamsInOrder) {
   const ops::OpDefInfo* def = ops::FindOpDef(kOp);
   ASSERT_NE(proto, nullptr);
   ASSERT_NE(def, nullptr);
-  ASSERT_EQ(proto->inputs.size(), kInputs.size());
-  ASSERT_EQ(def->inputs.size(), kInputs.size());
-  for (size_t i = 0; i < kInputs.size(); ++i) {
-    EXPECT_EQ(proto->inputs[i].name, kInputs[i]);
-    EXPECT_EQ(def->inputs[i].name, kInputs[i]);
-  }
-  ASSERT_EQ(proto->outputs.size(), kOutputs.size());
-  ASSERT_EQ(def->outputs.size(), kOutputs.size());
-  for (size_t i = 0; i < kOutputs.size(); ++i) {
-    EXPECT_EQ(proto->outputs[i].name, kOutputs[i]);
-    EXPECT_EQ(def->outputs[i].name, kOutputs[i]);
-  }
+  ASSERT_NO_FATAL_FAILURE(schema_test::ExpectParamNames(*proto, *def, kInputs, kOutputs));
   ASSERT_EQ(proto->attrs.size(), 1u);
   ASSERT_EQ(def->attrs.size(), 1u);
   EXPECT_EQ(proto->attrs[0].name, "output_mask");
