@@ -116,16 +116,16 @@ bool FitSplitFirst(LayerNormGradTiling& t, uint64_t rowsMax, uint32_t budget, bo
 
 
 // Modeled time of a split (performance-model.md §5): the larger of the stream at min(HBM, cores
-// x per-core DMA) and one core's vector work (fp32 ops per element, more when chunks recompute
-// x-hat and g; about 22 instructions of issue cost per row and chunk), plus a SyncAll per batch
-// when rows are split.
+// x per-core DMA) and one core's vector work (fp32 ops per element, more when 16-bit chunks
+// recompute g and x - mean; about that many instructions of issue cost per row and chunk), plus
+// a SyncAll per batch when rows are split.
 double ModelUs(const LayerNormGradTiling& t, uint64_t rowsMax) {
   const Flags f = FlagsOf(t);
   const double bytes = 3.0 * double(t.rows) * double(t.cols) * f.s;
   const double streamUs = bytes / std::min(kHbmBytesPerUs, double(t.blockDim) * kCoreDmaBytesPerUs);
   const uint64_t chunks = CeilDiv(t.sliceCols, t.chunkCols);
-  const double ops = (f.s == 2 ? 15.0 : 12.0) + (chunks > 1 ? 5.0 : 0.0);
-  const double cycles = double(rowsMax) * t.sliceCols * ops / 64.0 + double(rowsMax) * chunks * 22.0 * 10.0;
+  const double ops = (f.s == 2 ? 15.0 : 12.0) + (chunks > 1 && f.s == 2 ? 3.0 : 0.0);
+  const double cycles = double(rowsMax) * t.sliceCols * ops / 64.0 + double(rowsMax) * chunks * (ops + 4.0) * 10.0;
   const double vecUs = cycles / kCyclesPerUs;
   const uint64_t batches = CeilDiv(rowsMax, t.rowsPerBatch);
   return std::max(streamUs, vecUs) + (f.needDx && t.colSplit > 1 ? double(batches) * kSyncUs : 0.0);
@@ -201,11 +201,12 @@ uint32_t LayerNormGradMainUbBytes(const LayerNormGradTiling& t) {
   const uint64_t bp = AlignUp(b, 8);
   uint64_t bytes = 0;
   bytes += t.bufferNum * Buf(b * wp * f.s) * (f.needX ? 2 : 1);  // dy, x queues
-  if (f.needDx) bytes += 2 * Buf(b * c * f.s);                   // dx queue
-  const uint64_t w = c < t.sliceCols ? 1 : b;                     // work rows: one when chunks recompute
+  if (f.needDx && t.rowRepeat) bytes += 2 * Buf(b * c * f.s);    // dx queue (else dx goes over dy)
+  const bool recompute = c < t.sliceCols;
+  const uint64_t w = recompute ? 1 : b;                           // work rows: one when chunks recompute
   if (f.s != 4 || t.rowRepeat) bytes += Buf(w * c * 4);          // dy (fp32); fp32 dy is used in place
   if (f.needX) bytes += Buf(w * c * 4);                           // xhat
-  if (f.needX) bytes += Buf(w * c * 4);                           // tmp
+  if (f.needX && !recompute) bytes += Buf(w * c * 4);             // tmp
   if (f.needX) bytes += 4 * Buf(b * 4);                           // mean/rstd raw and fp32
   if (f.needDx) bytes += 2 * Buf(bp * 4);                         // row sums
   // 64-lane row-sum partials; rowRepeat folds through one, and only rows longer than 64.

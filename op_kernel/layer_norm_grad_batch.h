@@ -9,6 +9,10 @@
 // for the whole batch by one WholeReduceSum: a ReduceSum per row costs 3 cycles per repeat plus a
 // scalar round trip. fp32 inputs are used in place (no copy into a work buffer).
 //   dgamma += dy * xhat,  dbeta += dy          (over this core's rows, then over groups)
+// dx is written over the resident dy of its batch (no output buffer) and leaves in one DMA per
+// batch; that UB goes to wider chunks, i.e. fewer vector instructions per row. Slices processed
+// in several chunks keep two fp32 work rows: x - mean becomes dy * (x - mean) in place, which
+// feeds dgamma (Axpy by rstd) and s2 (scaled by rstd once per row), so x-hat is never formed.
 #pragma once
 #include "kernel_operator.h"
 #include "layer_norm_grad_tiling.h"
@@ -83,11 +87,13 @@ class LayerNormGradBatch {
     const uint32_t s = sizeof(T), b = t_.rowsPerBatch, c = t_.chunkCols, wp = t_.sliceStride;
     pipe_->InitBuffer(dyQue_, t_.bufferNum, b * wp * s);
     if (needX_) pipe_->InitBuffer(xQue_, t_.bufferNum, b * wp * s);
-    if (t_.needDx) pipe_->InitBuffer(dxQue_, 2, b * c * s);
+    // Short rows (rowRepeat) stage dx in their own queue; the other modes write it over dy.
+    if (t_.needDx && t_.rowRepeat) pipe_->InitBuffer(dxQue_, 2, b * c * s);
     if (!kFloatIn || t_.rowRepeat) pipe_->InitBuffer(dyBuf_, workRows_ * c * 4);  // fp32 dy is used in place
     if (needX_) {
       pipe_->InitBuffer(xhatBuf_, workRows_ * c * 4);
-      pipe_->InitBuffer(tmpBuf_, workRows_ * c * 4);
+      // Chunked slices need no third work row: see the header comment.
+      if (!recompute_) pipe_->InitBuffer(tmpBuf_, workRows_ * c * 4);
       pipe_->InitBuffer(meanRawBuf_, b * 4);
       pipe_->InitBuffer(rstdRawBuf_, b * 4);
       pipe_->InitBuffer(meanBuf_, b * 4);
@@ -114,13 +120,14 @@ class LayerNormGradBatch {
     const uint32_t accCols = t_.accResident ? wp : c;
     if (t_.needDgamma) pipe_->InitBuffer(dgammaBuf_, accCols * 4);
     if (t_.needDbeta) pipe_->InitBuffer(dbetaBuf_, accCols * 4);
-    // The gamma load staging and the dgamma/dbeta store staging reuse tmpF_, which holds nothing
-    // live at those points (each staging use is fenced against the pipe that used tmpF_ before).
+    // The gamma load staging and the dgamma/dbeta store staging reuse tmpF_ (xhatF_ when chunks
+    // recompute), which holds nothing live at those points (each staging use is fenced against the
+    // pipe that used it before).
     if (!needX_ && (t_.needDgamma || t_.needDbeta)) pipe_->InitBuffer(stageBuf_, c * 4);
     if (!kFloatIn || t_.rowRepeat) dyF_ = dyBuf_.Get<float>();
     if (needX_) {
       xhatF_ = xhatBuf_.Get<float>();
-      tmpF_ = tmpBuf_.Get<float>();
+      tmpF_ = recompute_ ? xhatF_ : tmpBuf_.Get<float>();
       meanF_ = meanBuf_.Get<float>();
       rstdF_ = rstdBuf_.Get<float>();
       if (t_.rowRepeat) {
@@ -157,6 +164,11 @@ class LayerNormGradBatch {
       if (t_.denseRows && t_.needDx) dense_.Init(pipe_, t_.rowsPerBatch * static_cast<uint32_t>(t_.cols));
     }
     if (t_.softSync && t_.colSplit > 1 && t_.needDx) pipe_->InitBuffer(syncUb_, t_.blockDim * 32);
+    if (t_.needDx && !t_.rowRepeat) {
+      for (uint32_t i = 0; i < t_.bufferNum; ++i) {
+        dxOutEvt_[i] = static_cast<event_t>(pipe_->AllocEventID<AscendC::HardEvent::MTE3_MTE2>());
+      }
+    }
   }
 
   __aicore__ inline void ZeroSums(uint32_t count) {
@@ -166,6 +178,13 @@ class LayerNormGradBatch {
 
   // Loads rows [r0, r0 + n) of this core's slice: dy and x in their own dtype, one DMA each.
   __aicore__ inline void CopyIn(uint64_t r0, uint32_t n) {
+    // The dy buffer this load takes (the queue hands its buffers out in turn) may still be
+    // leaving as dx of the batch bufferNum back.
+    dySlot_ = loads_++ % t_.bufferNum;
+    if (dxOutPending_[dySlot_]) {
+      AscendC::WaitFlag<AscendC::HardEvent::MTE3_MTE2>(dxOutEvt_[dySlot_]);
+      dxOutPending_[dySlot_] = false;
+    }
     dyIn_ = LoadRows(dyQue_, a_.dy, r0, n);
     if (needX_) {
       xIn_ = LoadRows(xQue_, a_.x, r0, n);
@@ -278,22 +297,18 @@ class LayerNormGradBatch {
     if (t_.needDx && t_.hasWeight) gamma = GammaChunk(c0, cw);
     for (uint32_t r = 0; r < n; ++r) {
       AscendC::LocalTensor<float> dyRow = DyRow(r, c0, cw);
-      AscendC::LocalTensor<float> xh, prod;
-      if (needX_) {
-        xh = CenteredX(r, c0, cw, true);
-        prod = tmpF_[Work(r)];
-      }
       if (t_.needDbeta) AscendC::Add(dbetaF_[accOff], dbetaF_[accOff], dyRow, cnt);
-      if (t_.needDgamma) {
-        AscendC::Mul(prod, dyRow, xh, cnt);
-        AscendC::Add(dgammaF_[accOff], dgammaF_[accOff], prod, cnt);
+      if (needX_) {
+        // p = dy * (x - mean): dgamma += rstd * p; s2 (before its rstd) += sum(gamma * p).
+        AscendC::LocalTensor<float> p = CenteredX(r, c0, cw, false);
+        AscendC::Mul(p, dyRow, p, cnt);
+        if (t_.needDgamma) AscendC::Axpy(dgammaF_[accOff], p, rstdF_.GetValue(r), cnt);
+        if (t_.needDx) {
+          if (t_.hasWeight) AscendC::Mul(p, p, gamma, cnt);
+          AccumulateLanes(acc2_[r * kRowSumsLanes], p, cw);
+        }
       }
-      if (t_.needDx) {
-        AscendC::LocalTensor<float> g = GRow(dyRow, gamma, cw);
-        AccumulateLanes(acc1_[r * kRowSumsLanes], g, cw);
-        AscendC::Mul(prod, g, xh, cnt);
-        AccumulateLanes(acc2_[r * kRowSumsLanes], prod, cw);
-      }
+      if (t_.needDx) AccumulateLanes(acc1_[r * kRowSumsLanes], GRow(dyRow, gamma, cw), cw);
     }
     if (!t_.accResident) FlushSums(c0, cw, 0);
   }
@@ -355,20 +370,22 @@ class LayerNormGradBatch {
       AscendC::WholeReduceSum<float>(sum2_[r0], acc2_[r0 * kRowSumsLanes], static_cast<int32_t>(kRowSumsLanes),
                                      rep, 1, 1, 8);
     }
+    // Chunked slices summed gamma * dy * (x - mean): one rstd per row makes it s2.
+    if (recompute_) AscendC::Mul(sum2_, sum2_, rstdF_, static_cast<int32_t>(n));
     PipeFence<AscendC::HardEvent::V_S>();
   }
 
-  // dx of rows [r0, r0 + n) for chunk [c0, c0 + cw); sum1_/sum2_ hold the whole-row sums.
-  // dx = rstd * ((g - s1/D) - xhat * s2/D); with several chunks g and x - mean are recomputed
-  // from the resident dy and x, and rstd is folded into the Axpy scalar instead of into x-hat.
-  __aicore__ inline void DxChunk(uint64_t r0, uint32_t n, uint32_t c0) {
+  // dx of the batch's n rows for chunk [c0, c0 + cw), over dy in place; sum1_/sum2_ hold the
+  // whole-row sums. dx = rstd * ((g - s1/D) - xhat * s2/D), accumulated in g (dead afterwards);
+  // with several chunks g and x - mean are recomputed from the resident dy and x, and rstd is
+  // folded into the Axpy scalar instead of into x-hat. StoreDx writes the batch.
+  __aicore__ inline void DxChunk(uint32_t n, uint32_t c0) {
     const uint32_t cw = ChunkWidth(c0);
     const int32_t cnt = static_cast<int32_t>(cw);
     const bool recompute = recompute_;
     AscendC::LocalTensor<float> gamma;
     if (recompute && t_.hasWeight && !kFloatIn) gamma = GammaChunk(c0, cw);
     const float invD = 1.0f / static_cast<float>(t_.cols);
-    AscendC::LocalTensor<T> out = dxQue_.template AllocTensor<T>();
     for (uint32_t r = 0; r < n; ++r) {
       const float rstd = rstdF_.GetValue(r);
       const float meanG = sum1_.GetValue(r) * invD;
@@ -383,34 +400,43 @@ class LayerNormGradBatch {
         g = GResident(r, 0);
         xs = xhatF_[Work(r)];
       }
-      AscendC::LocalTensor<float> acc = tmpF_[Work(r)];
-      AscendC::Adds(acc, g, -meanG, cnt);
-      AscendC::Axpy(acc, xs, xCoef, cnt);
-      if constexpr (AscendC::IsSameType<T, float>::value) {
-        AscendC::Muls(out[r * t_.chunkCols], acc, rstd, cnt);
-      } else {
-        AscendC::Muls(acc, acc, rstd, cnt);
-        if (recompute) AscendC::Cast(out[r * t_.chunkCols], acc, DownCastMode(), cw);
+      AscendC::Adds(g, g, -meanG, cnt);
+      AscendC::Axpy(g, xs, xCoef, cnt);
+      AscendC::Muls(g, g, rstd, cnt);
+      if constexpr (!kFloatIn) {
+        if (recompute) AscendC::Cast(dyIn_[r * t_.sliceStride + c0], g, DownCastMode(), cw);
       }
     }
-    if constexpr (!AscendC::IsSameType<T, float>::value) {
-      // One chunk: the rows of acc sit at the stride of out, so one down-cast covers the batch.
-      if (!recompute) AscendC::Cast(out, tmpF_, DownCastMode(), n * t_.chunkCols);
+    if constexpr (!kFloatIn) {
+      // One chunk: the work rows sit at the stride of the resident dy, so one down-cast covers the batch.
+      if (!recompute) AscendC::Cast(dyIn_, dyF_, DownCastMode(), n * t_.sliceStride);
     }
-    dxQue_.EnQue(out);
-    out = dxQue_.template DeQue<T>();
-    const uint32_t s = sizeof(T);
+  }
+
+  // Writes dx of the batch's n rows from over dy; the next load into this dy buffer waits for it.
+  __aicore__ inline void StoreDx(uint64_t r0, uint32_t n) {
+    PipeFence<AscendC::HardEvent::V_MTE3>();
+    const uint32_t s = sizeof(T), cw = sliceCols_;
     AscendC::GlobalTensor<T> gm;
-    gm.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a_.dx) + r0 * t_.cols + colStart_ + c0);
+    gm.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a_.dx) + r0 * t_.cols + colStart_);
     if (t_.blockCopy) {
-      StoreDxBlocks(gm, out, r0, n, cw);
-      dxQue_.FreeTensor(out);
-      return;
+      StoreDxBlocks(gm, dyIn_, r0, n, cw, t_.sliceStride);
+    } else {
+      AscendC::DataCopyExtParams params(static_cast<uint16_t>(n), cw * s, t_.sliceStride * s / 32 - (cw * s + 31) / 32,
+                                        static_cast<uint32_t>((t_.cols - cw) * s), 0);
+      AscendC::DataCopyPad(gm, dyIn_, params);
     }
-    AscendC::DataCopyExtParams params(static_cast<uint16_t>(n), cw * s, t_.chunkCols * s / 32 - (cw * s + 31) / 32,
-                                      static_cast<uint32_t>((t_.cols - cw) * s), 0);
-    AscendC::DataCopyPad(gm, out, params);
-    dxQue_.FreeTensor(out);
+    AscendC::SetFlag<AscendC::HardEvent::MTE3_MTE2>(dxOutEvt_[dySlot_]);
+    dxOutPending_[dySlot_] = true;
+  }
+
+  // The last dx stores have left before the kernel moves on (stage 2 or the end).
+  __aicore__ inline void DrainDx() {
+    for (uint32_t i = 0; i < 2; ++i) {
+      if (!dxOutPending_[i]) continue;
+      AscendC::WaitFlag<AscendC::HardEvent::MTE3_MTE2>(dxOutEvt_[i]);
+      dxOutPending_[i] = false;
+    }
   }
 
   // Both round to nearest even; Atlas training has no CAST_RINT from float to half.
@@ -418,27 +444,27 @@ class LayerNormGradBatch {
     return t_.blockCopy ? AscendC::RoundMode::CAST_NONE : AscendC::RoundMode::CAST_RINT;
   }
 
-  // dx of n rows, chunk width cw, by whole blocks: one strided copy when rows and chunk are whole
-  // blocks; else per row the whole blocks and the block ending at the chunk's end (the tiling
-  // keeps every chunk at least 16 columns wide); rows under one block go to the dense writer.
+  // dx of n rows of width cw, stride UB elements apart, by whole blocks: one strided copy when rows
+  // are whole blocks; else per row the whole blocks and the block ending at the row's end (the
+  // tiling keeps every slice at least 16 columns wide); rows under one block go to the dense writer.
   __aicore__ inline void StoreDxBlocks(const AscendC::GlobalTensor<T>& gm, const AscendC::LocalTensor<T>& out,
-                                       uint64_t r0, uint32_t n, uint32_t cw) {
+                                       uint64_t r0, uint32_t n, uint32_t cw, uint32_t stride) {
     const uint32_t s = sizeof(T);
     if (t_.denseRows) {
       AscendC::GlobalTensor<T> dx;
       dx.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a_.dx) + rowStart_ * t_.cols);
-      dense_.Append(dx, out, n, t_.chunkCols, cw);
+      dense_.Append(dx, out, n, stride, cw);
       return;
     }
     if ((cw * s) % 32 == 0 && (t_.cols * s) % 32 == 0 && t_.cols * s / 32 <= 65535) {
       AscendC::DataCopyParams params(static_cast<uint16_t>(n), static_cast<uint16_t>(cw * s / 32),
-                                     static_cast<uint16_t>((t_.chunkCols - cw) * s / 32),
+                                     static_cast<uint16_t>((stride - cw) * s / 32),
                                      static_cast<uint16_t>((t_.cols - cw) * s / 32));
       AscendC::DataCopy(gm, out, params);
       return;
     }
     const AscendC::LocalTensor<T> scratch = scratchBuf_.Get<T>();
-    for (uint32_t r = 0; r < n; ++r) StoreBlocks(gm, out[r * t_.chunkCols], scratch, r * t_.cols, cw);
+    for (uint32_t r = 0; r < n; ++r) StoreBlocks(gm, out[r * stride], scratch, r * t_.cols, cw);
     PipeFence<AscendC::HardEvent::MTE3_S>();  // the last scratch block has left before its next use
   }
 
@@ -492,6 +518,9 @@ class LayerNormGradBatch {
   LayerNormGradArgs a_{};
   LayerNormGradTiling t_{};
   uint32_t core_ = 0, group_ = 0, slice_ = 0, sliceCols_ = 0, nChunks_ = 0, bp_ = 0, workRows_ = 0;
+  uint32_t loads_ = 0, dySlot_ = 0;                  // dy loads so far; the dy buffer of the batch
+  event_t dxOutEvt_[2] = {};               // MTE3_MTE2 per dy buffer: its dx has left
+  bool dxOutPending_[2] = {false, false};
   bool recompute_ = false;
   uint64_t rowStart_ = 0, rowCount_ = 0, colStart_ = 0;
   bool needX_ = false;

@@ -23,11 +23,13 @@ class LayerNormGradRowSlices : public LayerNormGradBatch<T> {
       if (t.needDx) ExchangeRowSums(batch, n);
       if (n > 0) {
         if (t.needDx) {
-          for (uint32_t c0 = 0; c0 < this->sliceCols_; c0 += t.chunkCols) this->DxChunk(r0, n, c0);
+          for (uint32_t c0 = 0; c0 < this->sliceCols_; c0 += t.chunkCols) this->DxChunk(n, c0);
+          this->StoreDx(r0, n);
         }
         this->FreeInputs();
       }
     }
+    this->DrainDx();
     this->FlushResidentSums();
   }
 

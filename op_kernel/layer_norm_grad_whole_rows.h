@@ -18,10 +18,12 @@ class LayerNormGradWholeRows : public LayerNormGradBatch<T> {
       for (uint32_t c0 = 0; c0 < this->sliceCols_; c0 += this->t_.chunkCols) this->AccumulateChunk(n, c0);
       if (this->t_.needDx) {
         this->FinishRowSums(n);
-        for (uint32_t c0 = 0; c0 < this->sliceCols_; c0 += this->t_.chunkCols) this->DxChunk(r0, n, c0);
+        for (uint32_t c0 = 0; c0 < this->sliceCols_; c0 += this->t_.chunkCols) this->DxChunk(n, c0);
+        this->StoreDx(r0, n);
       }
       this->FreeInputs();
     }
+    this->DrainDx();
     this->FinishDense();
     this->FlushResidentSums();
   }

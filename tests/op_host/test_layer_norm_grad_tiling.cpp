@@ -110,13 +110,13 @@ TEST(LayerNormGradTiling, TrainingSeriesSplitsRowsWithSoftSyncAll) {
   EXPECT_EQ(a2.softSync, 0u);
 }
 
-TEST(LayerNormGradTiling, TrainingSeriesSplitsRowsThatFitOnlyAsNarrowChunks) {
-  // 12288 fp32 whole rows fit 256 KiB only one row at a time in 192-column chunks (64 chunks per
-  // row); two slices of three rows in 768-column chunks model (and measure) faster.
+TEST(LayerNormGradTiling, TrainingSeriesAvoidsNarrowChunksOfLongRows) {
+  // 12288 fp32 whole rows fit 256 KiB one row at a time; the chunks must not shrink to a few
+  // repeats (192 columns cost about 20 instruction issues per 3 repeats): whole rows in chunks of
+  // at least 512 columns, or slices of several rows, whichever models faster.
   LayerNormGradTiling t = Tile(Input(2048, 12288, kLnFloat32), kTraining);
-  EXPECT_GT(t.colSplit, 1u);
-  EXPECT_GE(t.rowsPerBatch, 2u);
   EXPECT_GE(t.chunkCols, 512u);
+  EXPECT_TRUE(t.colSplit == 1 || t.rowsPerBatch >= 2u);
 }
 
 TEST(LayerNormGradTiling, TrainingSeriesRowsBelowOneBlockStartEachCoreOnABlock) {
