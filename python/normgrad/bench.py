@@ -23,6 +23,8 @@ class BenchRow:
 
     modeled_us      sum of the launches' modeled totalUs (launch overhead included)
     roofline_pct    100 * (min_bytes / peak HBM bandwidth) / modeled_us
+    ceiling_pct     the best roofline_pct the cost model allows: one launch streaming exactly
+                    min_bytes at sustained bandwidth, no SyncAll (ceiling_pct(), below 100)
     traffic_ratio   bytes moved (sum of bytesIn + bytesOut over launches) / min_bytes
     load_balance    the launches' loadBalance, weighted by their totalUs
     block_dim       blockDim of each launch, joined by '+' ("48+1" for a main and a final kernel)
@@ -36,6 +38,7 @@ class BenchRow:
     status: str  # "ok", "skipped" (the profile cannot run the case) or "failed"
     modeled_us: float | None = None
     roofline_pct: float | None = None
+    ceiling_pct: float | None = None
     traffic_ratio: float | None = None
     load_balance: float | None = None
     block_dim: str = ""
@@ -50,6 +53,22 @@ def skip_reason(case: Case, profile: dict[str, Any]) -> str | None:
     if case.dtype == "bfloat16" and not profile.get("hasBf16", True):
         return f"{profile['name']} has no bfloat16"
     return None
+
+
+def roofline_us(min_bytes: int, profile: dict[str, Any]) -> float:
+    """The roofline time of a case in us: min_bytes moved at the profile's peak HBM bandwidth."""
+    return min_bytes / (float(profile["hbmPeakTBs"]) * 1e12) * 1e6
+
+
+def ceiling_pct(min_bytes: int, profile: dict[str, Any]) -> float:
+    """The highest % roofline the cost model lets any kernel reach on profile.
+
+    The model charges a launch launchUs plus bytes / sustained bandwidth (sustained < peak), so
+    even a perfect single launch of min_bytes and no SyncAll stays below 100 %, and the fixed
+    launch cost weighs more the smaller the case (performance-model.md section 5).
+    """
+    best_us = float(profile["launchUs"]) + min_bytes / (float(profile["hbmSustainedTBs"]) * 1e12) * 1e6
+    return 100.0 * roofline_us(min_bytes, profile) / best_us
 
 
 def summarize(case: Case, profile: dict[str, Any], launches: Sequence[dict[str, Any]]) -> BenchRow:
@@ -72,11 +91,11 @@ def summarize(case: Case, profile: dict[str, Any], launches: Sequence[dict[str, 
     row.modeled_us = total_us
     row.bytes_moved = sum(int(launch["bytesIn"]) + int(launch["bytesOut"]) for launch in launches)
     row.block_dim = "+".join(str(launch["blockDim"]) for launch in launches)
+    row.ceiling_pct = ceiling_pct(case.min_bytes, profile)
     if total_us > 0:
         row.load_balance = sum(float(launch["loadBalance"]) * float(launch["totalUs"])
                                for launch in launches) / total_us
-        roofline_us = case.min_bytes / (float(profile["hbmPeakTBs"]) * 1e12) * 1e6
-        row.roofline_pct = 100.0 * roofline_us / total_us
+        row.roofline_pct = 100.0 * roofline_us(case.min_bytes, profile) / total_us
     if case.min_bytes > 0:
         row.traffic_ratio = row.bytes_moved / case.min_bytes
     return row
