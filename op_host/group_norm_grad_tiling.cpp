@@ -76,6 +76,52 @@ uint64_t ParamUbBytes(uint64_t s, uint64_t batchChannels, uint64_t batchRows, ui
   return bytes;
 }
 
+// Channel slabs: UB bytes beyond the tile's, as GroupNormGradChannelSlab lays them out: its own
+// head/tail partials (n x 4 floats), one neighbour's side (n x 2), the gathered group sums
+// (n x 4), and fp32 accumulators plus cast outputs for dgamma/dbeta of `channels` channels.
+uint64_t SlabExtraUbBytes(uint64_t s, uint64_t n, uint64_t channels) {
+  uint64_t bytes = 2 * AlignUp(n * 4 * 4, 32) + AlignUp(n * 2 * 4, 32);
+  bytes += 2 * AlignUp(AlignUp(channels, 8) * 4, 32);
+  bytes += 2 * AlignUp(AlignUp(channels, 16) * s, 32);
+  return bytes;
+}
+
+// Channel slabs: core k holds rows (n, c) for every n and the channels c of the dgamma/dbeta
+// split, all resident, so it adds dgamma/dbeta over n in UB and only the group sums it shares
+// with its neighbours cross the workspace. Taken when dx and dgamma or dbeta are wanted on a
+// chip with DataCopyPad and hard SyncAll, rows are at most kSlabMaxRowBytes, the busiest core
+// has at most 1/0.9 of the mean rows, and the slab fits one core's UB with a 2048 (else 1024)
+// chunk.
+// The other plans send 16 bytes of sums per row through the workspace, >= 0.5 % of the row's
+// minimum traffic (3 x 1 KiB) up to here; longer rows gain less than a slab's few big loads
+// cost (SD 640ch 32x32 fp16: traffic 1.0036 -> 1.0002 but +2 % modeled time).
+constexpr uint64_t kSlabMaxRowBytes = 1024;
+bool ChooseChannelSlabs(uint64_t s, uint64_t budget, uint64_t cores, const BlockMode& k, GroupNormGradTiling* t) {
+  if (!t->needDx || !(t->needDgamma || t->needDbeta) || t->blockCopyOnly || t->softSync) return false;
+  if (t->hw * s > kSlabMaxRowBytes) return false;
+  const uint64_t most = CeilDiv(t->c, cores);
+  if (t->c < cores || t->c * 10 < most * cores * 9) return false;
+  const uint64_t slots = t->n * most;
+  const uint64_t stride = AlignUp(t->hw, 32 / s);
+  if (slots > kMaxSlotsPerTile) return false;
+  for (uint64_t chunk : {2048u, 1024u}) {
+    if (TileUbBytes(s, chunk, stride, slots, 1, 0, k) + SlabExtraUbBytes(s, t->n, most) > budget) continue;
+    t->mode = kGngChannelSlab;
+    t->blockDim = static_cast<uint32_t>(cores);
+    t->chunkElems = chunk;
+    t->hwParts = 1;
+    t->segLen = t->hw;
+    t->lastSegLen = t->hw;
+    t->rowStride = stride;
+    t->groupSlots = t->channelsPerGroup;
+    t->slabTileSlots = slots;
+    t->paramChannelsPerCore = t->c / cores;
+    t->paramChannelsRemainder = t->c % cores;
+    return true;
+  }
+  return false;
+}
+
 // Splits rows longer than one core's UB into hwParts pieces of segLen (multiple of 64).
 void ChooseRowPieces(uint64_t hw, uint64_t s, uint64_t chunkElems, uint64_t wsBatch, uint64_t budget,
                      const BlockMode& k, GroupNormGradTiling* t) {
@@ -241,6 +287,14 @@ std::string GroupNormGradTilingFor(const GroupNormGradRequest& req, const GroupN
   const uint64_t coreCount = dense ? 1 : soc.coreCount;
   t.blockDim = static_cast<uint32_t>(coreCount);  // provisional, for BlockModeOf's sync scratch
   const BlockMode k = BlockModeOf(t);
+  if (ChooseChannelSlabs(s, budget, coreCount, k, &t)) {
+    // Workspace: per core, n (db, ds) partials of its head group then n of its tail group.
+    t.workspaceBytes = AlignUp(uint64_t{t.blockDim} * t.n * 4 * sizeof(float), 512);
+    t.syncOffset = t.workspaceBytes;
+    t.ubBytesUsed = GroupNormGradSlabUbBytes(t);
+    *tiling = t;
+    return "";
+  }
 
   // A bigger chunk halves the per-instruction overhead; a smaller one leaves room for more
   // resident data. Take 1024 only when it keeps a group whole on one core or holds more slots.
@@ -334,6 +388,14 @@ uint32_t GroupNormGradSplitUbBytes(const GroupNormGradTiling& t) {
   uint64_t wsBatch = std::min<uint64_t>(AlignUp(t.groupSlots, 8), kWsBatchFloats);
   return static_cast<uint32_t>(TileUbBytes(DtypeBytes(t.dtype), t.chunkElems, t.rowStride, t.splitTileSlots,
                                            1, wsBatch, BlockModeOf(t)));
+}
+
+uint32_t GroupNormGradSlabUbBytes(const GroupNormGradTiling& t) {
+  if (t.mode != kGngChannelSlab) return 0;
+  const uint64_t s = DtypeBytes(t.dtype);
+  const uint64_t most = t.paramChannelsPerCore + (t.paramChannelsRemainder > 0 ? 1 : 0);
+  return static_cast<uint32_t>(TileUbBytes(s, t.chunkElems, t.rowStride, t.slabTileSlots, 1, 0, BlockModeOf(t)) +
+                               SlabExtraUbBytes(s, t.n, most));
 }
 
 uint32_t GroupNormGradParamUbBytes(const GroupNormGradTiling& t) {

@@ -14,6 +14,13 @@
 //   2. split waves over the remaining groups [wholeGroupsPerCore*blockDim, n*g), wave by wave.
 //      When a core's share of a wave exceeds splitTileSlots it streams tiles twice (two passes).
 //   3. after the last SyncAll: dgamma/dbeta, channels split over cores, n summed in order.
+// Channel slabs (kGngChannelSlab) replace the three phases when every core can hold all n of its
+// channel range (the dgamma/dbeta split above) at once: the core sums its rows, publishes per n
+// its partial gamma-weighted sums of the (at most two) groups it shares with its neighbours,
+// and after one SyncAll adds its neighbours' partials in core order and writes dx, then dgamma
+// and dbeta of its own channels from the row sums in UB. No per-(n, c) sums go through the
+// workspace: 16 bytes per (n, c) less traffic, which is 4-6 % of the minimum for 16-bit rows of
+// <= 64 elements.
 // Block-copy mode (blockCopyOnly, Atlas training: no DataCopyPad): every DMA moves whole 32-byte
 // blocks (see group_norm_grad_block_io.h). A piece of len >= one block is loaded as its whole
 // blocks plus the block ending at the piece's end (overlapping the head; the overlapped lanes are
@@ -39,6 +46,7 @@ enum GroupNormGradMode : uint32_t {
   kGngSplitGroup = 2,        // groups split over cores, each slice resident (single read)
   kGngTwoPass = 3,           // a group exceeds all cores' UB: slices streamed twice
   kGngParamsOnly = 4,        // dx not requested: one streaming pass for the sums
+  kGngChannelSlab = 5,       // every core holds all n of its channel range: no per-(n, c) workspace
 };
 
 struct GroupNormGradTiling {
@@ -82,6 +90,8 @@ struct GroupNormGradTiling {
   uint32_t reserved;
   uint64_t planeBytes;       // bytes of one piece-sum plane; the ds plane starts here
   uint64_t syncOffset;       // workspace byte offset of the soft SyncAll flags (blockDim * 32 bytes)
+  // channel slabs (mode kGngChannelSlab; channels split as paramChannelsPerCore/Remainder)
+  uint64_t slabTileSlots;    // UB slots per input: n * the most channels of a core
 };
 
 #ifndef __CCE_AICORE__
@@ -120,6 +130,7 @@ std::string GroupNormGradTilingFor(const GroupNormGradRequest& req, const GroupN
 uint32_t GroupNormGradWholeUbBytes(const GroupNormGradTiling& t);
 uint32_t GroupNormGradSplitUbBytes(const GroupNormGradTiling& t);
 uint32_t GroupNormGradParamUbBytes(const GroupNormGradTiling& t);
+uint32_t GroupNormGradSlabUbBytes(const GroupNormGradTiling& t);
 
 }  // namespace normgrad
 #endif

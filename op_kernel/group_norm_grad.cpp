@@ -1,6 +1,7 @@
 // GroupNormGrad kernel entry: reads the tiling, picks the dtype instantiation and runs the phases
-// the tiling planned (whole groups, split waves, dgamma/dbeta). No math here.
+// the tiling planned (whole groups, split waves, dgamma/dbeta; or channel slabs). No math here.
 #include "kernel_operator.h"
+#include "group_norm_grad_channel_slab.h"
 #include "group_norm_grad_params.h"
 #include "group_norm_grad_split_group.h"
 #include "group_norm_grad_whole_group.h"
@@ -31,6 +32,12 @@ __aicore__ inline void GroupNormGradRun(const GroupNormGradTiling& t, GM_ADDR dy
                                                                    t.syncOffset));
   }
   AscendC::TPipe pipe;
+  if (t.mode == kGngChannelSlab) {  // one phase: dx and dgamma/dbeta, the workspace holds partials
+    GroupNormGradChannelSlab<T> op;
+    op.Init(t, gm, &pipe);
+    op.Process();
+    return;
+  }
   bool synced = false;
   if (t.wholeGroupsPerCore > 0) {
     GroupNormGradWholeGroup<T> op;

@@ -8,6 +8,27 @@
 
 namespace normgrad {
 
+// Writes fp32 acc[0, channels) to dst[c0, c0 + channels) in T (CAST_RINT for 16-bit, staged in
+// `stage`); acc was written by the scalar unit.
+template <typename T>
+__aicore__ inline void GngStoreChannels(const AscendC::GlobalTensor<T>& dst, AscendC::TBuf<AscendC::TPosition::VECCALC>& stage,
+                                        const AscendC::LocalTensor<float>& acc, uint64_t c0, uint32_t channels) {
+  AscendC::DataCopyExtParams p(1, channels * static_cast<uint32_t>(sizeof(T)), 0, 0, 0);
+  if constexpr (AscendC::IsSameType<T, float>::value) {
+    PipeFence<AscendC::HardEvent::S_MTE3>();
+    AscendC::DataCopyPad(dst[c0], acc, p);
+    PipeFence<AscendC::HardEvent::MTE3_S>();
+  } else {
+    AscendC::LocalTensor<T> out = stage.template Get<T>();
+    PipeFence<AscendC::HardEvent::S_V>();
+    AscendC::Cast(out, acc, AscendC::RoundMode::CAST_RINT, channels);
+    PipeFence<AscendC::HardEvent::V_MTE3>();
+    AscendC::DataCopyPad(dst[c0], out, p);
+    PipeFence<AscendC::HardEvent::MTE3_V>();
+    PipeFence<AscendC::HardEvent::V_S>();
+  }
+}
+
 template <typename T>
 class GroupNormGradParams {
  public:
@@ -56,8 +77,8 @@ class GroupNormGradParams {
       StoreBlocks(c0, channels);
       return;
     }
-    if (t_->needDgamma) Store(gm_.dgamma, outG_, accG, c0, channels);
-    if (t_->needDbeta) Store(gm_.dbeta, outB_, accB, c0, channels);
+    if (t_->needDgamma) GngStoreChannels(gm_.dgamma, outG_, accG, c0, channels);
+    if (t_->needDbeta) GngStoreChannels(gm_.dbeta, outB_, accB, c0, channels);
   }
 
   // Block-copy mode: whole blocks only. Batches start on block boundaries; the one ending at C
@@ -141,24 +162,6 @@ class GroupNormGradParams {
       }
     }
     PipeFence<AscendC::HardEvent::S_MTE2>();
-  }
-
-  __aicore__ inline void Store(const AscendC::GlobalTensor<T>& dst, AscendC::TBuf<AscendC::TPosition::VECCALC>& stage,
-                               const AscendC::LocalTensor<float>& acc, uint64_t c0, uint32_t channels) {
-    AscendC::DataCopyExtParams p(1, channels * static_cast<uint32_t>(sizeof(T)), 0, 0, 0);
-    if constexpr (AscendC::IsSameType<T, float>::value) {
-      PipeFence<AscendC::HardEvent::S_MTE3>();
-      AscendC::DataCopyPad(dst[c0], acc, p);
-      PipeFence<AscendC::HardEvent::MTE3_S>();
-    } else {
-      AscendC::LocalTensor<T> out = stage.template Get<T>();
-      PipeFence<AscendC::HardEvent::S_V>();
-      AscendC::Cast(out, acc, AscendC::RoundMode::CAST_RINT, channels);
-      PipeFence<AscendC::HardEvent::V_MTE3>();
-      AscendC::DataCopyPad(dst[c0], out, p);
-      PipeFence<AscendC::HardEvent::MTE3_V>();
-      PipeFence<AscendC::HardEvent::V_S>();
-    }
   }
 
   const GroupNormGradTiling* t_ = nullptr;

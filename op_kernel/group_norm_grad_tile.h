@@ -1,6 +1,7 @@
 // GroupNormGrad's Unified Buffer tile: a run of consecutive pieces (row segments) of dy and x held
-// in their native dtype, one 32-byte-aligned slot per piece, plus the fp32 working chunks. Both
-// modes (whole groups, split groups) are built from its three steps: CopyIn, Sums, Dx.
+// in their native dtype, one 32-byte-aligned slot per piece, plus the fp32 working chunks. Every
+// mode (whole groups, split groups, channel slabs) is built from its three steps: CopyIn, Sums,
+// Dx. Channel slabs hold several equal runs, one per sample n, runStride pieces apart in GM.
 //
 // For group q = (n, g) with M = channelsPerGroup * hw elements, per channel c of the group:
 //   db[c] = sum_hw dy          ds[c] = sum_hw dy * x
@@ -75,23 +76,31 @@ class GroupNormGradTile {
     pipe->InitBuffer(scratch_, 2 * kRowSumsLanes * sizeof(float));  // two 64-lane accumulators
   }
 
-  // Starts loading pieces [piece0, piece0 + slots) into a free buffer pair (MTE2).
-  __aicore__ inline void CopyIn(uint64_t piece0, uint32_t slots) {
+  // Starts loading pieces [piece0, piece0 + slots) into a free buffer pair (MTE2); with runs > 1,
+  // runs of `slots` pieces starting runStride pieces apart, one after another in the slots.
+  __aicore__ inline void CopyIn(uint64_t piece0, uint32_t slots, uint32_t runs = 1, uint64_t runStride = 0) {
     AscendC::LocalTensor<T> dy = inDy_.template AllocTensor<T>();
     AscendC::LocalTensor<T> x = inX_.template AllocTensor<T>();
-    LoadPieces(dy, gm_.dy, piece0, slots);
-    LoadPieces(x, gm_.x, piece0, slots);
+    const uint32_t runElems = slots * static_cast<uint32_t>(t_->rowStride);
+    for (uint32_t r = 0; r < runs; ++r) {
+      LoadPieces(dy[r * runElems], gm_.dy, piece0 + r * runStride, slots);
+      LoadPieces(x[r * runElems], gm_.x, piece0 + r * runStride, slots);
+    }
     inDy_.EnQue(dy);
     inX_.EnQue(x);
   }
-  // Takes the oldest loaded tile as the one Sums and Dx work on.
-  __aicore__ inline void Hold(uint64_t piece0, uint32_t slots) {
+  // Takes the oldest loaded tile as the one Sums and Dx work on (the same runs as its CopyIn).
+  __aicore__ inline void Hold(uint64_t piece0, uint32_t slots, uint32_t runs = 1, uint64_t runStride = 0) {
     dy_ = inDy_.template DeQue<T>();
     x_ = inX_.template DeQue<T>();
     piece0_ = piece0;
-    slots_ = slots;
+    runSlots_ = slots;
+    runs_ = runs;
+    runStride_ = runs > 1 ? runStride : (slots > 0 ? slots : 1);
+    slots_ = slots * runs;
     lead_ = t_->blockCopyOnly ? static_cast<uint32_t>(piece0 % 8) : 0;
     sumsValid_ = false;
+    gathered_ = false;
   }
   __aicore__ inline void Release() {
     inDy_.FreeTensor(dy_);
@@ -125,13 +134,13 @@ class GroupNormGradTile {
       AscendC::LocalTensor<float> accDy = scratch_.template Get<float>();
       AscendC::LocalTensor<float> accDyX = accDy[kRowSumsLanes];
       for (uint32_t s = 0; s < slots_; ++s) {
-        const uint32_t len = PaddedLen(piece0_ + s);
+        const uint32_t len = PaddedLen(PieceOf(s));
         AscendC::Duplicate(accDy, 0.0f, static_cast<int32_t>(2 * kRowSumsLanes));
         for (uint32_t off = 0; off < len; off += chunk) {
           uint32_t n = len - off < chunk ? len - off : chunk;
           AscendC::LocalTensor<float> dyF = DyFloat(s * rs + off, n);
           AscendC::LocalTensor<float> xF = XFloat(s * rs + off, n);
-          const bool cut = overlapCount_ > 0 && IsLastPiece(piece0_ + s) && overlapStart_ >= off &&
+          const bool cut = overlapCount_ > 0 && IsLastPiece(PieceOf(s)) && overlapStart_ >= off &&
                            overlapStart_ < off + n;
           if (cut) {
             dyF = OwnDy(dyF, n);
@@ -157,8 +166,23 @@ class GroupNormGradTile {
     }
   }
 
+  // Channel slabs: the sums of the groups this tile shares with other cores, gathered by the
+  // caller after SyncAll: sums[(r * 2 + side) * 2 + {0: db, 1: ds}] for run r, side 0 for group
+  // headGroup (of each run's G groups), side 1 for the other one (the tail group). Dx reads them
+  // instead of the workspace planes; a new Hold forgets them.
+  __aicore__ inline void UseGatheredSums(const AscendC::LocalTensor<float>& sums, uint64_t headGroup) {
+    gatheredSums_ = sums;
+    headGroup_ = headGroup;
+    gathered_ = true;
+  }
+
+  // db, ds of slot s (valid after Sums and a V_S fence).
+  __aicore__ inline AscendC::LocalTensor<float> SlotDb() { return db_.template Get<float>()[lead_]; }
+  __aicore__ inline AscendC::LocalTensor<float> SlotDs() { return ds_.template Get<float>()[lead_]; }
+
   // dx of every held piece. Groups not wholly inside the tile read their sums from the
-  // workspace, which every core has finished writing (the caller synchronised).
+  // workspace, which every core has finished writing (the caller synchronised), or from the
+  // gathered sums.
   __aicore__ inline void Dx() {
     const uint32_t rs = static_cast<uint32_t>(t_->rowStride);
     const uint32_t chunk = static_cast<uint32_t>(t_->chunkElems);
@@ -171,7 +195,7 @@ class GroupNormGradTile {
       }
     } else {
       for (uint32_t s = 0; s < slots_; ++s) {
-        const uint32_t len = PaddedLen(piece0_ + s);
+        const uint32_t len = PaddedLen(PieceOf(s));
         for (uint32_t off = 0; off < len; off += chunk) DxSegment(s, off, len - off < chunk ? len - off : chunk);
       }
     }
@@ -185,6 +209,11 @@ class GroupNormGradTile {
 
  private:
   __aicore__ inline AscendC::LocalTensor<float> Fold() { return fold_.template Get<float>(); }
+
+  // The piece held in slot s (runs of runSlots_ consecutive pieces, runStride_ apart).
+  __aicore__ inline uint64_t PieceOf(uint32_t s) const {
+    return piece0_ + s / runSlots_ * runStride_ + s % runSlots_;
+  }
 
   // Elements of a slot that hold data or DataCopyPad's zero padding (never the poisoned rest).
   __aicore__ inline uint32_t PaddedLen(uint64_t piece) const {
@@ -322,15 +351,27 @@ class GroupNormGradTile {
   // Sums over the group's pieces in piece order, from the tile when it holds them all.
   __aicore__ inline void GroupSums(uint64_t q, float& sumDb, float& sumDs) {
     const uint64_t first = q * t_->groupSlots;
-    if (sumsValid_ && first >= piece0_ && first + t_->groupSlots <= piece0_ + slots_) {
+    const uint64_t off = first - piece0_;  // meaningful only when first >= piece0_
+    const uint64_t run = first >= piece0_ ? off / runStride_ : runs_;
+    const uint64_t inRun = first >= piece0_ ? off % runStride_ : 0;
+    if (sumsValid_ && run < runs_ && inRun + t_->groupSlots <= runSlots_) {
       PipeFence<AscendC::HardEvent::V_S>();  // the sums were written by WholeReduceSum
       AscendC::LocalTensor<float> db = db_.template Get<float>();
       AscendC::LocalTensor<float> ds = ds_.template Get<float>();
-      for (uint64_t p = first; p < first + t_->groupSlots; ++p) {
-        float gamma = Gamma(p);
-        sumDb += gamma * db.GetValue(lead_ + static_cast<uint32_t>(p - piece0_));
-        sumDs += gamma * ds.GetValue(lead_ + static_cast<uint32_t>(p - piece0_));
+      const uint32_t slot0 = lead_ + static_cast<uint32_t>(run * runSlots_ + inRun);
+      for (uint32_t i = 0; i < static_cast<uint32_t>(t_->groupSlots); ++i) {
+        float gamma = Gamma(first + i);
+        sumDb += gamma * db.GetValue(slot0 + i);
+        sumDs += gamma * ds.GetValue(slot0 + i);
       }
+      return;
+    }
+    if (gathered_) {
+      // Channel slabs: run r is sample n = q / g (every sample, the same channels in each).
+      const uint64_t side = q % t_->g == headGroup_ ? 0 : 1;
+      const uint32_t at = static_cast<uint32_t>((q / t_->g * 2 + side) * 2);
+      sumDb = gatheredSums_.GetValue(at);
+      sumDs = gatheredSums_.GetValue(at + 1);
       return;
     }
     AscendC::LocalTensor<float> db = wsDb_.template Get<float>();
@@ -356,24 +397,31 @@ class GroupNormGradTile {
     }
   }
 
-  // dx for whole rows [s, s + rows) of the tile (hwParts == 1), one output copy.
+  // Rows from slot s to the end of its run, at most `rows` (a run is consecutive pieces in GM).
+  __aicore__ inline uint32_t RowsInRun(uint32_t s, uint32_t rows) const {
+    const uint32_t left = runSlots_ - s % runSlots_;
+    return left < rows ? left : rows;
+  }
+
+  // dx for whole rows [s, s + rows) of the tile (hwParts == 1), one output copy per run.
   __aicore__ inline void DxRows(uint32_t s, uint32_t rows) {
     const uint32_t rs = static_cast<uint32_t>(t_->rowStride);
     AscendC::LocalTensor<float> dyF = DyFloat(s * rs, rows * rs);
     AscendC::LocalTensor<float> xF = XFloat(s * rs, rows * rs);
     AscendC::LocalTensor<T> out = outDx_.template AllocTensor<T>();
     AscendC::LocalTensor<float> outF = OutFloat(out);
-    for (uint32_t r = 0; r < rows;) {  // per group inside the chunk
-      uint64_t piece = piece0_ + s + r;
-      uint64_t q = piece / t_->groupSlots;
-      uint64_t groupEnd = (q + 1) * t_->groupSlots - piece0_ - s;
-      uint32_t end = groupEnd < rows ? static_cast<uint32_t>(groupEnd) : rows;
+    for (uint32_t r = 0; r < rows;) {  // per group inside the chunk (a group never spans two runs)
+      const uint64_t piece = PieceOf(s + r);
+      const uint64_t q = piece / t_->groupSlots;
+      const uint64_t groupLeft = (q + 1) * t_->groupSlots - piece;
+      const uint32_t inRun = RowsInRun(s + r, rows - r);
+      const uint32_t end = r + (groupLeft < inRun ? static_cast<uint32_t>(groupLeft) : inRun);
       Coefficients(q);
       uint32_t n = (end - r) * rs;
       AscendC::Muls(outF[r * rs], xF[r * rs], c2_, static_cast<int32_t>(n));
       AscendC::Adds(outF[r * rs], outF[r * rs], c3_, static_cast<int32_t>(n));
       for (uint32_t i = r; i < end; ++i) {
-        AscendC::Axpy(outF[i * rs], dyF[i * rs], Gamma(piece0_ + s + i) * rstd_, static_cast<int32_t>(rs));
+        AscendC::Axpy(outF[i * rs], dyF[i * rs], Gamma(piece + (i - r)) * rstd_, static_cast<int32_t>(rs));
       }
       r = end;
     }
@@ -383,15 +431,19 @@ class GroupNormGradTile {
     if (t_->blockCopyOnly) {
       StoreRowsBlocks(out, s, rows);
     } else {
-      AscendC::DataCopyExtParams p(static_cast<uint16_t>(rows), static_cast<uint32_t>(t_->hw * sizeof(T)), 0, 0, 0);
-      AscendC::DataCopyPad(gm_.dx[(piece0_ + s) * t_->hw], out, p);
+      for (uint32_t r = 0; r < rows;) {
+        const uint32_t n = RowsInRun(s + r, rows - r);
+        AscendC::DataCopyExtParams p(static_cast<uint16_t>(n), static_cast<uint32_t>(t_->hw * sizeof(T)), 0, 0, 0);
+        AscendC::DataCopyPad(gm_.dx[PieceOf(s + r) * t_->hw], out[r * rs], p);
+        r += n;
+      }
     }
     outDx_.FreeTensor(out);
   }
 
   // dx for elements [off, off + n) of slot s (long rows and row pieces).
   __aicore__ inline void DxSegment(uint32_t s, uint32_t off, uint32_t n) {
-    const uint64_t piece = piece0_ + s;
+    const uint64_t piece = PieceOf(s);
     const uint32_t base = s * static_cast<uint32_t>(t_->rowStride) + off;
     Coefficients(piece / t_->groupSlots);
     AscendC::LocalTensor<float> dyF = DyFloat(base, n);
@@ -426,9 +478,9 @@ class GroupNormGradTile {
     if (dense_) {
       denseOut_.Append(gm_.dx, out, rows, rs, static_cast<uint32_t>(hw));
     } else if (hw == rs) {
-      AscendC::DataCopy(gm_.dx[(piece0_ + s) * hw], out, static_cast<uint32_t>(rows * hw));
+      AscendC::DataCopy(gm_.dx[PieceOf(s) * hw], out, static_cast<uint32_t>(rows * hw));
     } else {
-      for (uint32_t i = 0; i < rows; ++i) GngStorePieceBlocks(gm_.dx, out[i * rs], (piece0_ + s + i) * hw, hw);
+      for (uint32_t i = 0; i < rows; ++i) GngStorePieceBlocks(gm_.dx, out[i * rs], (PieceOf(s) + i) * hw, hw);
     }
   }
 
@@ -458,7 +510,13 @@ class GroupNormGradTile {
   bool dense_ = false;
   AscendC::LocalTensor<T> dy_, x_;
   uint64_t piece0_ = 0;
-  uint32_t slots_ = 0;
+  uint32_t slots_ = 0;     // runs_ * runSlots_
+  uint32_t runSlots_ = 1;  // consecutive pieces per run
+  uint32_t runs_ = 1;
+  uint64_t runStride_ = 1;  // pieces from one run's start to the next
+  AscendC::LocalTensor<float> gatheredSums_;  // channel slabs (UseGatheredSums)
+  uint64_t headGroup_ = 0;
+  bool gathered_ = false;
   uint32_t lead_ = 0;  // block-copy mode: lane of piece0_'s sums (piece0_ % 8)
   uint32_t wsBatch_ = 0;
   bool sumsValid_ = false;

@@ -33,6 +33,10 @@ GroupNormGradTiling Tile(int64_t n, int64_t c, int64_t hw, int64_t g, GroupNormG
   return t;
 }
 
+struct Shape {
+  int64_t n, c, hw, g;
+};
+
 // Worked example of group_norm_grad_tiling.cpp: SD-UNet fp16 64x64, 10 channels per group.
 TEST(GroupNormGradTiling, StableDiffusionFp16KeepsWholeGroupsThenOneSplitWave) {
   GroupNormGradTiling t = Tile(2, 320, 64 * 64, 32, kGngFloat16);
@@ -82,6 +86,71 @@ TEST(GroupNormGradTiling, DetectionNeckFp32CutsRowsInThirdsSoWavesFillEveryCore)
   EXPECT_EQ(t.chunkElems, 1024u);
   EXPECT_EQ(t.splitTileSlots, 4u);
   EXPECT_EQ(t.waveGroups, 8u);  // 8 groups x 24 pieces = 48 cores x 4
+}
+
+// SD-UNet 320ch 8x8 fp16: 640 rows of 128 bytes. Whole groups plus a split wave would send
+// 16 bytes of sums per (n, c) through the workspace, 4 % of the minimum traffic; a core holding
+// both samples of 6-7 channels sums dgamma/dbeta itself and shares only its edge groups' sums.
+TEST(GroupNormGradTiling, SmallMapsHoldEverySampleOfAChannelRange) {
+  GroupNormGradTiling t = Tile(2, 320, 8 * 8, 32, kGngFloat16);
+  EXPECT_EQ(t.mode, kGngChannelSlab);
+  EXPECT_EQ(t.blockDim, 48u);
+  EXPECT_EQ(t.paramChannelsPerCore, 6u);  // 320 = 6 * 48 + 32: 32 cores take 7 channels
+  EXPECT_EQ(t.paramChannelsRemainder, 32u);
+  EXPECT_EQ(t.slabTileSlots, 14u);  // 2 samples x 7 channels
+  EXPECT_EQ(t.rowStride, 64u);
+  EXPECT_EQ(t.wholeGroupsPerCore, 0u);
+  EXPECT_EQ(t.waveGroups, 0u);
+  EXPECT_EQ(t.workspaceBytes, 1536u);  // 48 cores x 2 samples x 16 bytes of edge-group partials
+  EXPECT_LE(t.ubBytesUsed, 192u * 1024 - normgrad::kGngUbReserveBytes);
+}
+
+TEST(GroupNormGradTiling, ResNet7x7Fp16HoldsChannelSlabs) {
+  GroupNormGradTiling t = Tile(8, 512, 49, 32, kGngFloat16);
+  EXPECT_EQ(t.mode, kGngChannelSlab);
+  EXPECT_EQ(t.slabTileSlots, 8u * 11);  // 512 = 10 * 48 + 32
+  EXPECT_EQ(t.rowStride, 64u);
+}
+
+// The traffic target (<= 1.05 x the minimum) for the 16-bit suite shapes with HxW <= 64: the
+// workspace, written once and read at most twice (each edge group by its one or two other
+// sharers), stays under 2 % of the minimum 3 * N * C * HxW * 2 bytes (the whole-group plan sent
+// 16 bytes per (n, c) plus group sums read back: 4-6 %).
+TEST(GroupNormGradTiling, ShortRowSuiteShapesKeepWorkspaceTrafficUnderTwoPercent) {
+  const Shape suite[] = {{2, 320, 64, 32}, {2, 640, 64, 32}, {2, 1280, 64, 32}, {8, 512, 49, 32}};
+  for (const Shape& s : suite) {
+    for (GroupNormGradDtype dt : {kGngFloat16, kGngBfloat16}) {
+      GroupNormGradTiling t = Tile(s.n, s.c, s.hw, s.g, dt);
+      SCOPED_TRACE(testing::Message() << s.n << "x" << s.c << "x" << s.hw << " dtype=" << dt);
+      EXPECT_EQ(t.mode, kGngChannelSlab);
+      const uint64_t partials = uint64_t{t.blockDim} * t.n * 16;  // bytes every core publishes
+      EXPECT_LE(t.workspaceBytes, partials + 511);
+      EXPECT_LE(3 * partials * 100, 2 * 3 * s.n * s.c * s.hw * 2);  // written once, read <= twice
+      // Balance: the busiest core holds at most 1 / 0.9 of the mean rows.
+      EXPECT_GE(s.c * 10, (t.paramChannelsPerCore + 1) * t.blockDim * 9);
+    }
+  }
+}
+
+// Channel slabs need dx and dgamma or dbeta, DataCopyPad, a balanced channel split and room.
+TEST(GroupNormGradTiling, ChannelSlabsOnlyWhereTheyApply) {
+  EXPECT_NE(Tile(2, 320, 64, 32, kGngFloat16, kA2, false).mode, kGngChannelSlab);  // no dx
+  EXPECT_NE(Tile(2, 320, 64, 32, kGngFloat16, kAscend910).mode, kGngChannelSlab);  // block copies
+  EXPECT_NE(Tile(16, 64, 3136, 32, kGngFloat16).mode, kGngChannelSlab);  // 64 channels: 2 or 1 a core
+  EXPECT_NE(Tile(2, 320, 4096, 32, kGngFloat16).mode, kGngChannelSlab);  // 2 x 7 rows of 8 KiB
+  EXPECT_NE(Tile(2, 640, 1024, 32, kGngFloat16).mode, kGngChannelSlab);  // fits, but rows of 2 KiB
+  EXPECT_EQ(Tile(2, 640, 256, 32, kGngFloat32).mode, kGngChannelSlab);   // rows of 1 KiB
+  GroupNormGradRequest req;
+  req.n = 2;
+  req.c = 320;
+  req.hw = 64;
+  req.group = 32;
+  req.dtype = kGngFloat16;
+  req.needDgamma = false;
+  req.needDbeta = false;
+  GroupNormGradTiling t{};
+  ASSERT_EQ(GroupNormGradTilingFor(req, kA2, &t), "");
+  EXPECT_NE(t.mode, kGngChannelSlab);  // dx only: whole groups need no exchange at all
 }
 
 TEST(GroupNormGradTiling, HxW1PadsEachChannelToOneBlock) {
@@ -181,10 +250,6 @@ TEST(GroupNormGradTiling, TrainingSeriesParamRangesAreWholeBlocks) {
 
 // ---- invariants over many shapes ----
 
-struct Shape {
-  int64_t n, c, hw, g;
-};
-
 std::vector<Shape> ManyShapes() {
   std::vector<Shape> shapes = {
       {2, 320, 4096, 32}, {2, 640, 1024, 32}, {2, 1280, 256, 32}, {2, 1280, 64, 32},
@@ -197,18 +262,34 @@ std::vector<Shape> ManyShapes() {
   return shapes;
 }
 
+// Channel slabs: core k holds pieces (n, c) for every n and its dgamma/dbeta channels.
+void ReplaySlabs(const GroupNormGradTiling& t, std::vector<int>* owners) {
+  ASSERT_EQ(t.hwParts, 1u);
+  ASSERT_GE(t.paramChannelsPerCore, 1u);
+  for (uint64_t k = 0; k < t.blockDim; ++k) {
+    uint64_t rem = t.paramChannelsRemainder;
+    uint64_t first = k * t.paramChannelsPerCore + std::min<uint64_t>(k, rem);
+    uint64_t count = t.paramChannelsPerCore + (k < rem ? 1 : 0);
+    EXPECT_LE(t.n * count, t.slabTileSlots) << "a core's slab must stay resident";
+    for (uint64_t n = 0; n < t.n; ++n) {
+      for (uint64_t ch = first; ch < first + count; ++ch) ++(*owners)[n * t.c + ch];
+    }
+  }
+}
+
 // Replays the kernel's work split and checks every piece of every group is owned exactly once.
 void CheckCoverage(const GroupNormGradTiling& t) {
   const uint64_t groups = t.n * t.g;
   const uint64_t pieces = groups * t.groupSlots;
   std::vector<int> owners(pieces, 0);
   const uint64_t cores = t.blockDim;
+  if (t.mode == kGngChannelSlab) ReplaySlabs(t, &owners);
   for (uint64_t k = 0; k < cores; ++k) {
     for (uint64_t p = k * t.wholeGroupsPerCore * t.groupSlots; p < (k + 1) * t.wholeGroupsPerCore * t.groupSlots; ++p) {
       ++owners[p];
     }
   }
-  for (uint64_t w0 = t.wholeGroupsPerCore * cores; w0 < groups; w0 += t.waveGroups) {
+  for (uint64_t w0 = t.wholeGroupsPerCore * cores; t.mode != kGngChannelSlab && w0 < groups; w0 += t.waveGroups) {
     uint64_t wg = std::min<uint64_t>(t.waveGroups, groups - w0);
     uint64_t wp = wg * t.groupSlots;
     for (uint64_t k = 0; k < cores; ++k) {
@@ -261,6 +342,8 @@ TEST(GroupNormGradTiling, InvariantsOverManyShapes) {
           EXPECT_LE(normgrad::GroupNormGradWholeUbBytes(t), budget);
           EXPECT_LE(normgrad::GroupNormGradSplitUbBytes(t), budget);
           EXPECT_LE(normgrad::GroupNormGradParamUbBytes(t), budget);
+          EXPECT_LE(normgrad::GroupNormGradSlabUbBytes(t), budget);
+          EXPECT_LE(t.slabTileSlots, 4095u);
           EXPECT_LE(t.wholeTileSlots, 4095u);
           EXPECT_LE(t.splitTileSlots, 4095u);
           EXPECT_GE(t.blockDim, 1u);
@@ -281,8 +364,14 @@ TEST(GroupNormGradTiling, CoresBalancedForModelShapes) {
     uint64_t pieces = s.n * s.g * t.groupSlots;
     if (pieces < 10 * t.blockDim) continue;
     std::vector<uint64_t> perCore(t.blockDim, t.wholeGroupsPerCore * t.groupSlots);
+    if (t.mode == kGngChannelSlab) {
+      for (uint64_t k = 0; k < t.blockDim; ++k) {
+        perCore[k] = s.n * (t.paramChannelsPerCore + (k < t.paramChannelsRemainder ? 1 : 0));
+      }
+    }
     uint64_t groups = s.n * s.g;
-    for (uint64_t w0 = t.wholeGroupsPerCore * t.blockDim; w0 < groups; w0 += t.waveGroups) {
+    for (uint64_t w0 = t.wholeGroupsPerCore * t.blockDim; t.mode != kGngChannelSlab && w0 < groups;
+         w0 += t.waveGroups) {
       uint64_t wp = std::min<uint64_t>(t.waveGroups, groups - w0) * t.groupSlots;
       for (uint64_t k = 0; k < t.blockDim; ++k) perCore[k] += wp / t.blockDim + (k < wp % t.blockDim ? 1 : 0);
     }
