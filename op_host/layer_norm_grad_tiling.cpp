@@ -274,17 +274,19 @@ LayerNormGradTilingResult LayerNormGradComputeTiling(const LayerNormGradTilingIn
   double bestUs = 0;
   LayerNormGradTiling best{};
   for (uint64_t k = kStart; k <= cores; ++k) {
-    uint64_t w = k == 1 ? in.cols : AlignUp(CeilDiv(in.cols, k), 64);
-    if (k > 1 && (k - 1) * w >= in.cols) continue;  // the last slice would be empty
-    if (k > 1 && t.blockCopy && in.cols - (k - 1) * w < 16) continue;  // its end block would leave it
+    const uint64_t w = k == 1 ? in.cols : AlignUp(CeilDiv(in.cols, k), 64);
+    // Slices rounded up to 64 columns may cover the row in fewer than k (e.g. 65536 in 48 slices
+    // of 1408 needs only 47): split into as many as are non-empty.
+    const uint64_t split = CeilDiv(in.cols, w);
+    if (split > 1 && t.blockCopy && in.cols - (split - 1) * w < 16) continue;  // its end block would leave it
     if (w > 0xffffff00ull) continue;
-    uint64_t groups = std::min<uint64_t>(groupCap, cores / k);
-    t.colSplit = static_cast<uint32_t>(k);
+    uint64_t groups = std::min<uint64_t>(groupCap, cores / split);
+    t.colSplit = static_cast<uint32_t>(split);
     t.groups = static_cast<uint32_t>(groups);
-    t.blockDim = static_cast<uint32_t>(groups * k);
+    t.blockDim = static_cast<uint32_t>(groups * split);
     t.sliceCols = static_cast<uint32_t>(w);
     t.sliceStride = static_cast<uint32_t>(AlignUp(w, 16));
-    t.mode = k == 1 ? kLnWholeRows : kLnRowSlices;
+    t.mode = split == 1 ? kLnWholeRows : kLnRowSlices;
     uint64_t rowsMax = CeilDiv(in.rows, groups);
     if (t.denseRows) {
       // Groups of a multiple of 32 / s rows start dx on a block; the last group takes the rest,
@@ -301,7 +303,7 @@ LayerNormGradTilingResult LayerNormGradComputeTiling(const LayerNormGradTilingIn
     }
     // Short whole rows: level-0 instructions over the rows of a batch (needs Brcb and a row
     // stride under 256 blocks); worth it once a batch has more rows than 64-lane pieces.
-    t.rowRepeat = soc.hasBrcb && !t.blockCopy && k == 1 && t.sliceStride / 8 <= 255;
+    t.rowRepeat = soc.hasBrcb && !t.blockCopy && split == 1 && t.sliceStride / 8 <= 255;
     if (found && k > kMax) break;  // slices under kMinSliceCols only when nothing else fits
     if (!FitSplit(t, rowsMax, budget)) continue;
     if (t.rowRepeat && (t.chunkCols != t.sliceStride || t.rowsPerBatch < 2 * CeilDiv(t.sliceCols, 64))) {

@@ -257,6 +257,23 @@ TEST(LayerNormGradTiling, TrainingSeriesInvariantsHoldOverShapesAndMasks) {
   }
 }
 
+TEST(LayerNormGradTiling, EveryRowLengthAroundPowersOfTwoGetsATiling) {
+  // Slices rounded up to 64 columns can cover a row in fewer slices than asked for: 65536 in 48
+  // slices of 1408 leaves the 48th empty, and 8 x 65536 once got no tiling at all. (Beyond 2^18
+  // fp32 columns only M = 1 fits: see WholeTensorUpToAMillionElementsFits.)
+  for (uint64_t p = 1; p <= (1ull << 18); p *= 2) {
+    for (uint64_t d : {p - 1, p, p + 1}) {
+      if (d == 0) continue;
+      for (uint64_t m : {1ull, 8ull, 100ull}) {
+        for (LayerNormGradDtype dt : {kLnFloat32, kLnBfloat16}) {
+          SCOPED_TRACE(testing::Message() << m << " x " << d << " dtype " << dt);
+          CheckInvariants(Input(m, d, dt), kA2);
+        }
+      }
+    }
+  }
+}
+
 TEST(LayerNormGradTiling, WholeTensorUpToAMillionElementsFits) {
   for (uint64_t d : {262144ull, 524288ull, 1000000ull, 1048576ull}) {
     CheckInvariants(Input(1, d, kLnFloat32), kA2);

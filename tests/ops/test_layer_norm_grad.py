@@ -112,6 +112,23 @@ def test_dtype_combinations(dtype, stats, weight):
         run_and_check(*make_inputs(rng, shape, 1, dtype, stats, weight))
 
 
+# 16-bit dx over chunked slices takes x raw (a * x + b) while |mean| / sigma <= 64 and centres x
+# first beyond: both sides of that bound, for whole rows in two chunks (dx only, so one row per
+# core) and for rows split over 47 cores in two chunks per slice (all outputs).
+CHUNKED = [((100, 10000), (True, False, False)), ((8, 65536), (True, True, True))]
+
+
+@pytest.mark.parametrize("dtype", [F16, BF16])
+@pytest.mark.parametrize("offset", [50.0, 500.0], ids=["raw x", "centred x"])
+@pytest.mark.parametrize("shape,mask", CHUNKED, ids=["whole rows", "row slices"])
+def test_16bit_chunked_dx_with_a_large_mean(shape, mask, offset, dtype):
+    rng = np.random.default_rng(23)
+    dy, x, ns, _, _, w = make_inputs(rng, shape, 1, dtype)
+    x = (x.astype(np.float64) + offset).astype(dtype)
+    mean, rstd = forward_stats(x, ns)
+    run_and_check(dy, x, ns, mean.astype(F32), rstd.astype(F32), w, mask)
+
+
 # Short whole rows go through level-0 instructions that repeat over the rows of a batch: more
 # than 255 rows per batch on A2 (D = 7, 1100 rows per core: the repeat limit splits the batch), a
 # masked tail piece after a full one (D = 100), and the Swin row length.
