@@ -311,6 +311,10 @@ LayerNormGradTilingResult LayerNormGradComputeTiling(const LayerNormGradTilingIn
       if (!FitSplit(t, rowsMax, budget)) continue;
     }
     t.batchesPerGroup = static_cast<uint32_t>(CeilDiv(rowsMax, t.rowsPerBatch));
+    // As many batches, evened out (16 rows: 8 + 8, not 9 + 7): the exchange slots and the
+    // per-row scratch are padded to 8 rows, so a 9-row batch moves twice the row sums.
+    const uint64_t even = CeilDiv(rowsMax, t.batchesPerGroup);
+    if (!t.rowRepeat || even >= 2 * CeilDiv(t.sliceCols, 64)) t.rowsPerBatch = static_cast<uint32_t>(even);
     const double us = ModelUs(t, rowsMax);
     if (!found || us < bestUs) {
       found = true;
