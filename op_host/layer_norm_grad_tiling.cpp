@@ -267,9 +267,9 @@ LayerNormGradTilingResult LayerNormGradComputeTiling(const LayerNormGradTilingIn
   uint64_t kMax = std::max<uint64_t>(1, std::min<uint64_t>(cores, in.cols / kMinSliceCols));
   uint64_t kStart = std::max<uint64_t>(1, std::min<uint64_t>(kMax, cores / groupCap));
 
-  // Whole rows (k = 1) win whenever they fit. A split row pays one SyncAll per batch, and the
-  // batch is bounded by the UB of the group's cores, so among splits keep the one with the least
-  // modeled time (ModelUs).
+  // Whole rows (k = 1) win when they fit on every core. A split row pays one SyncAll per batch,
+  // and the batch is bounded by the UB of the group's cores, so among splits keep the one with
+  // the least modeled time (ModelUs).
   bool found = false;
   double bestUs = 0;
   LayerNormGradTiling best{};
@@ -321,9 +321,10 @@ LayerNormGradTilingResult LayerNormGradComputeTiling(const LayerNormGradTilingIn
       bestUs = us;
       best = t;
     }
-    // Whole rows that fit only as narrow chunks of one row per batch (training series: 12288
-    // fp32 in 256 KiB) pay about 20 instruction issues per row and chunk: let splits compete.
-    if (k == 1 && !(t.blockCopy && t.chunkCols < t.sliceStride)) break;
+    // Splits compete with whole rows that leave cores idle (the dgamma/dbeta partials cap the
+    // groups: 2048 bf16 rows get 30) or that fit only as narrow chunks of one row per batch
+    // (training series: 12288 fp32 in 256 KiB pay about 20 instruction issues per row and chunk).
+    if (k == 1 && t.blockDim == cores && !(t.blockCopy && t.chunkCols < t.sliceStride)) break;
   }
   if (found) {
     t = best;

@@ -300,3 +300,12 @@ TEST(LayerNormGradTiling, SplitRowsTradeSliceWidthForFewerSyncAlls) {
   EXPECT_EQ(t.mode, kLnRowSlices);
   EXPECT_LE(t.batchesPerGroup, 43u);
 }
+
+TEST(LayerNormGradTiling, PartialCappedWholeRowsLetSplitsUseTheIdleCores) {
+  // 2048 bf16 rows: the dgamma/dbeta partials allow 30 whole-row groups (traffic <= 1.04), which
+  // leaves 18 cores idle on vector-bound 8192-column rows; 24 groups of two slices use all 48.
+  LayerNormGradTiling t = Tile(Input(2048, 8192, kLnBfloat16));
+  EXPECT_EQ(t.blockDim, 48u);
+  EXPECT_EQ(t.colSplit, 2u);
+  EXPECT_LE(t.groups, 30u);
+}
