@@ -124,7 +124,7 @@ double ModelUs(const LayerNormGradTiling& t, uint64_t rowsMax) {
   const double bytes = 3.0 * double(t.rows) * double(t.cols) * f.s;
   const double streamUs = bytes / std::min(kHbmBytesPerUs, double(t.blockDim) * kCoreDmaBytesPerUs);
   const uint64_t chunks = CeilDiv(t.sliceCols, t.chunkCols);
-  const double ops = (f.s == 2 ? 15.0 : 12.0) + (chunks > 1 && f.s == 2 ? 3.0 : 0.0);
+  const double ops = chunks > 1 ? (f.s == 2 ? 17.0 : 12.0) : (f.s == 2 ? 14.0 : 11.0);
   const double cycles = double(rowsMax) * t.sliceCols * ops / 64.0 + double(rowsMax) * chunks * (ops + 4.0) * 10.0;
   const double vecUs = cycles / kCyclesPerUs;
   const uint64_t batches = CeilDiv(rowsMax, t.rowsPerBatch);

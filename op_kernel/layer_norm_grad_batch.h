@@ -9,10 +9,11 @@
 // for the whole batch by one WholeReduceSum: a ReduceSum per row costs 3 cycles per repeat plus a
 // scalar round trip. fp32 inputs are used in place (no copy into a work buffer).
 //   dgamma += dy * xhat,  dbeta += dy          (over this core's rows, then over groups)
+// x-hat is never formed: the work rows hold x - mean, dgamma adds dy * (x - mean) by an Axpy with
+// rstd, s2 is summed without rstd and scaled once per row, and dx's Axpy takes rstd in its scalar.
 // dx is written over the resident dy of its batch (no output buffer) and leaves in one DMA per
 // batch; that UB goes to wider chunks, i.e. fewer vector instructions per row. Slices processed
-// in several chunks keep two fp32 work rows: x - mean becomes dy * (x - mean) in place, which
-// feeds dgamma (Axpy by rstd) and s2 (scaled by rstd once per row), so x-hat is never formed.
+// in several chunks keep two fp32 work rows: x - mean becomes dy * (x - mean) in place.
 #pragma once
 #include "kernel_operator.h"
 #include "layer_norm_grad_tiling.h"
@@ -253,8 +254,8 @@ class LayerNormGradBatch {
     }
   }
 
-  // xhatF_ row r = x - mean_r of chunk [c0, c0 + cw) (times rstd_r when scaled).
-  __aicore__ inline AscendC::LocalTensor<float> CenteredX(uint32_t r, uint32_t c0, uint32_t cw, bool scaled) {
+  // xhatF_ row r = x - mean_r of chunk [c0, c0 + cw).
+  __aicore__ inline AscendC::LocalTensor<float> CenteredX(uint32_t r, uint32_t c0, uint32_t cw) {
     const int32_t n = static_cast<int32_t>(cw);
     AscendC::LocalTensor<float> xh = xhatF_[Work(r)];
     if constexpr (AscendC::IsSameType<T, float>::value) {
@@ -263,7 +264,6 @@ class LayerNormGradBatch {
       ToFloat(xh, xIn_[r * t_.sliceStride + c0], cw);
       AscendC::Adds(xh, xh, -meanF_.GetValue(r), n);
     }
-    if (scaled) AscendC::Muls(xh, xh, rstdF_.GetValue(r), n);
     return xh;
   }
 
@@ -300,7 +300,7 @@ class LayerNormGradBatch {
       if (t_.needDbeta) AscendC::Add(dbetaF_[accOff], dbetaF_[accOff], dyRow, cnt);
       if (needX_) {
         // p = dy * (x - mean): dgamma += rstd * p; s2 (before its rstd) += sum(gamma * p).
-        AscendC::LocalTensor<float> p = CenteredX(r, c0, cw, false);
+        AscendC::LocalTensor<float> p = CenteredX(r, c0, cw);
         AscendC::Mul(p, dyRow, p, cnt);
         if (t_.needDgamma) AscendC::Axpy(dgammaF_[accOff], p, rstdF_.GetValue(r), cnt);
         if (t_.needDx) {
@@ -340,7 +340,6 @@ class LayerNormGradBatch {
         } else {
           AscendC::Adds(xh, xh, -meanF_.GetValue(r), cnt);
         }
-        AscendC::Muls(xh, xh, rstdF_.GetValue(r), cnt);
       }
     }
     if (t_.needDbeta) {
@@ -348,7 +347,7 @@ class LayerNormGradBatch {
     }
     if (t_.needDgamma) {
       AscendC::Mul(tmpF_, dy, xhatF_, all);
-      for (uint32_t r = 0; r < n; ++r) AscendC::Add(dgammaF_, dgammaF_, tmpF_[r * w], cnt);
+      for (uint32_t r = 0; r < n; ++r) AscendC::Axpy(dgammaF_, tmpF_[r * w], rstdF_.GetValue(r), cnt);
     }
     if (t_.needDx) {
       for (uint32_t r = 0; r < n; ++r) {
@@ -370,8 +369,8 @@ class LayerNormGradBatch {
       AscendC::WholeReduceSum<float>(sum2_[r0], acc2_[r0 * kRowSumsLanes], static_cast<int32_t>(kRowSumsLanes),
                                      rep, 1, 1, 8);
     }
-    // Chunked slices summed gamma * dy * (x - mean): one rstd per row makes it s2.
-    if (recompute_) AscendC::Mul(sum2_, sum2_, rstdF_, static_cast<int32_t>(n));
+    // Pass 1 summed gamma * dy * (x - mean): one rstd per row makes it s2.
+    AscendC::Mul(sum2_, sum2_, rstdF_, static_cast<int32_t>(n));
     PipeFence<AscendC::HardEvent::V_S>();
   }
 
@@ -391,10 +390,9 @@ class LayerNormGradBatch {
       const float meanG = sum1_.GetValue(r) * invD;
       const float meanGx = sum2_.GetValue(r) * invD;
       AscendC::LocalTensor<float> g, xs;
-      float xCoef = -meanGx;
+      const float xCoef = -meanGx * rstd;  // the work rows hold x - mean, not x-hat
       if (recompute) {
         g = kFloatIn ? GResident(r, c0) : GRow(DyRow(r, c0, cw), gamma, cw);
-        xCoef = -meanGx * rstd;
         if constexpr (!kFloatIn) {
           const float mean = meanF_.GetValue(r);
           if (RawXIsExactEnough(mean, rstd)) {
@@ -402,7 +400,7 @@ class LayerNormGradBatch {
             continue;
           }
         }
-        xs = CenteredX(r, c0, cw, false);
+        xs = CenteredX(r, c0, cw);
       } else {
         g = GResident(r, 0);
         xs = xhatF_[Work(r)];
