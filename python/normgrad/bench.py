@@ -27,6 +27,7 @@ class BenchRow:
                     min_bytes at sustained bandwidth, no SyncAll (ceiling_pct(), below 100)
     traffic_ratio   bytes moved (sum of bytesIn + bytesOut over launches) / min_bytes
     load_balance    the launches' loadBalance, weighted by their totalUs
+    sync_us         the part of modeled_us spent in SyncAll (the launches' syncUs)
     block_dim       blockDim of each launch, joined by '+' ("48+1" for a main and a final kernel)
     """
 
@@ -41,6 +42,7 @@ class BenchRow:
     ceiling_pct: float | None = None
     traffic_ratio: float | None = None
     load_balance: float | None = None
+    sync_us: float | None = None
     block_dim: str = ""
     launches: int = 0
     bytes_moved: int = 0
@@ -89,6 +91,7 @@ def summarize(case: Case, profile: dict[str, Any], launches: Sequence[dict[str, 
         row.status, row.note = "failed", "; ".join(errors)
     total_us = sum(float(launch["totalUs"]) for launch in launches)
     row.modeled_us = total_us
+    row.sync_us = sum(float(launch.get("syncUs", 0.0)) for launch in launches)
     row.bytes_moved = sum(int(launch["bytesIn"]) + int(launch["bytesOut"]) for launch in launches)
     row.block_dim = "+".join(str(launch["blockDim"]) for launch in launches)
     row.ceiling_pct = ceiling_pct(case.min_bytes, profile)

@@ -1,0 +1,53 @@
+"""Turns a `normgrad bench --csv` file into the Markdown table the operator docs carry.
+
+    python benchmarks/csv_to_markdown.py benchmarks/layer_norm_grad_ascend910b.csv
+
+Prints one row per case that ran: modeled time and the part of it spent in SyncAll, % of the HBM
+roofline, the model's ceiling for a perfect single-pass stream of the same bytes (`ceiling %`),
+traffic ratio, load balance and cores.
+Rows that did not run are listed after the table with their reason.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+from pathlib import Path
+
+HEADERS = ["case", "dtype", "shape", "MB", "µs", "SyncAll µs", "% roofline", "ceiling %", "traffic",
+           "balance", "cores"]
+
+
+def _num(value: str, digits: int) -> str:
+    return f"{float(value):.{digits}f}" if value not in ("", "None") else ""
+
+
+def markdown(rows: list[dict[str, str]]) -> str:
+    """The Markdown table of the rows that ran, then a line per row that did not."""
+    lines = ["| " + " | ".join(HEADERS) + " |", "|---|---|---|" + "---:|" * (len(HEADERS) - 3)]
+    skipped = []
+    for r in rows:
+        if r["status"] != "ok":
+            skipped.append(f"- {r['case']} {r['dtype']} {r['shape']} on {r['soc']}: "
+                           f"{r['status']} ({r['note']})")
+            continue
+        cells = [r["case"], r["dtype"], r["shape"], f"{int(r['min_bytes']) / 1e6:.1f}",
+                 _num(r["modeled_us"], 1), _num(r.get("sync_us", ""), 0), _num(r["roofline_pct"], 1),
+                 _num(r.get("ceiling_pct", ""), 1), _num(r["traffic_ratio"], 3), _num(r["load_balance"], 2),
+                 r["block_dim"]]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines + ([""] + skipped if skipped else [])) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("csv", type=Path, help="a CSV written by normgrad bench --csv")
+    args = parser.parse_args(argv)
+    with args.csv.open(newline="") as f:
+        sys.stdout.write(markdown(list(csv.DictReader(f))))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
