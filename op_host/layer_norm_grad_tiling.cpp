@@ -169,6 +169,12 @@ bool FitSplitFirst(LayerNormGradTiling& t, uint64_t rowsMax, uint32_t budget, bo
 
 void PlanWorkspace(LayerNormGradTiling& t) {
   const Flags f = FlagsOf(t);
+  if (t.mode == kLnTwoPass) {  // per slice, the s1 and s2 partials of every row
+    t.exchangeOffset = t.partialOffset = t.syncOffset = 0;
+    t.partialStride = AlignUp(t.cols, 16);
+    t.workspaceBytes = f.needDx ? AlignUp(uint64_t(t.blockDim) * 2 * AlignUp(t.rows, 8) * 4, 512) : 0;
+    return;
+  }
   uint64_t bp = AlignUp(t.rowsPerBatch, 8);
   uint64_t offset = 0;
   t.exchangeOffset = 0;
@@ -184,6 +190,47 @@ void PlanWorkspace(LayerNormGradTiling& t) {
   t.workspaceBytes = offset;
 }
 
+// UB of the TwoPass kernel (layer_norm_grad_two_pass.h), buffer by buffer.
+uint32_t TwoPassUbBytes(const LayerNormGradTiling& t) {
+  const Flags f = FlagsOf(t);
+  const uint64_t b = t.rowsPerBatch, w = t.chunkCols, bp = AlignUp(b, 8), mp = AlignUp(t.rows, 8);
+  uint64_t bytes = 2 * Buf(b * w * f.s) * (1 + (f.needX ? 1 : 0) + (f.needDx ? 1 : 0));  // dy, x, dx queues
+  if (f.s != 4) bytes += Buf(w * 4);                                    // fp32 dy row
+  if (f.needX || f.needParams) bytes += Buf(w * 4);                     // x - mean row / staging
+  if (f.needDx && f.hasWeight) bytes += Buf(w * 4);                     // gamma chunk
+  bytes += f.nParams * Buf(w * 4);                                      // dgamma/dbeta chunk sums
+  if (f.needX) bytes += 4 * Buf(b * 4);                                 // mean/rstd raw and fp32
+  if (f.needDx) {
+    bytes += 2 * Buf(bp * 64 * 4) + 2 * Buf(bp * 4);                   // 64-lane partials, batch sums
+    bytes += 4 * Buf(mp * 4);                                           // row sums, all rstd and raw
+    bytes += Buf(2ull * t.colSplit * bp * 4);                           // gathered slice partials
+  }
+  return static_cast<uint32_t>(std::min<uint64_t>(bytes, 0xffffffffull));
+}
+
+// Rows no group of cores can keep resident: every core takes a column slice of all rows and
+// streams it twice (5/3 of the minimum traffic). Chunks as wide as the UB allows, batches of up
+// to kLnTwoPassMaxBatch rows (a multiple of 8, so batch row sums stay 32-byte aligned).
+bool PlanTwoPass(LayerNormGradTiling& t, uint64_t cores, uint32_t budget) {
+  const uint64_t w = AlignUp(CeilDiv(t.cols, cores), 64);
+  const uint64_t split = CeilDiv(t.cols, w);
+  t.mode = kLnTwoPass;
+  t.groups = 1;
+  t.colSplit = static_cast<uint32_t>(split);
+  t.blockDim = static_cast<uint32_t>(split);
+  t.sliceCols = static_cast<uint32_t>(w);
+  t.sliceStride = static_cast<uint32_t>(w);
+  t.rowsPerBatch = static_cast<uint32_t>(std::min<uint64_t>(t.rows, kLnTwoPassMaxBatch));
+  t.batchesPerGroup = static_cast<uint32_t>(CeilDiv(t.rows, t.rowsPerBatch));
+  t.bufferNum = 2;
+  t.gammaResident = t.accResident = t.rowRepeat = 0;
+  for (uint64_t c = std::min<uint64_t>(w, 8192); c >= 64; c -= 64) {
+    t.chunkCols = static_cast<uint32_t>(c);
+    if (TwoPassUbBytes(t) <= budget) return true;
+  }
+  return false;
+}
+
 void PlanReduce(LayerNormGradTiling& t, uint32_t budget) {
   t.reduceCols = static_cast<uint32_t>(AlignUp(CeilDiv(t.cols, t.blockDim), 16));
   uint64_t perCol = (uint64_t(t.groups) + 2) * 4;
@@ -197,6 +244,7 @@ uint32_t LayerNormGradUbBudget(uint32_t ubBytes) { return ubBytes - kRuntimeRese
 
 uint32_t LayerNormGradMainUbBytes(const LayerNormGradTiling& t) {
   const Flags f = FlagsOf(t);
+  if (t.mode == kLnTwoPass) return TwoPassUbBytes(t);
   const uint64_t b = t.rowsPerBatch, c = t.chunkCols, wp = t.sliceStride;
   const uint64_t bp = AlignUp(b, 8);
   uint64_t bytes = 0;
@@ -326,6 +374,12 @@ LayerNormGradTilingResult LayerNormGradComputeTiling(const LayerNormGradTilingIn
     // (training series: 12288 fp32 in 256 KiB pay about 20 instruction issues per row and chunk).
     if (k == 1 && t.blockDim == cores && !(t.blockCopy && t.chunkCols < t.sliceStride)) break;
   }
+  // Nothing resident fits: two passes over column slices (needs DataCopyPad and hard SyncAll).
+  if (!found && soc.hasDataCopyPad && soc.hasHardSyncAll) {
+    t.denseRows = 0;
+    found = PlanTwoPass(t, cores, budget);
+    if (found) best = t;
+  }
   if (found) {
     t = best;
     t.ubBytes = LayerNormGradMainUbBytes(t);
@@ -336,9 +390,13 @@ LayerNormGradTilingResult LayerNormGradComputeTiling(const LayerNormGradTilingIn
   }
   char msg[256];
   std::snprintf(msg, sizeof(msg),
-                "layer_norm_grad tiling: a row of %llu elements of %u bytes does not fit in the Unified "
-                "Buffers of %u cores (%u bytes each)",
-                static_cast<unsigned long long>(in.cols), f.s, soc.coreCount, soc.ubBytes);
+                "layer_norm_grad tiling: %llu rows of %llu elements of %u bytes fit neither in the Unified "
+                "Buffers of %u cores (%u bytes each) nor%s",
+                static_cast<unsigned long long>(in.rows), static_cast<unsigned long long>(in.cols), f.s,
+                soc.coreCount, soc.ubBytes,
+                soc.hasDataCopyPad && soc.hasHardSyncAll
+                    ? " two passes over column slices (their row sums are kept per core: too many rows)"
+                    : " on this SoC, which has no two-pass mode (it needs DataCopyPad and hard SyncAll)");
   res.error = msg;
   return res;
 }

@@ -16,7 +16,12 @@ enum LayerNormGradDtype : uint32_t { kLnFloat32 = 0, kLnFloat16 = 1, kLnBfloat16
 enum LayerNormGradMode : uint32_t {
   kLnWholeRows = 0,  // colSplit == 1: whole rows resident, no exchange between cores per batch
   kLnRowSlices = 1,  // colSplit > 1: one slice of each row resident, row sums exchanged per batch
+  kLnTwoPass = 2,    // rows too long for the above (M >= 2): every core streams its column slice of
+                     // all rows twice, with one SyncAll between (A2/A3 only)
 };
+// TwoPass batches: at most this many rows (a multiple of 8 keeps each batch's row sums 32-byte
+// aligned in UB; more rows per batch would only narrow the column chunks).
+constexpr uint32_t kLnTwoPassMaxBatch = 8;
 
 struct LayerNormGradTiling {
   uint64_t rows;            // M = product of the leading dims

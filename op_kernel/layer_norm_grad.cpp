@@ -5,6 +5,7 @@
 #include "layer_norm_grad_param_reduce.h"
 #include "layer_norm_grad_row_slices.h"
 #include "layer_norm_grad_short_rows.h"
+#include "layer_norm_grad_two_pass.h"
 #include "layer_norm_grad_whole_rows.h"
 
 namespace {
@@ -14,6 +15,10 @@ __aicore__ inline void RunLayerNormGrad(const normgrad::LayerNormGradArgs& args,
   AscendC::TPipe pipe;
   if (t.mode == kLnWholeRows && t.rowRepeat) {
     normgrad::LayerNormGradShortRows<T> op;
+    op.Init(&pipe, args, t);
+    op.Process();
+  } else if (t.mode == kLnTwoPass) {
+    normgrad::LayerNormGradTwoPass<T> op;
     op.Init(&pipe, args, t);
     op.Process();
   } else if (t.mode == kLnWholeRows) {

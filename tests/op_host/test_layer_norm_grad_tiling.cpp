@@ -89,10 +89,33 @@ TEST(LayerNormGradTiling, MaskedOutputsTakeNoUnifiedBuffer) {
   EXPECT_LT(LayerNormGradMainUbBytes(same) * 2, LayerNormGradMainUbBytes(all));
 }
 
-TEST(LayerNormGradTiling, RowBeyondEveryCoreIsRejectedWithTheNumbers) {
-  LayerNormGradTilingResult r = LayerNormGradComputeTiling(Input(1, 4000000, kLnFloat32), kA2);
+TEST(LayerNormGradTiling, TooManyRowsTooLongForEveryModeAreRejectedWithTheNumbers) {
+  // Two passes keep every row's sums per core: 20000 rows of 600 000 fp32 (48 GB) do not fit.
+  LayerNormGradTilingResult r = LayerNormGradComputeTiling(Input(20000, 600000, kLnFloat32), kA2);
   EXPECT_FALSE(r.ok);
-  EXPECT_NE(r.error.find("4000000"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("20000 rows of 600000 elements"), std::string::npos) << r.error;
+  // The training series has no two-pass mode: rows beyond its cores' UB are rejected.
+  r = LayerNormGradComputeTiling(Input(8, 1000000, kLnFloat32), kTraining);
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.error.find("no two-pass mode"), std::string::npos) << r.error;
+}
+
+TEST(LayerNormGradTiling, RowsBeyondResidencyStreamTwiceOverColumnSlices) {
+  // 8 x 524288 fp32: no group of cores holds a row with gamma and the dgamma/dbeta sums of its
+  // slice, so every core streams its slice of all rows twice; whole-tensor rows past 1.08 M too.
+  for (const LayerNormGradTilingInput& in : {Input(8, 524288, kLnFloat32), Input(1, 4000000, kLnFloat32),
+                                             Input(100, 600000, kLnBfloat16)}) {
+    LayerNormGradTiling t = Tile(in);
+    EXPECT_EQ(t.mode, kLnTwoPass);
+    EXPECT_EQ(t.groups, 1u);
+    EXPECT_EQ(t.blockDim, 48u);
+    EXPECT_LE(t.rowsPerBatch, kLnTwoPassMaxBatch);
+    EXPECT_GE(t.chunkCols, 512u);
+    EXPECT_EQ(t.workspaceBytes % 512, 0u);
+    EXPECT_GE(t.workspaceBytes, 48ull * 2 * ((in.rows + 7) / 8 * 8) * 4);
+  }
+  // Resident modes still win where they fit.
+  EXPECT_NE(Tile(Input(8, 262144, kLnFloat32)).mode, kLnTwoPass);
 }
 
 TEST(LayerNormGradTiling, TrainingSeriesSplitsRowsWithSoftSyncAll) {
@@ -153,6 +176,18 @@ void CheckInvariants(const LayerNormGradTilingInput& in, const LayerNormGradSocI
   EXPECT_EQ(t.blockDim, t.groups * t.colSplit);
   EXPECT_GE(t.blockDim, 1u);
   EXPECT_LE(t.blockDim, soc.coreCount);
+  if (t.mode == kLnTwoPass) {  // every core a column slice of all rows, streamed twice
+    EXPECT_TRUE(soc.hasDataCopyPad && soc.hasHardSyncAll);
+    EXPECT_EQ(t.groups, 1u);
+    EXPECT_LE(t.rowsPerBatch, kLnTwoPassMaxBatch);
+    EXPECT_TRUE(t.rowsPerBatch % 8 == 0 || t.rowsPerBatch == in.rows);
+    EXPECT_EQ(t.chunkCols % 64, 0u);
+    EXPECT_LE(t.chunkCols, t.sliceCols);
+    EXPECT_GE(uint64_t(t.colSplit) * t.sliceCols, in.cols);
+    EXPECT_LT(uint64_t(t.colSplit - 1) * t.sliceCols, in.cols);
+    EXPECT_EQ(t.workspaceBytes > 0, in.needDx);
+    return;
+  }
   EXPECT_EQ(t.mode, t.colSplit == 1 ? kLnWholeRows : kLnRowSlices);
   // Columns: k slices of sliceCols cover D, the last one non-empty.
   EXPECT_GE(uint64_t(t.colSplit) * t.sliceCols, in.cols);
@@ -171,7 +206,9 @@ void CheckInvariants(const LayerNormGradTilingInput& in, const LayerNormGradSocI
       const uint64_t pb = 32 / LayerNormGradDtypeBytes(in.dtype);
       EXPECT_EQ(t.denseGroupRows % pb, 0u);
       rowsOfGroup = g + 1 == t.groups ? in.rows - uint64_t(g) * t.denseGroupRows : t.denseGroupRows;
-      if (t.groups > 1) EXPECT_GE(rowsOfGroup * in.cols, pb);
+      if (t.groups > 1) {
+        EXPECT_GE(rowsOfGroup * in.cols, pb);
+      }
     }
     EXPECT_GE(rowsOfGroup, 1u);
     EXPECT_LE(rowsOfGroup, uint64_t(t.batchesPerGroup) * t.rowsPerBatch);
@@ -212,7 +249,9 @@ void CheckInvariants(const LayerNormGradTilingInput& in, const LayerNormGradSocI
       if (w < t.chunkCols) continue;
       EXPECT_FALSE(w % t.chunkCols > 0 && w % t.chunkCols < 16) << "slice " << w << " chunk " << t.chunkCols;
     }
-    if (t.colSplit > 1) EXPECT_GE(last, 16u);
+    if (t.colSplit > 1) {
+      EXPECT_GE(last, 16u);
+    }
     EXPECT_EQ(t.rowRepeat, 0u);
   }
 }
@@ -259,9 +298,9 @@ TEST(LayerNormGradTiling, TrainingSeriesInvariantsHoldOverShapesAndMasks) {
 
 TEST(LayerNormGradTiling, EveryRowLengthAroundPowersOfTwoGetsATiling) {
   // Slices rounded up to 64 columns can cover a row in fewer slices than asked for: 65536 in 48
-  // slices of 1408 leaves the 48th empty, and 8 x 65536 once got no tiling at all. (Beyond 2^18
-  // fp32 columns only M = 1 fits: see WholeTensorUpToAMillionElementsFits.)
-  for (uint64_t p = 1; p <= (1ull << 18); p *= 2) {
+  // slices of 1408 leaves the 48th empty, and 8 x 65536 once got no tiling at all. Beyond about
+  // 2^18.7 fp32 columns rows stream twice (TwoPass).
+  for (uint64_t p = 1; p <= (1ull << 21); p *= 2) {
     for (uint64_t d : {p - 1, p, p + 1}) {
       if (d == 0) continue;
       for (uint64_t m : {1ull, 8ull, 100ull}) {

@@ -180,8 +180,9 @@ def test_empty_rows_give_zero_parameter_gradients():
     np.testing.assert_array_equal(db, np.zeros(16, np.float32))
 
 
-@pytest.mark.parametrize("shape", [(300, 512), (3, 70000), (5000, 96)],
-                         ids=["groups reduced in stage 2", "row slices", "short rows repeated over rows"])
+@pytest.mark.parametrize("shape", [(300, 512), (3, 70000), (5000, 96), (9, 600000)],
+                         ids=["groups reduced in stage 2", "row slices", "short rows repeated over rows",
+                              "two passes over column slices"])
 def test_two_runs_are_bitwise_equal(shape):
     rng = np.random.default_rng(13)
     args = make_inputs(rng, shape, 1, BF16, F32, F32)
@@ -189,6 +190,37 @@ def test_two_runs_are_bitwise_equal(shape):
     second = normgrad.layer_norm_backward(*args)
     for a, b in zip(first, second, strict=True):
         assert a.tobytes() == b.tobytes()
+
+
+# Rows no group of cores can keep resident with gamma and the dgamma/dbeta sums of their slice
+# (M >= 2 beyond about 433 K fp32 columns, M = 1 beyond about 1.08 M) stream twice over column
+# slices: dy and x are read twice, so 5/3 of the minimum traffic.
+TWO_PASS = [((4, 450000), F32), ((9, 600000), F16), ((2, 1100000), BF16), ((1, 1200000), F32)]
+
+
+@pytest.mark.parametrize("shape,dtype", TWO_PASS, ids=["4x450000 f32", "9x600000 f16 (batches of 8 + 1)",
+                                                      "2x1100000 bf16", "whole tensor 1.2 M f32"])
+def test_rows_beyond_residency_stream_twice(shape, dtype):
+    rng = np.random.default_rng(29)
+    dy, x, ns, mean, rstd, w = make_inputs(rng, shape, 1, dtype)
+    run_and_check(dy, x, ns, mean, rstd, w)
+    (launch,) = _native.last_run()
+    assert launch["blockDim"] == 48 and not launch["warnings"]
+    # dy and x twice, dx once, gamma once per pass, dgamma and dbeta once; stats and row sums are
+    # the rest (under 1 %).
+    moved = launch["bytesIn"] + launch["bytesOut"]
+    expected = 5 * x.nbytes + 2 * w.nbytes + 2 * w.nbytes
+    assert expected <= moved <= 1.01 * expected, (moved, expected)
+
+
+@pytest.mark.parametrize("mask", [m for m in itertools.product([True, False], repeat=3) if any(m)])
+def test_two_pass_every_output_mask(mask):
+    rng = np.random.default_rng(31)
+    # 1.2 M fp32 columns: no mask makes a slice of one row fit resident.
+    for with_weight in (True, False):
+        run_and_check(*make_inputs(rng, (3, 1200000), 1, F32, with_weight=with_weight), mask=mask)
+        (launch,) = _native.last_run()
+        assert launch["syncUs"] == (2.0 if mask[0] else 0.0)  # one SyncAll, between the passes
 
 
 def test_golden_matches_torch_autograd():
