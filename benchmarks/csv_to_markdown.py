@@ -5,7 +5,7 @@
 Prints one row per case that ran: modeled time and the part of it spent in SyncAll, % of the HBM
 roofline, the model's ceiling for a perfect single-pass stream of the same bytes (`ceiling %`),
 traffic ratio, load balance and cores.
-Rows that did not run are listed after the table with their reason.
+Rows that did not run are counted after the table, one line per reason.
 """
 
 from __future__ import annotations
@@ -24,20 +24,22 @@ def _num(value: str, digits: int) -> str:
 
 
 def markdown(rows: list[dict[str, str]]) -> str:
-    """The Markdown table of the rows that ran, then a line per row that did not."""
+    """The Markdown table of the rows that ran, then one line per reason some rows did not."""
     lines = ["| " + " | ".join(HEADERS) + " |", "|---|---|---|" + "---:|" * (len(HEADERS) - 3)]
-    skipped = []
+    skipped: dict[str, list[str]] = {}
     for r in rows:
         if r["status"] != "ok":
-            skipped.append(f"- {r['case']} {r['dtype']} {r['shape']} on {r['soc']}: "
-                           f"{r['status']} ({r['note']})")
+            skipped.setdefault(f"{r['status']} on {r['soc']} ({r['note']})", []).append(
+                f"{r['case']} {r['dtype']}")
             continue
         cells = [r["case"], r["dtype"], r["shape"], f"{int(r['min_bytes']) / 1e6:.1f}",
                  _num(r["modeled_us"], 1), _num(r.get("sync_us", ""), 0), _num(r["roofline_pct"], 1),
                  _num(r.get("ceiling_pct", ""), 1), _num(r["traffic_ratio"], 3), _num(r["load_balance"], 2),
                  r["block_dim"]]
         lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines + ([""] + skipped if skipped else [])) + "\n"
+    notes = [f"- {reason}: {len(names)} case{'s' if len(names) > 1 else ''}"
+             + (f" ({', '.join(names)})" if len(names) <= 3 else "") for reason, names in skipped.items()]
+    return "\n".join(lines + ([""] + notes if notes else [])) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:
