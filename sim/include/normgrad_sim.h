@@ -21,12 +21,14 @@ const char* normgradSimSocsJson(void);
 // {"soc": "<current soc>", "totalUs": <sum over launches>, "bytesIn": ..., "bytesOut": ...,
 //  "launches": [{"kernel", "soc", "blockDim", "ok", "error", "warnings": [...],
 //                "totalUs", "launchUs", "hbmUs", "maxCoreUs", "meanCoreUs", "syncUs",
-//                "bytesIn", "bytesOut", "loadBalance", "chipUtilization", "busyCores",
+//                "bytesIn", "bytesOut", "scalarGmBytesIn", "scalarGmBytesOut", "loadBalance",
+//                "chipUtilization", "busyCores",
 //                "cores": [{"gmToUbBytes", "ubToGmBytes", "ubToUbBytes", "dmaIn", "dmaOut",
 //                           "vecInstr", "vecRepeats": {"elementwise", "reduce", "transcendental",
-//                           "cast"}, "scalarGm", "scalarUb", "syncs", "syncAll",
-//                           "mte2Us", "mte3Us", "vecUs", "fillUs", "coreUs"}]}]}
-// Times are the cost model's (ascendc/cost.h), in microseconds.
+//                           "cast"}, "scalarGm", "scalarGmBytesIn", "scalarGmBytesOut", "scalarUb",
+//                           "syncs", "syncAll", "mte2Us", "mte3Us", "vecUs", "fillUs", "coreUs"}]}]}
+// Times are the cost model's (ascendc/cost.h), in microseconds. bytesIn/bytesOut count DMA payload
+// plus the scalar GM accesses' DCache traffic, which scalarGmBytesIn/Out also give on their own.
 const char* normgradSimLastRunJson(void);
 
 // Runs a small multi-core Ascend C kernel (queues with double buffering, DataCopy, DataCopyPad,

@@ -50,6 +50,7 @@ std::string CoreJson(const sim::CoreCounters& c, const sim::CoreTime& t) {
   return Object({Field("gmToUbBytes", Int(c.gmToUbBytes)), Field("ubToGmBytes", Int(c.ubToGmBytes)),
                  Field("ubToUbBytes", Int(c.ubToUbBytes)), Field("dmaIn", Int(c.dmaIn)), Field("dmaOut", Int(c.dmaOut)),
                  Field("vecInstr", Int(c.vecInstr)), Field("vecRepeats", repeats), Field("scalarGm", Int(c.scalarGm)),
+                 Field("scalarGmBytesIn", Int(c.scalarGmBytesIn)), Field("scalarGmBytesOut", Int(c.scalarGmBytesOut)),
                  Field("scalarUb", Int(c.scalarUb)), Field("syncs", Int(c.syncs)), Field("syncAll", Int(c.syncAll)),
                  Field("mte2Us", Num(t.mte2Us)), Field("mte3Us", Num(t.mte3Us)), Field("vecUs", Num(t.vecUs)),
                  Field("fillUs", Num(t.fillUs)), Field("coreUs", Num(t.coreUs))});
@@ -66,6 +67,7 @@ std::string LaunchJson(const sim::LaunchReport& r, const sim::KernelTime& k) {
                  Field("launchUs", Num(k.launchUs)), Field("hbmUs", Num(k.hbmUs)), Field("maxCoreUs", Num(k.maxCoreUs)),
                  Field("meanCoreUs", Num(k.meanCoreUs)), Field("syncUs", Num(k.syncUs)),
                  Field("bytesIn", Int(k.bytesIn)), Field("bytesOut", Int(k.bytesOut)),
+                 Field("scalarGmBytesIn", Int(k.scalarBytesIn)), Field("scalarGmBytesOut", Int(k.scalarBytesOut)),
                  Field("loadBalance", Num(k.loadBalance)), Field("chipUtilization", Num(k.chipUtilization)),
                  Field("busyCores", Int(k.busyCores)), Field("cores", JsonArray(cores))});
 }

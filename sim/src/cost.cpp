@@ -21,8 +21,13 @@ CoreTime ModelCore(const CoreCounters& c, const SocProfile& soc) {
   const double dmaBytesPerUs = soc.coreDmaBytesPerCycle * cyclesPerUs;
   const double dmaIssueUs = soc.dmaIssueCycles / cyclesPerUs;
   CoreTime t;
-  t.mte2Us = static_cast<double>(c.gmToUbBytes) / dmaBytesPerUs + static_cast<double>(c.dmaIn) * dmaIssueUs;
-  t.mte3Us = static_cast<double>(c.ubToGmBytes) / dmaBytesPerUs + static_cast<double>(c.dmaOut) * dmaIssueUs;
+  const double dmaInUs = static_cast<double>(c.gmToUbBytes) / dmaBytesPerUs + static_cast<double>(c.dmaIn) * dmaIssueUs;
+  const double dmaOutUs = static_cast<double>(c.ubToGmBytes) / dmaBytesPerUs + static_cast<double>(c.dmaOut) * dmaIssueUs;
+  // DCache line fills and write-backs use the core's GM port like the DMA copies do (the per-core
+  // 32 B/cycle rate, performance-model.md §1.3): fills on the read side, write-backs on the write
+  // side. They are not DMA instructions, so they add no issue cost and stay out of T_fill.
+  t.mte2Us = dmaInUs + static_cast<double>(c.scalarGmBytesIn) / dmaBytesPerUs;
+  t.mte3Us = dmaOutUs + static_cast<double>(c.scalarGmBytesOut) / dmaBytesPerUs;
   double vecCycles = static_cast<double>(c.vecInstr) * soc.vecIssueCycles;
   for (int k = 0; k < static_cast<int>(OpClass::kCount); ++k) {
     vecCycles += static_cast<double>(c.vecRepeats[k]) * CyclesPerRepeat(static_cast<OpClass>(k));
@@ -30,8 +35,8 @@ CoreTime ModelCore(const CoreCounters& c, const SocProfile& soc) {
   // UB->UB DataCopy runs on the vector pipe, 256 bytes per cycle like an elementwise repeat.
   vecCycles += static_cast<double>((c.ubToUbBytes + 255) / 256) * CyclesPerRepeat(OpClass::kElementwise);
   t.vecUs = vecCycles / cyclesPerUs;
-  if (c.dmaIn > 0) t.fillUs += t.mte2Us / static_cast<double>(c.dmaIn);
-  if (c.dmaOut > 0) t.fillUs += t.mte3Us / static_cast<double>(c.dmaOut);
+  if (c.dmaIn > 0) t.fillUs += dmaInUs / static_cast<double>(c.dmaIn);
+  if (c.dmaOut > 0) t.fillUs += dmaOutUs / static_cast<double>(c.dmaOut);
   double steady = std::max({t.mte2Us, t.mte3Us, t.vecUs});
   t.coreUs = steady > 0 ? steady + t.fillUs : 0;
   return t;
@@ -45,8 +50,10 @@ KernelTime ModelKernel(const std::vector<CoreCounters>& cores, const SocProfile&
   for (const CoreCounters& c : cores) {
     CoreTime t = ModelCore(c, soc);
     k.cores.push_back(t);
-    k.bytesIn += c.gmToUbBytes;
-    k.bytesOut += c.ubToGmBytes;
+    k.bytesIn += c.gmToUbBytes + c.scalarGmBytesIn;
+    k.bytesOut += c.ubToGmBytes + c.scalarGmBytesOut;
+    k.scalarBytesIn += c.scalarGmBytesIn;
+    k.scalarBytesOut += c.scalarGmBytesOut;
     syncAlls = std::max(syncAlls, c.syncAll);
     sumCoreUs += t.coreUs;
     k.maxCoreUs = std::max(k.maxCoreUs, t.coreUs);

@@ -8,6 +8,7 @@
 #include <set>
 #include <thread>
 
+#include "ascendc/dcache.h"
 #include "ascendc/entry.h"
 #include "ascendc/hazard.h"
 #include "ascendc/pipe.h"
@@ -97,6 +98,7 @@ void RunCore(const SocProfile& soc, int idx, int blockDim, uint64_t tilingKey, b
   };
   try {
     body();
+    FlushDataCache();  // dirty scalar-written lines reach GM by the end of the kernel
     EndOfKernelChecks(ctx);
     barrier.Finish(idx);
   } catch (const AbortCore&) {

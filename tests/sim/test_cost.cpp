@@ -64,6 +64,32 @@ TEST(Cost, CoreTimeByHand) {
   EXPECT_NEAR(t.coreUs, 2.04 + 2.04, kEps);           // max(2.04, 1.02, 2.032) + fill
 }
 
+TEST(Cost, ScalarGmTrafficIsPricedOnTheCoreGmPortAndInTheHbmTerm) {
+  sim::CoreCounters c = BusyCore();
+  c.scalarGmBytesIn = 32000;   // 1.0 us at 32000 B/us
+  c.scalarGmBytesOut = 16000;  // 0.5 us
+  sim::CoreTime t = sim::ModelCore(c, RoundSoc());
+  EXPECT_NEAR(t.mte2Us, 2.04 + 1.0, kEps);
+  EXPECT_NEAR(t.mte3Us, 1.02 + 0.5, kEps);
+  EXPECT_NEAR(t.fillUs, 2.04 / 2 + 1.02 / 1, kEps);  // DMA copies only: unchanged
+  EXPECT_NEAR(t.coreUs, 3.04 + 2.04, kEps);
+  sim::KernelTime k = sim::ModelKernel({c}, RoundSoc());
+  EXPECT_EQ(k.bytesIn, 64000u + 32000u);
+  EXPECT_EQ(k.bytesOut, 32000u + 16000u);
+  EXPECT_EQ(k.scalarBytesIn, 32000u);
+  EXPECT_EQ(k.scalarBytesOut, 16000u);
+  EXPECT_NEAR(k.hbmUs, 144000.0 / 1e6, kEps);
+}
+
+TEST(Cost, ACoreWithOnlyScalarGmReadsIsBusy) {
+  sim::CoreCounters c;
+  c.scalarGm = 100;
+  c.scalarGmBytesIn = 6400;
+  sim::KernelTime k = sim::ModelKernel({c}, RoundSoc());
+  EXPECT_NEAR(k.cores[0].coreUs, 0.2, kEps);  // no DMA: no fill
+  EXPECT_EQ(k.busyCores, 1);
+}
+
 TEST(Cost, IdleCoreCostsNothing) {
   sim::CoreTime t = sim::ModelCore(sim::CoreCounters{}, RoundSoc());
   EXPECT_EQ(t.coreUs, 0.0);

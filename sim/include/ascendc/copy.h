@@ -239,12 +239,18 @@ void Fill(GlobalTensor<T>& gm, const uint64_t size, const T value) {
   InitGlobalMemory(gm, size, value);
 }
 
-// ---- Data cache: the simulator has none, so these only exist
+// ---- Data cache. GM is read and written directly (the data are always coherent), so these only
+// update the cost model's DCache (ascendc/dcache.h): dirty lines are priced as written back and
+// the lines dropped, so later scalar reads of them miss again. dcciDst is not distinguished.
 enum class CacheLine : uint8_t { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE };
 enum class DcciDst : uint8_t { CACHELINE_ALL = 0, CACHELINE_UB, CACHELINE_OUT, CACHELINE_ATOMIC };
 template <typename T, CacheLine entireType, DcciDst dcciDst>
-void DataCacheCleanAndInvalid(const GlobalTensor<T>&) {}
+void DataCacheCleanAndInvalid(const GlobalTensor<T>& gm) {
+  sim::DataCacheCleanInvalidate(gm.GetPhyAddr(), entireType == CacheLine::ENTIRE_DATA_CACHE);
+}
 template <typename T, CacheLine entireType>
-void DataCacheCleanAndInvalid(const GlobalTensor<T>&) {}
+void DataCacheCleanAndInvalid(const GlobalTensor<T>& gm) {
+  sim::DataCacheCleanInvalidate(gm.GetPhyAddr(), entireType == CacheLine::ENTIRE_DATA_CACHE);
+}
 
 }  // namespace AscendC

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "ascendc/dcache.h"
 #include "ascendc/soc.h"
 
 namespace sim {
@@ -41,6 +42,8 @@ struct CoreCounters {
   uint64_t vecInstr = 0;      // vector instructions issued
   uint64_t vecRepeats[static_cast<int>(OpClass::kCount)] = {};  // 256-byte repeats by class
   uint64_t scalarGm = 0;      // GlobalTensor GetValue/SetValue
+  uint64_t scalarGmBytesIn = 0;   // DCache line fills of scalar GM reads (ascendc/dcache.h)
+  uint64_t scalarGmBytesOut = 0;  // DCache write-backs of dirty lines (scalar GM writes)
   uint64_t scalarUb = 0;      // LocalTensor GetValue/SetValue
   uint64_t syncs = 0;         // SetFlag/WaitFlag/PipeBarrier
   uint64_t syncAll = 0;       // inter-core barriers
@@ -57,6 +60,7 @@ struct CoreContext {
   const SocProfile* soc = nullptr;
   std::vector<uint8_t> ub;       // ub.size() == soc->ubBytes; UB addresses are offsets into it
   CoreCounters counters;
+  DataCache dcache;              // scalar GM accesses go through it (cost only, holds no data)
   // Vector mask register (Normal mode: lanes; Counter mode: low word = element count).
   uint64_t maskLo = ~0ull;
   uint64_t maskHi = ~0ull;

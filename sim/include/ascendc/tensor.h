@@ -112,7 +112,8 @@ class LocalTensor {
   void* owner_ = nullptr;  // TQue/TBuf that owns the buffer
 };
 
-// A window on global memory. Scalar accesses are checked against the GM allocation registry.
+// A window on global memory. Scalar accesses are checked against the GM allocation registry and
+// go through the core's data cache (ascendc/dcache.h), which prices them.
 template <typename T>
 class GlobalTensor {
  public:
@@ -134,12 +135,12 @@ class GlobalTensor {
   }
   T GetValue(const uint64_t offset) const {
     sim::gm::CheckRange("GlobalTensor::GetValue", base_ + offset, sizeof(T), false);
-    ++sim::Core().counters.scalarGm;
+    sim::ScalarGmRead(base_ + offset, sizeof(T));
     return base_[offset];
   }
   void SetValue(const uint64_t offset, T value) const {
     sim::gm::CheckRange("GlobalTensor::SetValue", base_ + offset, sizeof(T), true);
-    ++sim::Core().counters.scalarGm;
+    sim::ScalarGmWrite(base_ + offset, sizeof(T));
     base_[offset] = value;
   }
   __gm__ T* GetPhyAddr() const { return base_; }
