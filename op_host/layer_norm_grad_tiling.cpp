@@ -27,6 +27,10 @@ constexpr double kCyclesPerUs = 1850.0;
 // Per-group dgamma/dbeta partials cost 8 bytes per column and output; keep them under this
 // fraction of the 3*M*D*s bytes of dy, x and dx.
 constexpr double kPartialTrafficShare = 0.04;
+// Split rows exchange row sums through the workspace; once that and the dgamma/dbeta partials
+// together pass this fraction of the minimum traffic, fewer slices are preferred (the target is
+// a traffic ratio of at most 1.05).
+constexpr double kSideTrafficShare = 0.045;
 
 uint64_t AlignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 uint64_t CeilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
@@ -190,6 +194,28 @@ void PlanWorkspace(LayerNormGradTiling& t) {
   t.workspaceBytes = offset;
 }
 
+// Workspace traffic besides dy, x and dx: the row-sum exchange of split rows (per batch every core
+// writes its slice's two sums per row and reads those of all slices of its group, rows padded to
+// 8) and the per-group dgamma/dbeta partials (written, then read by stage 2).
+uint64_t SideBytes(const LayerNormGradTiling& t) {
+  const Flags f = FlagsOf(t);
+  uint64_t bytes = 0;
+  if (f.needDx && t.colSplit > 1) {
+    const uint64_t bp = AlignUp(t.rowsPerBatch, 8);
+    bytes += uint64_t(t.blockDim) * t.batchesPerGroup * (2 * bp * 4) * (1 + t.colSplit);
+  }
+  if (f.needParams && t.groups > 1) bytes += uint64_t(t.groups) * f.nParams * t.cols * 4 * 2;
+  return bytes;
+}
+
+// The minimum traffic: dy and x read, dx written, gamma read, dgamma and dbeta written (what is
+// requested of them; the O(M) statistics left out).
+double MinBytes(const LayerNormGradTiling& t) {
+  const Flags f = FlagsOf(t);
+  const double params = (f.needDx && f.hasWeight ? 1.0 : 0.0) + f.nParams;
+  return (f.needDx ? 3.0 : 2.0) * double(t.rows) * double(t.cols) * f.s + params * double(t.cols) * f.ws;
+}
+
 // UB of the TwoPass kernel (layer_norm_grad_two_pass.h), buffer by buffer.
 uint32_t TwoPassUbBytes(const LayerNormGradTiling& t) {
   const Flags f = FlagsOf(t);
@@ -318,16 +344,15 @@ LayerNormGradTilingResult LayerNormGradComputeTiling(const LayerNormGradTilingIn
   // Whole rows (k = 1) win when they fit on every core. A split row pays one SyncAll per batch,
   // and the batch is bounded by the UB of the group's cores, so among splits keep the one with
   // the least modeled time (ModelUs).
-  bool found = false;
-  double bestUs = 0;
-  LayerNormGradTiling best{};
-  for (uint64_t k = kStart; k <= cores; ++k) {
+  uint64_t rowsMax = 0;  // rows of the largest group of the candidate in t
+  // Fits rows split into (about) k slices into t; false if nothing fits.
+  auto fitSplitOf = [&](uint64_t k) -> bool {
     const uint64_t w = k == 1 ? in.cols : AlignUp(CeilDiv(in.cols, k), 64);
     // Slices rounded up to 64 columns may cover the row in fewer than k (e.g. 65536 in 48 slices
     // of 1408 needs only 47): split into as many as are non-empty.
     const uint64_t split = CeilDiv(in.cols, w);
-    if (split > 1 && t.blockCopy && in.cols - (split - 1) * w < 16) continue;  // its end block would leave it
-    if (w > 0xffffff00ull) continue;
+    if (split > 1 && t.blockCopy && in.cols - (split - 1) * w < 16) return false;  // its end block would leave it
+    if (w > 0xffffff00ull) return false;
     uint64_t groups = std::min<uint64_t>(groupCap, cores / split);
     t.colSplit = static_cast<uint32_t>(split);
     t.groups = static_cast<uint32_t>(groups);
@@ -335,7 +360,7 @@ LayerNormGradTilingResult LayerNormGradComputeTiling(const LayerNormGradTilingIn
     t.sliceCols = static_cast<uint32_t>(w);
     t.sliceStride = static_cast<uint32_t>(AlignUp(w, 16));
     t.mode = split == 1 ? kLnWholeRows : kLnRowSlices;
-    uint64_t rowsMax = CeilDiv(in.rows, groups);
+    rowsMax = CeilDiv(in.rows, groups);
     if (t.denseRows) {
       // Groups of a multiple of 32 / s rows start dx on a block; the last group takes the rest,
       // merged into the one before when it is under one block of dx (its end block would reach
@@ -352,17 +377,25 @@ LayerNormGradTilingResult LayerNormGradComputeTiling(const LayerNormGradTilingIn
     // Short whole rows: level-0 instructions over the rows of a batch (needs Brcb and a row
     // stride under 256 blocks); worth it once a batch has more rows than 64-lane pieces.
     t.rowRepeat = soc.hasBrcb && !t.blockCopy && split == 1 && t.sliceStride / 8 <= 255;
-    if (found && k > kMax) break;  // slices under kMinSliceCols only when nothing else fits
-    if (!FitSplit(t, rowsMax, budget)) continue;
+    if (!FitSplit(t, rowsMax, budget)) return false;
     if (t.rowRepeat && (t.chunkCols != t.sliceStride || t.rowsPerBatch < 2 * CeilDiv(t.sliceCols, 64))) {
       t.rowRepeat = 0;
-      if (!FitSplit(t, rowsMax, budget)) continue;
+      if (!FitSplit(t, rowsMax, budget)) return false;
     }
     t.batchesPerGroup = static_cast<uint32_t>(CeilDiv(rowsMax, t.rowsPerBatch));
     // As many batches, evened out (16 rows: 8 + 8, not 9 + 7): the exchange slots and the
     // per-row scratch are padded to 8 rows, so a 9-row batch moves twice the row sums.
     const uint64_t even = CeilDiv(rowsMax, t.batchesPerGroup);
     if (!t.rowRepeat || even >= 2 * CeilDiv(t.sliceCols, 64)) t.rowsPerBatch = static_cast<uint32_t>(even);
+    return true;
+  };
+
+  bool found = false;
+  double bestUs = 0;
+  LayerNormGradTiling best{};
+  for (uint64_t k = kStart; k <= cores; ++k) {
+    if (found && k > kMax) break;  // slices under kMinSliceCols only when nothing else fits
+    if (!fitSplitOf(k)) continue;
     const double us = ModelUs(t, rowsMax);
     if (!found || us < bestUs) {
       found = true;
@@ -373,6 +406,17 @@ LayerNormGradTilingResult LayerNormGradComputeTiling(const LayerNormGradTilingIn
     // groups: 2048 bf16 rows get 30) or that fit only as narrow chunks of one row per batch
     // (training series: 12288 fp32 in 256 KiB pay about 20 instruction issues per row and chunk).
     if (k == 1 && t.blockDim == cores && !(t.blockCopy && t.chunkCols < t.sliceStride)) break;
+  }
+  // Every core reads the row sums of all slices of its group: with few rows and many slices that
+  // outweighs the rows (1 x 16384 bf16 in 16 slices: 6 % of the minimum traffic). Then fewer
+  // slices, the most that keep the side traffic under kSideTrafficShare of it.
+  if (found && best.colSplit > 2 && SideBytes(best) > kSideTrafficShare * MinBytes(best)) {
+    for (uint64_t k = best.colSplit - 1; k >= 2; --k) {
+      if (fitSplitOf(k) && SideBytes(t) <= kSideTrafficShare * MinBytes(t)) {
+        best = t;
+        break;
+      }
+    }
   }
   // Nothing resident fits: two passes over column slices (needs DataCopyPad and hard SyncAll).
   if (!found && soc.hasDataCopyPad && soc.hasHardSyncAll) {
