@@ -9,6 +9,7 @@
 #include "group_norm_grad_tiling.h"
 
 #include <algorithm>
+#include <vector>
 
 namespace normgrad {
 namespace {
@@ -120,6 +121,156 @@ bool ChooseChannelSlabs(uint64_t s, uint64_t budget, uint64_t cores, const Block
     return true;
   }
   return false;
+}
+
+// Sample rows: UB elements between stats rows of `groups` groups (DataCopyPad pads a row to 32 bytes
+// unless the rows are the whole G, one contiguous block).
+uint64_t SampleRowsStatsStride(const GroupNormGradTiling& t, uint64_t groups) {
+  const uint64_t s = DtypeBytes(t.dtype);
+  return groups == t.g ? groups : AlignUp(groups * s, 32) / s;
+}
+
+// Sample rows (HxW = 1): UB bytes of a tile of `rows` samples x `groups` segments of S = C/G
+// elements padded to `segStride`, as GroupNormGradSampleRows::Init lays it out.
+uint64_t SampleRowsUbBytes(const GroupNormGradTiling& t, uint64_t rows, uint64_t groups, uint64_t segStride,
+                           uint64_t bufferNum) {
+  const uint64_t s = DtypeBytes(t.dtype);
+  const uint64_t seg = t.channelsPerGroup;
+  const uint64_t rowElems = groups * segStride;
+  const uint64_t tile = rows * rowElems;
+  const uint64_t segs = rows * groups;
+  const uint64_t segsA = AlignUp(segs, 8);
+  const uint64_t statsA = AlignUp(rows * SampleRowsStatsStride(t, groups), 8);
+  uint64_t bytes = 2 * bufferNum * AlignUp(tile * s, 32);           // dy, x queues
+  if (t.needDx) bytes += bufferNum * AlignUp(tile * s, 32);          // dx queue
+  if (s != 4) bytes += 2 * tile * 4 + AlignUp(statsA * s, 32);       // fp32 dy, x; raw stats
+  bytes += tile * 4 + 2 * statsA * 4;                                // tmp; mean, rstd
+  if (t.needDx) bytes += 2 * AlignUp(segs, 32) * 4;                  // segment sums / coefficients
+  if (seg > 1) {
+    bytes += 2 * (segsA + 8) * 32;                                   // Brcb'd mean, rstd
+    if (t.needDx) bytes += segsA * 32;                               // Brcb'd second coefficient
+    if (t.needDx && seg > 64) bytes += segs * 64 * 4;                // RowsSum fold
+    const bool blockSums = segStride == seg && (seg == 8 || seg == 16 || seg == 32);
+    if (t.needDx && blockSums) bytes += (segs * 6 + 128) * 4;        // block / pair sums
+  }
+  if (t.needDx && t.hasGamma) bytes += rowElems * 4;                 // gamma row
+  if (t.needDgamma) bytes += rowElems * 4;
+  if (t.needDbeta) bytes += rowElems * 4;
+  return bytes;
+}
+
+// Sample rows: estimated vector cycles per element of a core (the kernel's instruction mix at 64
+// fp32 lanes a cycle): ~8 full-width ops, 5 broadcast ops at Sp / 64 lane use when Sp < 64 (full
+// width for S = 1 and 8-lane segments), two segment sums (3 cycles per reduce repeat; block and
+// pair sums for contiguous 8/16/32), 3 casts for 16-bit.
+double VectorCyclesPerElement(const GroupNormGradTiling& t) {
+  const uint64_t seg = t.channelsPerGroup;
+  const uint64_t sp = seg == 1 ? 1 : AlignUp(seg, 32 / DtypeBytes(t.dtype));
+  const double lanes = (seg == 1 || sp == 8) ? 64.0 : static_cast<double>(std::min<uint64_t>(64, sp));
+  const bool blockSums = sp == seg && (seg == 8 || seg == 16 || seg == 32);
+  const double sums = seg == 1 ? 0.0 : 2.0 * (blockSums ? 3.5 : 3.0 * 64.0 / std::min<uint64_t>(64, sp));
+  const double ops = 8.0 + 5.0 * 64.0 / lanes + sums + (t.dtype != kGngFloat32 ? 3.0 : 0.0);
+  return ops / 64.0;
+}
+
+// Sample rows: core k = pn * Pg + pg takes sample chunk pn and groups [pg, pg + 1) * G / Pg. The
+// split minimises a modeled time: the HBM time of all bytes (data plus, for Pn > 1, the dgamma/
+// dbeta partials written and read back) or the busiest core's bytes at one core's DMA rate,
+// whichever is larger, plus a SyncAll when Pn > 1. Group splits keep a core's groups a multiple of
+// 32 bytes of stats (contiguous in UB) and of 8 floats when S = 1.
+constexpr double kSampleRowsPartialShare = 0.04;
+bool ChooseSampleRows(uint64_t s, uint64_t budget, uint64_t cores, GroupNormGradTiling* t) {
+  if (t->hw != 1 || t->blockCopyOnly || t->softSync) return false;
+  const uint64_t seg = t->channelsPerGroup;
+  const uint64_t segStride = seg == 1 ? 1 : AlignUp(seg, 32 / s);
+  if (segStride > 2040) return false;  // level-0 repeat strides of <= 255 blocks
+  const uint64_t unit = seg == 1 ? std::max<uint64_t>(8, 32 / s) : 32 / s;
+  constexpr double kHbmBytesPerUs = 1.5e6;
+  constexpr double kCoreBytesPerUs = 5.9e4;
+  constexpr double kSyncUs = 2.0;
+  // The partials (8 bytes per channel, chunk and output: written, read back) stay under
+  // kSampleRowsPartialShare of the minimum traffic, as LayerNorm's kPartialTrafficShare.
+  const uint64_t nParams = (t->needDgamma ? 1 : 0) + (t->needDbeta ? 1 : 0);
+  const double chunkCap = nParams == 0 ? 1e300 : kSampleRowsPartialShare * 3.0 * t->n * s / (8.0 * nParams);
+  struct Split {
+    uint64_t pn, pg;
+    double us;
+    double slack;  // vector time plus the partials' HBM time: the tie-break
+  };
+  std::vector<Split> splits;
+  double best = 1e300;
+  for (uint64_t pg = 1; pg <= std::min<uint64_t>(t->g, cores); ++pg) {
+    if (t->g % pg != 0) continue;
+    const uint64_t groups = t->g / pg;
+    if (seg == 1 && groups % unit != 0) continue;  // S = 1: rows are the stats rows, 32-byte aligned
+    if (SampleRowsUbBytes(*t, 1, groups, segStride, 1) > budget) continue;
+    for (uint64_t pn = 1; pn <= std::min<uint64_t>(t->n, cores / pg); ++pn) {
+      if (pn > 1 && static_cast<double>(pn) > chunkCap) break;
+      const double bytesPerRow = static_cast<double>(t->c * 3 + t->g * 2) * s;
+      const double partial = pn > 1 ? 8.0 * nParams * pn * t->c : 0.0;
+      const double total = bytesPerRow * t->n + partial;
+      const double busiest = static_cast<double>(CeilDiv(t->n, pn)) * bytesPerRow / pg;
+      // Padded stats rows cost two Brcb instructions (~10 cycles each) per row.
+      const double perRow = SampleRowsStatsStride(*t, groups) != groups ? 20.0 : 0.0;
+      const double vector =
+          static_cast<double>(CeilDiv(t->n, pn)) * ((t->c / pg) * VectorCyclesPerElement(*t) + perRow) / 1850.0;
+      const double us = std::max({total / kHbmBytesPerUs, busiest / kCoreBytesPerUs, vector}) +
+                        (pn > 1 && nParams > 0 ? kSyncUs : 0.0);
+      splits.push_back(Split{pn, pg, us, vector + partial / kHbmBytesPerUs});
+      best = std::min(best, us);
+    }
+  }
+  // Within 1 % of the best modeled time (HBM-bound splits tie): the most cores (balance on
+  // hardware), then the least vector time plus partial traffic.
+  double slack = 1e300;
+  for (const Split& c : splits) {
+    if (c.us > best * 1.01) continue;
+    const uint64_t cur = t->srSampleSplit * t->srGroupSplit;
+    if (c.pn * c.pg > cur || (c.pn * c.pg == cur && c.slack < slack)) {
+      slack = c.slack;
+      t->srSampleSplit = c.pn;
+      t->srGroupSplit = c.pg;
+      t->srGroups = t->g / c.pg;
+    }
+  }
+  if (best >= 1e300) return false;
+  t->srSegStride = segStride;
+  const uint64_t pn = t->srSampleSplit;
+  const uint64_t rowsMax = CeilDiv(t->n, pn);
+  const uint64_t rowElems = t->srGroups * segStride;
+  // Rows per tile: what fits, but a few tiles per core so loads overlap compute, and not below
+  // ~4096 elements a tile (per-instruction cost). DMA block counts stay <= 4095.
+  uint64_t bufferNum = SampleRowsUbBytes(*t, 1, t->srGroups, segStride, 2) <= budget ? 2 : 1;
+  uint64_t fit = 1;
+  while (fit < rowsMax && SampleRowsUbBytes(*t, fit + 1, t->srGroups, segStride, bufferNum) <= budget) ++fit;
+  const bool paddedWhole = segStride != seg && seg > 1 && t->srGroups == t->g;
+  const uint64_t maxBlocks = paddedWhole ? kMaxSlotsPerTile / t->g : kMaxSlotsPerTile;
+  if (maxBlocks == 0) return false;
+  fit = std::min(fit, maxBlocks);
+  const uint64_t want = std::max(CeilDiv(rowsMax, 4), CeilDiv(4096, rowElems));
+  t->srRowsPerTile = std::min(fit, want);
+  t->srBufferNum = bufferNum;
+  t->mode = kGngSampleRows;
+  t->blockDim = static_cast<uint32_t>(pn * t->srGroupSplit);
+  t->chunkElems = 0;
+  t->hwParts = 1;
+  t->segLen = 1;
+  t->lastSegLen = 1;
+  t->rowStride = segStride;
+  t->groupSlots = seg;
+  t->workspaceBytes = 512;  // MIX_AIV_1_0 launches need a workspace
+  if (pn > 1 && (t->needDgamma || t->needDbeta)) {
+    t->planeBytes = AlignUp(pn * t->c * 4, 512);
+    t->workspaceBytes = 2 * t->planeBytes;
+    t->srStage2Channels = CeilDiv(t->c, t->blockDim);
+    uint64_t batch = std::min<uint64_t>(t->srStage2Channels, 4096);
+    auto stageBytes = [&](uint64_t b) { return (pn + 1) * AlignUp(b, 8) * 4 + AlignUp(AlignUp(b, 16) * s, 32); };
+    while (batch > 1 && stageBytes(batch) > budget) batch /= 2;
+    t->srStage2Batch = batch;
+  }
+  t->syncOffset = t->workspaceBytes;
+  t->ubBytesUsed = GroupNormGradSampleRowsUbBytes(*t);
+  return t->ubBytesUsed <= budget;
 }
 
 // Splits rows longer than one core's UB into hwParts pieces of segLen (multiple of 64).
@@ -287,6 +438,11 @@ std::string GroupNormGradTilingFor(const GroupNormGradRequest& req, const GroupN
   const uint64_t coreCount = dense ? 1 : soc.coreCount;
   t.blockDim = static_cast<uint32_t>(coreCount);  // provisional, for BlockModeOf's sync scratch
   const BlockMode k = BlockModeOf(t);
+  GroupNormGradTiling rows = t;
+  if (ChooseSampleRows(s, budget, coreCount, &rows)) {
+    *tiling = rows;
+    return "";
+  }
   if (ChooseChannelSlabs(s, budget, coreCount, k, &t)) {
     // Workspace: per core, n (db, ds) partials of its head group then n of its tail group.
     t.workspaceBytes = AlignUp(uint64_t{t.blockDim} * t.n * 4 * sizeof(float), 512);
@@ -396,6 +552,17 @@ uint32_t GroupNormGradSlabUbBytes(const GroupNormGradTiling& t) {
   const uint64_t most = t.paramChannelsPerCore + (t.paramChannelsRemainder > 0 ? 1 : 0);
   return static_cast<uint32_t>(TileUbBytes(s, t.chunkElems, t.rowStride, t.slabTileSlots, 1, 0, BlockModeOf(t)) +
                                SlabExtraUbBytes(s, t.n, most));
+}
+
+uint32_t GroupNormGradSampleRowsUbBytes(const GroupNormGradTiling& t) {
+  if (t.mode != kGngSampleRows) return 0;
+  uint64_t bytes = SampleRowsUbBytes(t, t.srRowsPerTile, t.srGroups, t.srSegStride, t.srBufferNum);
+  if (t.srStage2Batch > 0) {
+    const uint64_t s = DtypeBytes(t.dtype);
+    const uint64_t b = t.srStage2Batch;
+    bytes = std::max(bytes, (t.srSampleSplit + 1) * AlignUp(b, 8) * 4 + AlignUp(AlignUp(b, 16) * s, 32));
+  }
+  return static_cast<uint32_t>(bytes);
 }
 
 uint32_t GroupNormGradParamUbBytes(const GroupNormGradTiling& t) {

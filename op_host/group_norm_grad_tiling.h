@@ -47,6 +47,7 @@ enum GroupNormGradMode : uint32_t {
   kGngTwoPass = 3,           // a group exceeds all cores' UB: slices streamed twice
   kGngParamsOnly = 4,        // dx not requested: one streaming pass for the sums
   kGngChannelSlab = 5,       // every core holds all n of its channel range: no per-(n, c) workspace
+  kGngSampleRows = 6,        // HxW = 1: tiles of sample rows, full-width vector ops over segments
 };
 
 struct GroupNormGradTiling {
@@ -92,6 +93,21 @@ struct GroupNormGradTiling {
   uint64_t syncOffset;       // workspace byte offset of the soft SyncAll flags (blockDim * 32 bytes)
   // channel slabs (mode kGngChannelSlab; channels split as paramChannelsPerCore/Remainder)
   uint64_t slabTileSlots;    // UB slots per input: n * the most channels of a core
+  // sample rows (mode kGngSampleRows, HxW = 1): core k = pn * srGroupSplit + pg takes samples of
+  // chunk pn (srSampleSplit chunks, sizes differing by at most one) and groups
+  // [pg * srGroups, (pg + 1) * srGroups). A UB row is one sample's srGroups segments of S = C/G
+  // elements, each padded to srSegStride elements (32 bytes; srSegStride = 1 when S = 1, rows
+  // of srGroups elements). dgamma/dbeta: per-core fp32 partials of its channels; with
+  // srSampleSplit > 1 they go to the workspace ([chunk][C] for dgamma, then for dbeta) and
+  // after one SyncAll each core adds the chunks in order 0.. for its stage-2 channel range.
+  uint64_t srSampleSplit;    // Pn
+  uint64_t srGroupSplit;     // Pg (divides g)
+  uint64_t srGroups;         // groups per core: g / Pg
+  uint64_t srSegStride;      // UB elements per segment
+  uint64_t srRowsPerTile;    // samples per tile
+  uint64_t srBufferNum;      // 1 or 2 buffers per input queue
+  uint64_t srStage2Channels; // stage-2 channels per core (ceil(c / blockDim)); 0 without stage 2
+  uint64_t srStage2Batch;    // stage-2 channels per UB batch
 };
 
 #ifndef __CCE_AICORE__
@@ -131,6 +147,7 @@ uint32_t GroupNormGradWholeUbBytes(const GroupNormGradTiling& t);
 uint32_t GroupNormGradSplitUbBytes(const GroupNormGradTiling& t);
 uint32_t GroupNormGradParamUbBytes(const GroupNormGradTiling& t);
 uint32_t GroupNormGradSlabUbBytes(const GroupNormGradTiling& t);
+uint32_t GroupNormGradSampleRowsUbBytes(const GroupNormGradTiling& t);
 
 }  // namespace normgrad
 #endif

@@ -3,6 +3,7 @@
 #include "kernel_operator.h"
 #include "group_norm_grad_channel_slab.h"
 #include "group_norm_grad_params.h"
+#include "group_norm_grad_sample_rows.h"
 #include "group_norm_grad_split_group.h"
 #include "group_norm_grad_whole_group.h"
 
@@ -32,6 +33,13 @@ __aicore__ inline void GroupNormGradRun(const GroupNormGradTiling& t, GM_ADDR dy
                                                                    t.syncOffset));
   }
   AscendC::TPipe pipe;
+  if (t.mode == kGngSampleRows) {  // HxW = 1: one phase, plus the stage-2 sum of dgamma/dbeta partials
+    GroupNormGradSampleRows<T> op;
+    op.Init(t, gm, &pipe);
+    op.Process();
+    op.Stage2();
+    return;
+  }
   if (t.mode == kGngChannelSlab) {  // one phase: dx and dgamma/dbeta, the workspace holds partials
     GroupNormGradChannelSlab<T> op;
     op.Init(t, gm, &pipe);

@@ -153,11 +153,55 @@ TEST(GroupNormGradTiling, ChannelSlabsOnlyWhereTheyApply) {
   EXPECT_NE(t.mode, kGngChannelSlab);  // dx only: whole groups need no exchange at all
 }
 
-TEST(GroupNormGradTiling, HxW1PadsEachChannelToOneBlock) {
-  GroupNormGradTiling t = Tile(64, 128, 1, 32, kGngFloat32);
+TEST(GroupNormGradTiling, HxW1PadsEachChannelToOneBlockOffA2) {
+  GroupNormGradTiling t = Tile(64, 128, 1, 32, kGngFloat32, kAscend910);
+  EXPECT_NE(t.mode, kGngSampleRows);
   EXPECT_EQ(t.rowStride, 8u);
   EXPECT_EQ(t.hwParts, 1u);
   EXPECT_EQ(t.groupSlots, 4u);
+}
+
+// Sample rows: HxW = 1 on A2/A3 holds whole sample rows; per-core dgamma/dbeta partials are the
+// only extra traffic.
+TEST(GroupNormGradTiling, HxW1FeaturesTakeSampleRowsOnEveryCore) {
+  GroupNormGradTiling t = Tile(4096, 1024, 1, 32, kGngFloat32);
+  EXPECT_EQ(t.mode, kGngSampleRows);
+  EXPECT_EQ(t.blockDim, 48u);
+  EXPECT_EQ(t.srSampleSplit * t.srGroupSplit, 48u);
+  EXPECT_EQ(t.srGroups * t.srGroupSplit, 32u);
+  EXPECT_EQ(t.srSegStride, 32u);  // 32 fp32 channels a group: a 128-byte segment, no padding
+  EXPECT_EQ(t.srBufferNum, 2u);
+  EXPECT_GE(t.srRowsPerTile, 1u);
+  const double minimum = 3.0 * 4096 * 1024 * 4;
+  EXPECT_LE(2.0 * t.workspaceBytes, 0.02 * minimum);  // partials written once, read once
+}
+
+TEST(GroupNormGradTiling, SampleRowsSegmentLayouts) {
+  GroupNormGradTiling s4 = Tile(64, 128, 1, 32, kGngFloat32);  // 4 channels a group: padded to 8
+  EXPECT_EQ(s4.mode, kGngSampleRows);
+  EXPECT_EQ(s4.srSegStride, 8u);
+  GroupNormGradTiling s100 = Tile(50, 3200, 1, 32, kGngBfloat16);  // 100 channels: padded to 112
+  EXPECT_EQ(s100.mode, kGngSampleRows);
+  EXPECT_EQ(s100.srSegStride, 112u);
+  GroupNormGradTiling s1 = Tile(4096, 1024, 1, 1024, kGngFloat16);  // one channel a group
+  EXPECT_EQ(s1.mode, kGngSampleRows);
+  EXPECT_EQ(s1.srSegStride, 1u);
+  EXPECT_EQ(s1.srGroups % 16, 0u);  // S = 1: a core's rows are whole 32-byte rows of stats
+  GroupNormGradTiling wide = Tile(64, 8192, 1, 32, kGngBfloat16);  // 16 KiB rows: split over groups
+  EXPECT_EQ(wide.mode, kGngSampleRows);
+  EXPECT_GT(wide.srGroupSplit, 1u);
+  GroupNormGradTiling one = Tile(1, 1024, 1, 32, kGngFloat32);
+  EXPECT_EQ(one.mode, kGngSampleRows);
+  EXPECT_EQ(one.srSampleSplit, 1u);  // one sample: no partials, no SyncAll
+  EXPECT_EQ(one.srStage2Channels, 0u);
+  GroupNormGradTiling noDx = Tile(4096, 1024, 1, 32, kGngFloat32, kA2, false);
+  EXPECT_EQ(noDx.mode, kGngSampleRows);
+}
+
+TEST(GroupNormGradTiling, SampleRowsOnlyWhereTheyApply) {
+  EXPECT_NE(Tile(4096, 1024, 2, 32, kGngFloat32).mode, kGngSampleRows);          // HxW > 1
+  EXPECT_NE(Tile(4096, 1024, 1, 32, kGngFloat32, kAscend910).mode, kGngSampleRows);  // block copies
+  EXPECT_NE(Tile(2, 16384, 1, 2, kGngFloat32).mode, kGngSampleRows);             // 8192-element segments
 }
 
 TEST(GroupNormGradTiling, GroupLargerThanEveryCoreTogetherStreamsTwice) {
@@ -258,6 +302,8 @@ std::vector<Shape> ManyShapes() {
       {7, 96, 196, 4},    {5, 33, 1023, 11},  {1, 3, 70000, 1},  {64, 128, 1, 32},
       {4, 24, 17, 24},    {1, 128, 4097, 64}, {9, 10, 2049, 5},  {2, 32, 333333, 2},
       {1, 2, 3, 1},       {2, 8, 9, 4},       {1, 16, 262144, 1}, {1, 4, 70001, 2},
+      {4096, 1024, 1, 32}, {50, 3200, 1, 32}, {4096, 1024, 1, 1024}, {64, 8192, 1, 32},
+      {33, 48, 1, 16},    {30, 96, 1, 12},    {1, 1024, 1, 32},   {5000, 16, 1, 2},
   };
   return shapes;
 }
@@ -277,6 +323,34 @@ void ReplaySlabs(const GroupNormGradTiling& t, std::vector<int>* owners) {
   }
 }
 
+// Sample rows: core k = pn * Pg + pg holds samples of chunk pn (sizes differ by at most one) and
+// groups [pg * srGroups, (pg + 1) * srGroups); every element (n, c) is one piece here.
+void ReplaySampleRows(const GroupNormGradTiling& t, std::vector<int>* owners) {
+  ASSERT_EQ(t.hw, 1u);
+  ASSERT_EQ(t.groupSlots, t.channelsPerGroup);
+  ASSERT_EQ(t.srSampleSplit * t.srGroupSplit, t.blockDim);
+  ASSERT_EQ(t.srGroups * t.srGroupSplit, t.g);
+  ASSERT_LE(t.srSampleSplit, t.n);
+  for (uint64_t k = 0; k < t.blockDim; ++k) {
+    const uint64_t pn = k / t.srGroupSplit;
+    const uint64_t pg = k % t.srGroupSplit;
+    const uint64_t base = t.n / t.srSampleSplit;
+    const uint64_t rem = t.n % t.srSampleSplit;
+    const uint64_t n0 = pn * base + std::min(pn, rem);
+    const uint64_t rows = base + (pn < rem ? 1 : 0);
+    for (uint64_t n = n0; n < n0 + rows; ++n) {
+      for (uint64_t c = pg * t.srGroups * t.channelsPerGroup; c < (pg + 1) * t.srGroups * t.channelsPerGroup; ++c) {
+        ++(*owners)[n * t.c + c];
+      }
+    }
+  }
+  if (t.srSampleSplit > 1 && (t.needDgamma || t.needDbeta)) {
+    EXPECT_GE(t.srStage2Channels * t.blockDim, t.c);  // stage 2 covers every channel
+    EXPECT_GE(t.srStage2Batch, 1u);
+    EXPECT_GE(t.planeBytes, t.srSampleSplit * t.c * 4);
+  }
+}
+
 // Replays the kernel's work split and checks every piece of every group is owned exactly once.
 void CheckCoverage(const GroupNormGradTiling& t) {
   const uint64_t groups = t.n * t.g;
@@ -284,6 +358,11 @@ void CheckCoverage(const GroupNormGradTiling& t) {
   std::vector<int> owners(pieces, 0);
   const uint64_t cores = t.blockDim;
   if (t.mode == kGngChannelSlab) ReplaySlabs(t, &owners);
+  if (t.mode == kGngSampleRows) {
+    ReplaySampleRows(t, &owners);
+    for (uint64_t p = 0; p < pieces; ++p) ASSERT_EQ(owners[p], 1) << "piece " << p;
+    return;
+  }
   for (uint64_t k = 0; k < cores; ++k) {
     for (uint64_t p = k * t.wholeGroupsPerCore * t.groupSlots; p < (k + 1) * t.wholeGroupsPerCore * t.groupSlots; ++p) {
       ++owners[p];
@@ -348,7 +427,12 @@ TEST(GroupNormGradTiling, InvariantsOverManyShapes) {
           EXPECT_LE(t.splitTileSlots, 4095u);
           EXPECT_GE(t.blockDim, 1u);
           EXPECT_LE(t.blockDim, soc.coreCount);
-          EXPECT_EQ(t.rowStride * (dt == kGngFloat32 ? 4 : 2) % 32, 0u);
+          if (t.mode == kGngSampleRows) {
+            EXPECT_LE(normgrad::GroupNormGradSampleRowsUbBytes(t), budget);
+            EXPECT_TRUE(t.srSegStride == 1 || t.srSegStride * (dt == kGngFloat32 ? 4 : 2) % 32 == 0);
+          } else {
+            EXPECT_EQ(t.rowStride * (dt == kGngFloat32 ? 4 : 2) % 32, 0u);
+          }
           EXPECT_EQ(t.chunkElems % 64, 0u);
           CheckCoverage(t);
         }
@@ -369,8 +453,16 @@ TEST(GroupNormGradTiling, CoresBalancedForModelShapes) {
         perCore[k] = s.n * (t.paramChannelsPerCore + (k < t.paramChannelsRemainder ? 1 : 0));
       }
     }
+    if (t.mode == kGngSampleRows) {
+      for (uint64_t k = 0; k < t.blockDim; ++k) {
+        const uint64_t pn = k / t.srGroupSplit;
+        const uint64_t rows = s.n / t.srSampleSplit + (pn < s.n % t.srSampleSplit ? 1 : 0);
+        perCore[k] = rows * t.srGroups * t.channelsPerGroup;
+      }
+    }
     uint64_t groups = s.n * s.g;
-    for (uint64_t w0 = t.wholeGroupsPerCore * t.blockDim; t.mode != kGngChannelSlab && w0 < groups;
+    for (uint64_t w0 = t.wholeGroupsPerCore * t.blockDim;
+         t.mode != kGngChannelSlab && t.mode != kGngSampleRows && w0 < groups;
          w0 += t.waveGroups) {
       uint64_t wp = std::min<uint64_t>(t.waveGroups, groups - w0) * t.groupSlots;
       for (uint64_t k = 0; k < t.blockDim; ++k) perCore[k] += wp / t.blockDim + (k < wp % t.blockDim ? 1 : 0);

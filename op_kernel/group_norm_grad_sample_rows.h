@@ -1,0 +1,522 @@
+// GroupNormGrad, sample rows (HxW = 1): tiles of whole sample rows, every step a full-width vector
+// instruction instead of a few instructions per channel row.
+//
+// With HxW = 1 sample n is a row of C elements cut into G segments (the groups) of S = C/G. Core
+// k = pn * Pg + pg holds, tile by tile, B samples of its sample chunk pn x the srGroups = G/Pg
+// groups of its group range pg; in UB a tile is B * srGroups segments, each padded to srSegStride
+// (Sp) elements, 32-byte aligned, so segment i of the tile starts at i * Sp whatever the row.
+//   - Per-segment scalars (mean, rstd, the dx coefficients) are Brcb'd, one 32-byte block per
+//     segment, and applied by level-0 instructions whose broadcast operand has block stride 0,
+//     one repeat per segment and 64-lane column (layer_norm_grad_row_repeat.h). For S = 1 the
+//     scalars are per element: plain count-form instructions on the stats themselves.
+//   - Segment sums (sum of g = gamma*dy and of g*x-hat) by RowsSum over the segments, or for
+//     contiguous segments of 8/16/32 floats by BlockReduceSum and PairReduceSum halvings.
+//   - Per-channel operands (gamma, the dgamma/dbeta accumulators) are one row of srGroups * Sp
+//     floats, applied to every row of the tile with repeat stride 0.
+// dgamma[c] = sum_n dy * x-hat and dbeta[c] = sum_n dy are accumulated in UB per core, rows in
+// sample order. With one sample chunk (Pn = 1) each core writes its channels; else each core
+// writes its fp32 partial to the workspace, and after one SyncAll core k adds the Pn partials of
+// its stage-2 channel range in chunk order 0..Pn-1: bitwise identical run after run.
+//
+// dx = rstd * (g - sumG / M + x-hat * (-sumGXhat / M)), M = S.
+#pragma once
+#include "kernel_operator.h"
+#include "common/pipe_fence.h"
+#include "group_norm_grad_tile.h"
+#include "layer_norm_grad_row_repeat.h"
+
+namespace normgrad {
+
+template <typename T>
+class GroupNormGradSampleRows {
+ public:
+  __aicore__ inline void Init(const GroupNormGradTiling& t, const GroupNormGradGm<T>& gm, AscendC::TPipe* pipe) {
+    t_ = &t;
+    gm_ = gm;
+    pipe_ = pipe;
+    const uint64_t core = static_cast<uint64_t>(AscendC::GetBlockIdx());
+    const uint64_t pn = core / t.srGroupSplit;
+    const uint64_t pg = core % t.srGroupSplit;
+    chunk_ = pn;
+    const uint64_t base = t.n / t.srSampleSplit;
+    const uint64_t rem = t.n % t.srSampleSplit;
+    n0_ = pn * base + (pn < rem ? pn : rem);
+    rows_ = base + (pn < rem ? 1 : 0);
+    gl_ = static_cast<uint32_t>(t.srGroups);
+    g0_ = pg * t.srGroups;
+    seg_ = static_cast<uint32_t>(t.channelsPerGroup);
+    sp_ = static_cast<uint32_t>(t.srSegStride);
+    rowElems_ = gl_ * sp_;
+    const uint32_t b = static_cast<uint32_t>(t.srRowsPerTile);
+    const uint32_t tileElems = b * rowElems_;
+    const uint32_t segs = b * gl_;
+    const uint32_t segsA = (segs + 7) / 8 * 8;
+    // Stats rows of srGroups elements land 32-byte padded unless they are 32 bytes or the whole G.
+    statsStride_ = gl_;
+    if (gl_ != t.g && (gl_ * sizeof(T)) % 32 != 0) statsStride_ = (gl_ * sizeof(T) + 31) / 32 * 32 / sizeof(T);
+    const uint32_t statsA = (b * statsStride_ + 7) / 8 * 8;
+    const uint32_t bufs = static_cast<uint32_t>(t.srBufferNum);
+    pipe->InitBuffer(inDy_, bufs, tileElems * sizeof(T));
+    pipe->InitBuffer(inX_, bufs, tileElems * sizeof(T));
+    if (t.needDx) pipe->InitBuffer(outDx_, bufs, tileElems * sizeof(T));
+    if constexpr (!IsFloat()) {
+      pipe->InitBuffer(dyF_, tileElems * sizeof(float));
+      pipe->InitBuffer(xF_, tileElems * sizeof(float));
+    }
+    pipe->InitBuffer(tmp_, tileElems * sizeof(float));
+    pipe->InitBuffer(mean_, statsA * sizeof(float));
+    pipe->InitBuffer(rstd_, statsA * sizeof(float));
+    if constexpr (!IsFloat()) pipe->InitBuffer(raw_, statsA * sizeof(T));
+    if (t.needDx) {
+      // PairReduceSum's last repeat spans 32 outputs (128 bytes) whatever its mask.
+      const uint32_t sumsA = (segs + 31) / 32 * 32;
+      pipe->InitBuffer(s1_, sumsA * sizeof(float));
+      pipe->InitBuffer(s2_, sumsA * sizeof(float));
+    }
+    if (seg_ > 1) {
+      // Per-row Brcb of padded stats writes up to 8 blocks past the last row's segments.
+      pipe->InitBuffer(bMean_, (segsA + 8) * 32);
+      pipe->InitBuffer(bRstd_, (segsA + 8) * 32);
+      if (t.needDx) pipe->InitBuffer(bExtra_, segsA * 32);
+      if (t.needDx && seg_ > kRowRepeatLanes) pipe->InitBuffer(fold_, segs * kRowRepeatLanes * sizeof(float));
+      if (t.needDx && BlockSums()) pipe->InitBuffer(fold_, (segs * 6 + 128) * sizeof(float));
+    }
+    if (t.needDx && gm_.hasGamma) pipe->InitBuffer(gammaRow_, rowElems_ * sizeof(float));
+    if (t.needDgamma) pipe->InitBuffer(accG_, rowElems_ * sizeof(float));
+    if (t.needDbeta) pipe->InitBuffer(accB_, rowElems_ * sizeof(float));
+  }
+
+  __aicore__ inline void Process() {
+    Prologue();
+    const uint64_t b = t_->srRowsPerTile;
+    if (rows_ > 0) {
+      const bool prefetch = t_->srBufferNum == 2;
+      if (prefetch) CopyIn(0, Rows(0));
+      for (uint64_t r = 0; r < rows_; r += b) {
+        if (!prefetch) CopyIn(r, Rows(r));
+        if (prefetch && r + b < rows_) CopyIn(r + b, Rows(r + b));  // loads while this tile computes
+        Compute(r, Rows(r));
+      }
+    }
+    StoreParams();
+  }
+
+  // After every core's Process: the stage-2 sum over the sample chunks' partials.
+  __aicore__ inline void Stage2() {
+    if (t_->srSampleSplit <= 1 || !(t_->needDgamma || t_->needDbeta)) return;
+    AscendC::PipeBarrier<PIPE_ALL>();  // the partials have left before the other cores read them
+    AscendC::SyncAll();
+    pipe_->Reset();
+    const uint64_t pn = t_->srSampleSplit;
+    const uint32_t batch = static_cast<uint32_t>(t_->srStage2Batch);
+    const uint32_t stride = (batch + 7) / 8 * 8;
+    pipe_->InitBuffer(parts_, static_cast<uint32_t>(pn) * stride * sizeof(float));
+    pipe_->InitBuffer(sum_, stride * sizeof(float));
+    pipe_->InitBuffer(stage_, (batch + 15) / 16 * 16 * sizeof(T));
+    const uint64_t core = static_cast<uint64_t>(AscendC::GetBlockIdx());
+    const uint64_t begin = core * t_->srStage2Channels;
+    uint64_t end = begin + t_->srStage2Channels;
+    if (end > t_->c) end = t_->c;
+    for (uint64_t c = begin; c < end; c += batch) {
+      const uint32_t count = static_cast<uint32_t>(end - c < batch ? end - c : batch);
+      if (t_->needDgamma) Stage2Batch(0, gm_.dgamma, c, count);
+      if (t_->needDbeta) Stage2Batch(1, gm_.dbeta, c, count);
+    }
+  }
+
+ private:
+  static constexpr bool IsFloat() { return AscendC::IsSameType<T, float>::value; }
+
+  __aicore__ inline uint32_t Rows(uint64_t r) const {
+    const uint64_t left = rows_ - r;
+    return static_cast<uint32_t>(left < t_->srRowsPerTile ? left : t_->srRowsPerTile);
+  }
+
+  // Zeroes the accumulators and loads gamma's row (fp32, the tile's segment layout).
+  __aicore__ inline void Prologue() {
+    if (t_->needDgamma) AscendC::Duplicate(accG_.template Get<float>(), 0.0f, static_cast<int32_t>(rowElems_));
+    if (t_->needDbeta) AscendC::Duplicate(accB_.template Get<float>(), 0.0f, static_cast<int32_t>(rowElems_));
+    if (!(t_->needDx && gm_.hasGamma)) return;
+    AscendC::LocalTensor<float> row = gammaRow_.template Get<float>();
+    if constexpr (IsFloat()) {
+      LoadRows(row, gm_.gamma, g0_ * seg_, 1);
+      PipeFence<AscendC::HardEvent::MTE2_V>();
+    } else {
+      AscendC::LocalTensor<T> staging = tmp_.template Get<T>();
+      LoadRows(staging, gm_.gamma, g0_ * seg_, 1);
+      PipeFence<AscendC::HardEvent::MTE2_V>();
+      AscendC::Cast(row, staging, AscendC::RoundMode::CAST_NONE, rowElems_);
+      AscendC::PipeBarrier<PIPE_V>();
+    }
+  }
+
+  // DMA params of `rows` rows of the core's groups starting at element `first` of a [*, C] tensor,
+  // GM -> UB direction (srcStride: GM bytes, dstStride: UB blocks). Segments padded in UB
+  // (srSegStride > S) go one DataCopyPad block each; otherwise a row is one block, or the whole
+  // tile when the core has all G groups. copy(params, gmOffset, ubOffset).
+  template <typename F>
+  __aicore__ inline void ForRowCopies(uint32_t rows, uint32_t elemBytes, F&& copy) const {
+    const uint64_t c = t_->c;
+    const uint32_t rowBytes = gl_ * seg_ * elemBytes;
+    const bool wholeRows = gl_ == t_->g;  // consecutive rows are contiguous in GM
+    if (sp_ == seg_) {
+      if (wholeRows) {
+        copy(AscendC::DataCopyExtParams(1, rows * rowBytes, 0, 0, 0), 0ull, 0u);
+      } else {
+        copy(AscendC::DataCopyExtParams(static_cast<uint16_t>(rows), rowBytes,
+                                        static_cast<uint32_t>(c * elemBytes - rowBytes), 0, 0),
+             0ull, 0u);
+      }
+      return;
+    }
+    // UB blocks between padded segments: srSegStride minus the segment's 32-byte-rounded bytes.
+    const uint32_t gap = (sp_ * elemBytes - (seg_ * elemBytes + 31) / 32 * 32) / 32;
+    if (wholeRows) {  // rows * G <= 4095 (tiling)
+      copy(AscendC::DataCopyExtParams(static_cast<uint16_t>(rows * gl_), seg_ * elemBytes, 0, gap, 0), 0ull, 0u);
+      return;
+    }
+    for (uint32_t r = 0; r < rows; ++r) {
+      copy(AscendC::DataCopyExtParams(static_cast<uint16_t>(gl_), seg_ * elemBytes, 0, gap, 0), r * c, r * rowElems_);
+    }
+  }
+
+  template <typename S>
+  __aicore__ inline void LoadRows(const AscendC::LocalTensor<S>& dst, const AscendC::GlobalTensor<S>& src,
+                                  uint64_t first, uint32_t rows) const {
+    ForRowCopies(rows, sizeof(S), [&](const AscendC::DataCopyExtParams& p, uint64_t gmOff, uint32_t ubOff) {
+      AscendC::DataCopyPadExtParams<S> pad(false, 0, 0, static_cast<S>(0));
+      AscendC::DataCopyPad(dst[ubOff], src[first + gmOff], p, pad);
+    });
+  }
+
+  // The same copies UB -> GM (the strides swap sides).
+  template <typename S>
+  __aicore__ inline void StoreRows(const AscendC::GlobalTensor<S>& dst, const AscendC::LocalTensor<S>& src,
+                                   uint64_t first, uint32_t rows) const {
+    ForRowCopies(rows, sizeof(S), [&](AscendC::DataCopyExtParams p, uint64_t gmOff, uint32_t ubOff) {
+      const uint32_t gmGap = p.srcStride;
+      p.srcStride = p.dstStride;
+      p.dstStride = gmGap;
+      AscendC::DataCopyPad(dst[first + gmOff], src[ubOff], p);
+    });
+  }
+
+  __aicore__ inline void CopyIn(uint64_t r, uint32_t rows) {
+    const uint64_t first = (n0_ + r) * t_->c + g0_ * seg_;
+    AscendC::LocalTensor<T> dy = inDy_.template AllocTensor<T>();
+    AscendC::LocalTensor<T> x = inX_.template AllocTensor<T>();
+    LoadRows(dy, gm_.dy, first, rows);
+    LoadRows(x, gm_.x, first, rows);
+    inDy_.EnQue(dy);
+    inX_.EnQue(x);
+  }
+
+  // Per-segment stats of rows [r, r + rows) as fp32 rows of srGroups, statsStride_ apart (padded
+  // to 32 bytes unless the rows are the whole G; for S = 1 the tiling keeps them 32-byte rows).
+  __aicore__ inline void LoadStats(const AscendC::LocalTensor<float>& dst, const AscendC::GlobalTensor<T>& src,
+                                   uint64_t r, uint32_t rows) {
+    const uint64_t first = (n0_ + r) * t_->g + g0_;
+    const uint32_t rowBytes = gl_ * static_cast<uint32_t>(sizeof(T));
+    AscendC::DataCopyExtParams p(static_cast<uint16_t>(rows), rowBytes,
+                                 static_cast<uint32_t>((t_->g - gl_) * sizeof(T)), 0, 0);
+    if (gl_ == t_->g) p = AscendC::DataCopyExtParams(1, rows * rowBytes, 0, 0, 0);
+    AscendC::DataCopyPadExtParams<T> pad(false, 0, 0, static_cast<T>(0));
+    PipeFence<AscendC::HardEvent::V_MTE2>();  // the previous tile's vector reads of dst are done
+    if constexpr (IsFloat()) {
+      AscendC::DataCopyPad(dst, src[first], p, pad);
+      PipeFence<AscendC::HardEvent::MTE2_V>();
+    } else {
+      AscendC::LocalTensor<T> raw = raw_.template Get<T>();
+      AscendC::DataCopyPad(raw, src[first], p, pad);
+      PipeFence<AscendC::HardEvent::MTE2_V>();
+      AscendC::Cast(dst, raw, AscendC::RoundMode::CAST_NONE, rows * statsStride_);
+    }
+  }
+
+  // brcb block i = 8 copies of stats segment i of the tile; stats rows sit statsStride_ apart
+  // (padded rows: one Brcb per row, in row order so each row overwrites the previous one's spill).
+  __aicore__ inline void BroadcastStats(const AscendC::LocalTensor<float>& brcb, const AscendC::LocalTensor<float>& stats,
+                                        uint32_t rows) {
+    if (statsStride_ == gl_) {
+      RowScalars(brcb, stats, rows * gl_);
+    } else {
+      for (uint32_t r = 0; r < rows; ++r) {
+        RowScalars(brcb[r * gl_ * 8], stats[r * statsStride_], gl_);
+        AscendC::PipeBarrier<PIPE_V>();
+      }
+    }
+    AscendC::PipeBarrier<PIPE_V>();
+  }
+
+  // dst = src op (per-segment scalar vec), over `segs` segments of the tile; `brcb` receives the
+  // broadcast blocks (S > 1) when fill, else holds them already.
+  __aicore__ inline void SegOp(RowOp op, const AscendC::LocalTensor<float>& dst, const AscendC::LocalTensor<float>& src,
+                               const AscendC::LocalTensor<float>& vec, const AscendC::LocalTensor<float>& brcb,
+                               uint32_t segs, bool fill) {
+    if (seg_ == 1) {
+      const int32_t n = static_cast<int32_t>(segs);
+      if (op == RowOp::kAdd) AscendC::Add(dst, src, vec, n);
+      else if (op == RowOp::kSub) AscendC::Sub(dst, src, vec, n);
+      else AscendC::Mul(dst, src, vec, n);
+      AscendC::PipeBarrier<PIPE_V>();
+      return;
+    }
+    if (fill) {
+      RowScalars(brcb, vec, segs);
+      AscendC::PipeBarrier<PIPE_V>();
+    }
+    if (sp_ == 8) {  // one block a segment: the Brcb'd scalars are the per-element operand
+      const int32_t n = static_cast<int32_t>(segs * 8);
+      if (op == RowOp::kAdd) AscendC::Add(dst, src, brcb, n);
+      else if (op == RowOp::kSub) AscendC::Sub(dst, src, brcb, n);
+      else AscendC::Mul(dst, src, brcb, n);
+      AscendC::PipeBarrier<PIPE_V>();
+      return;
+    }
+    const uint8_t rep = static_cast<uint8_t>(sp_ / 8);
+    RowsBinary(op, RowOperand{dst, 1, rep}, RowOperand{src, 1, rep}, RowOperand{brcb, 0, 1}, segs, seg_);
+    AscendC::PipeBarrier<PIPE_V>();
+  }
+
+  // dst row r = src row r op row (one row of rowElems_ floats reused for every row); dst may be
+  // the row itself (column sums: acc = src + acc, rows in order).
+  __aicore__ inline void RowwiseOp(RowOp op, const AscendC::LocalTensor<float>& dst, const AscendC::LocalTensor<float>& src,
+                                   const AscendC::LocalTensor<float>& row, uint32_t rows, bool accumulate) {
+    if (rowElems_ / 8 <= 255) {
+      const uint8_t rep = static_cast<uint8_t>(rowElems_ / 8);
+      const RowOperand d = accumulate ? RowOperand{dst, 1, 0} : RowOperand{dst, 1, rep};
+      RowsBinary(op, d, RowOperand{src, 1, rep}, RowOperand{row, 1, 0}, rows, rowElems_);
+    } else {
+      for (uint32_t r = 0; r < rows; ++r) {
+        const AscendC::LocalTensor<float> d = accumulate ? dst : dst[r * rowElems_];
+        if (op == RowOp::kAdd) AscendC::Add(d, src[r * rowElems_], row, static_cast<int32_t>(rowElems_));
+        else AscendC::Mul(d, src[r * rowElems_], row, static_cast<int32_t>(rowElems_));
+        if (accumulate) AscendC::PipeBarrier<PIPE_V>();
+      }
+    }
+    AscendC::PipeBarrier<PIPE_V>();
+  }
+
+  __aicore__ inline void Compute(uint64_t r, uint32_t rows) {
+    const uint32_t segs = rows * gl_;
+    const int32_t elems = static_cast<int32_t>(rows * rowElems_);
+    AscendC::LocalTensor<T> dyIn = inDy_.template DeQue<T>();
+    AscendC::LocalTensor<T> xIn = inX_.template DeQue<T>();
+    AscendC::LocalTensor<float> dy;
+    AscendC::LocalTensor<float> xh;
+    if constexpr (IsFloat()) {
+      dy = dyIn;
+      xh = xIn;
+    } else {
+      dy = dyF_.template Get<float>();
+      xh = xF_.template Get<float>();
+      AscendC::Cast(dy, dyIn, AscendC::RoundMode::CAST_NONE, elems);
+      AscendC::Cast(xh, xIn, AscendC::RoundMode::CAST_NONE, elems);
+      AscendC::PipeBarrier<PIPE_V>();
+    }
+    AscendC::LocalTensor<float> tmp = tmp_.template Get<float>();
+    AscendC::LocalTensor<float> mean = mean_.template Get<float>();
+    AscendC::LocalTensor<float> rstd = rstd_.template Get<float>();
+    AscendC::LocalTensor<float> bMean, bRstd, bExtra;
+    if (seg_ > 1) {
+      bMean = bMean_.template Get<float>();
+      bRstd = bRstd_.template Get<float>();
+      if (t_->needDx) bExtra = bExtra_.template Get<float>();
+    }
+    const bool needXhat = t_->needDx || t_->needDgamma;
+    if (needXhat) {
+      LoadStats(mean, gm_.mean, r, rows);
+      LoadStats(rstd, gm_.rstd, r, rows);
+      AscendC::PipeBarrier<PIPE_V>();
+      if (seg_ > 1) {
+        BroadcastStats(bMean, mean, rows);
+        BroadcastStats(bRstd, rstd, rows);
+      }
+      SegOp(RowOp::kSub, xh, xh, mean, bMean, segs, false);  // x-hat in place of x
+      SegOp(RowOp::kMul, xh, xh, rstd, bRstd, segs, false);
+    }
+    if (t_->needDbeta) RowwiseOp(RowOp::kAdd, accB_.template Get<float>(), dy, accB_.template Get<float>(), rows, true);
+    if (t_->needDgamma) {
+      AscendC::Mul(tmp, dy, xh, elems);
+      AscendC::PipeBarrier<PIPE_V>();
+      RowwiseOp(RowOp::kAdd, accG_.template Get<float>(), tmp, accG_.template Get<float>(), rows, true);
+    }
+    if (t_->needDx) Dx(r, rows, dy, xh, tmp, rstd, bMean, bRstd, bExtra);
+    inDy_.FreeTensor(dyIn);
+    inX_.FreeTensor(xIn);
+  }
+
+  __aicore__ inline void Dx(uint64_t r, uint32_t rows, const AscendC::LocalTensor<float>& dy,
+                            const AscendC::LocalTensor<float>& xh, const AscendC::LocalTensor<float>& tmp,
+                            const AscendC::LocalTensor<float>& rstd, const AscendC::LocalTensor<float>& bCoefA,
+                            const AscendC::LocalTensor<float>& bRstd, const AscendC::LocalTensor<float>& bCoefB) {
+    const uint32_t segs = rows * gl_;
+    const int32_t elems = static_cast<int32_t>(rows * rowElems_);
+    const float negInvM = -1.0f / static_cast<float>(seg_);
+    if (gm_.hasGamma) RowwiseOp(RowOp::kMul, dy, dy, gammaRow_.template Get<float>(), rows, false);  // g in place of dy
+    AscendC::LocalTensor<float> s1 = s1_.template Get<float>();
+    AscendC::LocalTensor<float> s2 = s2_.template Get<float>();
+    AscendC::Mul(tmp, dy, xh, elems);
+    AscendC::PipeBarrier<PIPE_V>();
+    if (seg_ == 1) {  // a segment's sums are its element: a = -g * x-hat / M, b = -g / M
+      AscendC::Muls(s2, tmp, negInvM, elems);
+      AscendC::Muls(s1, dy, negInvM, elems);
+    } else {
+      SegSums(s1, dy, segs);
+      SegSums(s2, tmp, segs);
+      AscendC::PipeBarrier<PIPE_V>();
+      AscendC::Muls(s1, s1, negInvM, static_cast<int32_t>(segs));
+      AscendC::Muls(s2, s2, negInvM, static_cast<int32_t>(segs));
+    }
+    AscendC::PipeBarrier<PIPE_V>();
+    // dx = rstd * (g + x-hat * a + b)
+    SegOp(RowOp::kMul, tmp, xh, s2, bCoefA, segs, true);
+    SegOp(RowOp::kAdd, tmp, tmp, s1, bCoefB, segs, true);
+    AscendC::Add(tmp, tmp, dy, elems);
+    AscendC::PipeBarrier<PIPE_V>();
+    AscendC::LocalTensor<T> out = outDx_.template AllocTensor<T>();
+    if constexpr (IsFloat()) {
+      SegOp(RowOp::kMul, out, tmp, rstd, bRstd, segs, false);
+    } else {
+      SegOp(RowOp::kMul, tmp, tmp, rstd, bRstd, segs, false);
+      AscendC::Cast(out, tmp, AscendC::RoundMode::CAST_RINT, elems);
+    }
+    outDx_.EnQue(out);
+    out = outDx_.template DeQue<T>();
+    StoreRows(gm_.dx, out, (n0_ + r) * t_->c + g0_ * seg_, rows);
+    outDx_.FreeTensor(out);
+  }
+
+  // Contiguous segments of 8, 16 or 32 floats: summed by BlockReduceSum (one value per 32-byte
+  // block) and then PairReduceSum halvings, full 64-lane repeats instead of one WholeReduceSum
+  // repeat per segment.
+  __aicore__ inline bool BlockSums() const { return sp_ == seg_ && (seg_ == 8 || seg_ == 16 || seg_ == 32); }
+
+  // dst[i] = sum of segment i of src, i < segs.
+  __aicore__ inline void SegSums(const AscendC::LocalTensor<float>& dst, const AscendC::LocalTensor<float>& src,
+                                 uint32_t segs) {
+    if (!BlockSums()) {
+      RowsSum(dst, src, static_cast<uint8_t>(sp_ / 8), Fold(), segs, seg_);
+      return;
+    }
+    AscendC::LocalTensor<float> scratch = fold_.template Get<float>();
+    const AscendC::LocalTensor<float> blocks = seg_ == 8 ? dst : scratch;
+    ReduceLanes(true, blocks, src, segs * seg_);  // segs * S / 8 block sums
+    uint32_t n = segs * seg_ / 8;
+    AscendC::LocalTensor<float> in = blocks;
+    for (uint32_t width = 16; width <= seg_; width *= 2) {
+      AscendC::PipeBarrier<PIPE_V>();
+      const AscendC::LocalTensor<float> out = width == seg_ ? dst : scratch[(segs * 4 + 63) / 64 * 64];
+      ReduceLanes(false, out, in, n);
+      n /= 2;
+      in = out;
+    }
+  }
+
+  // Block (8 -> 1) or pair (2 -> 1) sums of n contiguous floats into dst, 64 lanes a repeat.
+  __aicore__ inline void ReduceLanes(bool block, const AscendC::LocalTensor<float>& dst,
+                                     const AscendC::LocalTensor<float>& src, uint32_t n) {
+    const uint32_t perRepeatOut = block ? 8 : 32;
+    const uint32_t full = n / kRowRepeatLanes;
+    for (uint32_t r0 = 0; r0 < full; r0 += kRowRepeatMaxRows) {
+      const int32_t reps = static_cast<int32_t>(full - r0 < kRowRepeatMaxRows ? full - r0 : kRowRepeatMaxRows);
+      if (block) {
+        AscendC::BlockReduceSum<float>(dst[r0 * perRepeatOut], src[r0 * kRowRepeatLanes], reps, 64, 1, 1, 8);
+      } else {
+        AscendC::PairReduceSum<float>(dst[r0 * perRepeatOut], src[r0 * kRowRepeatLanes], reps, 64, 1, 1, 8);
+      }
+    }
+    const uint32_t tail = n % kRowRepeatLanes;
+    if (tail == 0) return;
+    if (block) {
+      AscendC::BlockReduceSum<float>(dst[full * perRepeatOut], src[full * kRowRepeatLanes], 1, static_cast<int32_t>(tail), 1, 1, 8);
+    } else {
+      AscendC::PairReduceSum<float>(dst[full * perRepeatOut], src[full * kRowRepeatLanes], 1, static_cast<int32_t>(tail), 1, 1, 8);
+    }
+  }
+
+  __aicore__ inline AscendC::LocalTensor<float> Fold() {
+    if (seg_ > kRowRepeatLanes) return fold_.template Get<float>();
+    return tmp_.template Get<float>();  // unused by RowsSum for segments of <= 64 lanes
+  }
+
+  // This core's dgamma/dbeta channels: to the outputs (one sample chunk) or to the workspace.
+  __aicore__ inline void StoreParams() {
+    if (!(t_->needDgamma || t_->needDbeta)) return;
+    AscendC::PipeBarrier<PIPE_ALL>();
+    const uint64_t c0 = g0_ * seg_;
+    for (uint32_t which = 0; which < 2; ++which) {
+      if (which == 0 ? !t_->needDgamma : !t_->needDbeta) continue;
+      AscendC::LocalTensor<float> acc = which == 0 ? accG_.template Get<float>() : accB_.template Get<float>();
+      if (t_->srSampleSplit > 1) {
+        AscendC::GlobalTensor<float> ws = which == 0 ? gm_.wsDb : gm_.wsDs;
+        StoreRows(ws, acc, chunk_ * t_->c + c0, 1);
+        PipeFence<AscendC::HardEvent::MTE3_V>();
+        continue;
+      }
+      AscendC::GlobalTensor<T> out = which == 0 ? gm_.dgamma : gm_.dbeta;
+      if constexpr (IsFloat()) {
+        StoreRows(out, acc, c0, 1);
+      } else {
+        AscendC::LocalTensor<T> staging = tmp_.template Get<T>();
+        AscendC::Cast(staging, acc, AscendC::RoundMode::CAST_RINT, rowElems_);
+        PipeFence<AscendC::HardEvent::V_MTE3>();
+        StoreRows(out, staging, c0, 1);
+      }
+      PipeFence<AscendC::HardEvent::MTE3_V>();
+    }
+  }
+
+  // Channels [c, c + count) of plane `which`: the Pn partials summed in chunk order, then stored.
+  __aicore__ inline void Stage2Batch(uint32_t which, const AscendC::GlobalTensor<T>& out, uint64_t c, uint32_t count) {
+    const uint32_t stride = (static_cast<uint32_t>(t_->srStage2Batch) + 7) / 8 * 8;
+    const uint32_t pn = static_cast<uint32_t>(t_->srSampleSplit);
+    AscendC::LocalTensor<float> parts = parts_.template Get<float>();
+    AscendC::LocalTensor<float> sum = sum_.template Get<float>();
+    AscendC::GlobalTensor<float> ws = which == 0 ? gm_.wsDb : gm_.wsDs;
+    AscendC::DataCopyExtParams p(static_cast<uint16_t>(pn), count * 4, static_cast<uint32_t>((t_->c - count) * 4),
+                                 (stride - (count + 7) / 8 * 8) / 8, 0);
+    AscendC::DataCopyPadExtParams<float> pad(false, 0, 0, 0.0f);
+    PipeFence<AscendC::HardEvent::V_MTE2>();
+    PipeFence<AscendC::HardEvent::MTE3_MTE2>();
+    AscendC::DataCopyPad(parts, ws[c], p, pad);
+    PipeFence<AscendC::HardEvent::MTE2_V>();
+    AscendC::Adds(sum, parts, 0.0f, static_cast<int32_t>(count));
+    AscendC::PipeBarrier<PIPE_V>();
+    for (uint32_t k = 1; k < pn; ++k) {
+      AscendC::Add(sum, sum, parts[k * stride], static_cast<int32_t>(count));
+      AscendC::PipeBarrier<PIPE_V>();
+    }
+    AscendC::DataCopyExtParams o(1, count * static_cast<uint32_t>(sizeof(T)), 0, 0, 0);
+    if constexpr (IsFloat()) {
+      PipeFence<AscendC::HardEvent::V_MTE3>();
+      AscendC::DataCopyPad(out[c], sum, o);
+    } else {
+      AscendC::LocalTensor<T> staging = stage_.template Get<T>();
+      PipeFence<AscendC::HardEvent::MTE3_V>();
+      AscendC::Cast(staging, sum, AscendC::RoundMode::CAST_RINT, count);
+      PipeFence<AscendC::HardEvent::V_MTE3>();
+      AscendC::DataCopyPad(out[c], staging, o);
+    }
+    PipeFence<AscendC::HardEvent::MTE3_V>();
+  }
+
+  const GroupNormGradTiling* t_ = nullptr;
+  GroupNormGradGm<T> gm_;
+  AscendC::TPipe* pipe_ = nullptr;
+  AscendC::TQue<AscendC::TPosition::VECIN, 2> inDy_, inX_;
+  AscendC::TQue<AscendC::TPosition::VECOUT, 2> outDx_;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> dyF_, xF_, tmp_, mean_, rstd_, raw_, s1_, s2_, bMean_, bRstd_, bExtra_,
+      fold_, gammaRow_, accG_, accB_, parts_, sum_, stage_;
+  uint64_t chunk_ = 0;
+  uint64_t n0_ = 0;
+  uint64_t rows_ = 0;
+  uint64_t g0_ = 0;
+  uint32_t gl_ = 0;
+  uint32_t seg_ = 0;
+  uint32_t sp_ = 0;
+  uint32_t rowElems_ = 0;
+  uint32_t statsStride_ = 0;
+};
+
+}  // namespace normgrad
