@@ -151,7 +151,7 @@ uint64_t SampleRowsUbBytes(const GroupNormGradTiling& t, uint64_t rows, uint64_t
     if (t.needDx) bytes += segsA * 32;                               // Brcb'd second coefficient
     if (t.needDx && seg > 64) bytes += segs * 64 * 4;                // RowsSum fold
     const bool blockSums = segStride == seg && (seg == 8 || seg == 16 || seg == 32);
-    if (t.needDx && blockSums) bytes += (segs * 6 + 128) * 4;        // block / pair sums
+    if (t.needDx && blockSums) bytes += (segs * seg * 3 / 4 + 128) * 4;  // block-pair folds
   }
   if (t.needDx && t.hasGamma) bytes += rowElems * 4;                 // gamma row
   if (t.needDgamma) bytes += rowElems * 4;
@@ -162,13 +162,13 @@ uint64_t SampleRowsUbBytes(const GroupNormGradTiling& t, uint64_t rows, uint64_t
 // Sample rows: estimated vector cycles per element of a core (the kernel's instruction mix at 64
 // fp32 lanes a cycle): ~8 full-width ops, 5 broadcast ops at Sp / 64 lane use when Sp < 64 (full
 // width for S = 1 and 8-lane segments), two segment sums (3 cycles per reduce repeat; block and
-// pair sums for contiguous 8/16/32), 3 casts for 16-bit.
+// block folds for contiguous 8/16/32), 3 casts for 16-bit.
 double VectorCyclesPerElement(const GroupNormGradTiling& t) {
   const uint64_t seg = t.channelsPerGroup;
   const uint64_t sp = seg == 1 ? 1 : AlignUp(seg, 32 / DtypeBytes(t.dtype));
   const double lanes = (seg == 1 || sp == 8) ? 64.0 : static_cast<double>(std::min<uint64_t>(64, sp));
   const bool blockSums = sp == seg && (seg == 8 || seg == 16 || seg == 32);
-  const double sums = seg == 1 ? 0.0 : 2.0 * (blockSums ? 3.5 : 3.0 * 64.0 / std::min<uint64_t>(64, sp));
+  const double sums = seg == 1 ? 0.0 : 2.0 * (blockSums ? 2.0 : 3.0 * 64.0 / std::min<uint64_t>(64, sp));
   const double ops = 8.0 + 5.0 * 64.0 / lanes + sums + (t.dtype != kGngFloat32 ? 3.0 : 0.0);
   return ops / 64.0;
 }

@@ -10,7 +10,7 @@
 //     one repeat per segment and 64-lane column (layer_norm_grad_row_repeat.h). For S = 1 the
 //     scalars are per element: plain count-form instructions on the stats themselves.
 //   - Segment sums (sum of g = gamma*dy and of g*x-hat) by RowsSum over the segments, or for
-//     contiguous segments of 8/16/32 floats by BlockReduceSum and PairReduceSum halvings.
+//     contiguous segments of 8/16/32 floats by pairwise block folds and one BlockReduceSum.
 //   - Per-channel operands (gamma, the dgamma/dbeta accumulators) are one row of srGroups * Sp
 //     floats, applied to every row of the tile with repeat stride 0.
 // dgamma[c] = sum_n dy * x-hat and dbeta[c] = sum_n dy are accumulated in UB per core, rows in
@@ -68,7 +68,6 @@ class GroupNormGradSampleRows {
     pipe->InitBuffer(rstd_, statsA * sizeof(float));
     if constexpr (!IsFloat()) pipe->InitBuffer(raw_, statsA * sizeof(T));
     if (t.needDx) {
-      // PairReduceSum's last repeat spans 32 outputs (128 bytes) whatever its mask.
       const uint32_t sumsA = (segs + 31) / 32 * 32;
       pipe->InitBuffer(s1_, sumsA * sizeof(float));
       pipe->InitBuffer(s2_, sumsA * sizeof(float));
@@ -79,7 +78,7 @@ class GroupNormGradSampleRows {
       pipe->InitBuffer(bRstd_, (segsA + 8) * 32);
       if (t.needDx) pipe->InitBuffer(bExtra_, segsA * 32);
       if (t.needDx && seg_ > kRowRepeatLanes) pipe->InitBuffer(fold_, segs * kRowRepeatLanes * sizeof(float));
-      if (t.needDx && BlockSums()) pipe->InitBuffer(fold_, (segs * 6 + 128) * sizeof(float));
+      if (t.needDx && BlockSums()) pipe->InitBuffer(fold_, (segs * seg_ * 3 / 4 + 128) * sizeof(float));
     }
     if (t.needDx && gm_.hasGamma) pipe->InitBuffer(gammaRow_, rowElems_ * sizeof(float));
     if (t.needDgamma) pipe->InitBuffer(accG_, rowElems_ * sizeof(float));
@@ -387,9 +386,9 @@ class GroupNormGradSampleRows {
     outDx_.FreeTensor(out);
   }
 
-  // Contiguous segments of 8, 16 or 32 floats: summed by BlockReduceSum (one value per 32-byte
-  // block) and then PairReduceSum halvings, full 64-lane repeats instead of one WholeReduceSum
-  // repeat per segment.
+  // Contiguous segments of 8, 16 or 32 floats: adjacent 32-byte blocks added pairwise (one Add
+  // with block stride 2, 64 output lanes a repeat) until a segment is one block, then one
+  // BlockReduceSum: full-width repeats instead of one WholeReduceSum repeat per segment.
   __aicore__ inline bool BlockSums() const { return sp_ == seg_ && (seg_ == 8 || seg_ == 16 || seg_ == 32); }
 
   // dst[i] = sum of segment i of src, i < segs.
@@ -400,38 +399,42 @@ class GroupNormGradSampleRows {
       return;
     }
     AscendC::LocalTensor<float> scratch = fold_.template Get<float>();
-    const AscendC::LocalTensor<float> blocks = seg_ == 8 ? dst : scratch;
-    ReduceLanes(true, blocks, src, segs * seg_);  // segs * S / 8 block sums
-    uint32_t n = segs * seg_ / 8;
-    AscendC::LocalTensor<float> in = blocks;
-    for (uint32_t width = 16; width <= seg_; width *= 2) {
+    AscendC::LocalTensor<float> in = src;
+    uint32_t blocks = segs * seg_ / 8;
+    uint32_t at = 0;  // the next fold's output in scratch (each fold writes a new region)
+    for (uint32_t width = seg_; width > 8; width /= 2) {
+      const AscendC::LocalTensor<float> out = scratch[at];
+      FoldBlockPairs(out, in, blocks / 2);
       AscendC::PipeBarrier<PIPE_V>();
-      const AscendC::LocalTensor<float> out = width == seg_ ? dst : scratch[(segs * 4 + 63) / 64 * 64];
-      ReduceLanes(false, out, in, n);
-      n /= 2;
+      at += (blocks / 2 * 8 + 63) / 64 * 64;
+      blocks /= 2;
       in = out;
     }
+    BlockSumsOf(dst, in, blocks);
   }
 
-  // Block (8 -> 1) or pair (2 -> 1) sums of n contiguous floats into dst, 64 lanes a repeat.
-  __aicore__ inline void ReduceLanes(bool block, const AscendC::LocalTensor<float>& dst,
-                                     const AscendC::LocalTensor<float>& src, uint32_t n) {
-    const uint32_t perRepeatOut = block ? 8 : 32;
-    const uint32_t full = n / kRowRepeatLanes;
+  // out block i = in block 2i + in block 2i + 1, for i < pairs.
+  __aicore__ inline void FoldBlockPairs(const AscendC::LocalTensor<float>& out, const AscendC::LocalTensor<float>& in,
+                                        uint32_t pairs) {
+    const AscendC::BinaryRepeatParams p(1, 2, 2, 8, 16, 16);
+    const uint32_t full = pairs / 8;
+    for (uint32_t r0 = 0; r0 < full; r0 += kRowRepeatMaxRows) {
+      const uint8_t reps = static_cast<uint8_t>(full - r0 < kRowRepeatMaxRows ? full - r0 : kRowRepeatMaxRows);
+      AscendC::Add<float>(out[r0 * 64], in[r0 * 128], in[r0 * 128 + 8], 64, reps, p);
+    }
+    if (pairs % 8 != 0) AscendC::Add<float>(out[full * 64], in[full * 128], in[full * 128 + 8], (pairs % 8) * 8, 1, p);
+  }
+
+  // dst[i] = sum of block i of in, i < blocks.
+  __aicore__ inline void BlockSumsOf(const AscendC::LocalTensor<float>& dst, const AscendC::LocalTensor<float>& in,
+                                     uint32_t blocks) {
+    const uint32_t full = blocks / 8;
     for (uint32_t r0 = 0; r0 < full; r0 += kRowRepeatMaxRows) {
       const int32_t reps = static_cast<int32_t>(full - r0 < kRowRepeatMaxRows ? full - r0 : kRowRepeatMaxRows);
-      if (block) {
-        AscendC::BlockReduceSum<float>(dst[r0 * perRepeatOut], src[r0 * kRowRepeatLanes], reps, 64, 1, 1, 8);
-      } else {
-        AscendC::PairReduceSum<float>(dst[r0 * perRepeatOut], src[r0 * kRowRepeatLanes], reps, 64, 1, 1, 8);
-      }
+      AscendC::BlockReduceSum<float>(dst[r0 * 8], in[r0 * 64], reps, 64, 1, 1, 8);
     }
-    const uint32_t tail = n % kRowRepeatLanes;
-    if (tail == 0) return;
-    if (block) {
-      AscendC::BlockReduceSum<float>(dst[full * perRepeatOut], src[full * kRowRepeatLanes], 1, static_cast<int32_t>(tail), 1, 1, 8);
-    } else {
-      AscendC::PairReduceSum<float>(dst[full * perRepeatOut], src[full * kRowRepeatLanes], 1, static_cast<int32_t>(tail), 1, 1, 8);
+    if (blocks % 8 != 0) {
+      AscendC::BlockReduceSum<float>(dst[full * 8], in[full * 64], 1, static_cast<int32_t>((blocks % 8) * 8), 1, 1, 8);
     }
   }
 
