@@ -70,20 +70,38 @@ uint64_t MaxSlots(uint64_t s, uint64_t chunkElems, uint64_t rowStride, uint64_t 
   return lo;
 }
 
-uint64_t ParamUbBytes(uint64_t s, uint64_t batchChannels, uint64_t batchRows, uint64_t hwParts) {
-  uint64_t bytes = 2 * AlignUp(batchRows * AlignUp(batchChannels * hwParts, 8) * 4, 32);  // db, ds
+// Groups the UB copy of mean/rstd spans for `channels` consecutive channels starting anywhere
+// (the kernel's GngStatsSpan in op_kernel/group_norm_grad_tile.h: the same formula).
+uint64_t GngStatsSpan(uint64_t channels, uint64_t d, uint64_t g) {
+  return std::min<uint64_t>(channels == 0 ? 0 : (channels + 2 * d - 2) / d, g);
+}
+
+// UB bytes of mean and rstd for `rows` samples of the groups `channels` channels span, one
+// 32-byte-aligned row per sample (GngScalars::Load).
+uint64_t StatsUbBytes(uint64_t s, uint64_t rows, uint64_t channels, uint64_t d, uint64_t g) {
+  return 2 * rows * AlignUp(GngStatsSpan(channels, d, g) * s, 32);
+}
+
+// dgamma/dbeta phase, as GroupNormGradParams lays it out; with DataCopyPad (t.blockCopyOnly == 0)
+// it also holds the batch's mean/rstd rows.
+uint64_t ParamUbBytes(uint64_t s, uint64_t batchChannels, uint64_t batchRows, const GroupNormGradTiling& t) {
+  uint64_t bytes = 2 * AlignUp(batchRows * AlignUp(batchChannels * t.hwParts, 8) * 4, 32);  // db, ds
   bytes += 2 * AlignUp(AlignUp(batchChannels, 8) * 4, 32);   // fp32 dgamma, dbeta
   bytes += 2 * AlignUp(AlignUp(batchChannels, 16) * s, 32);  // cast outputs
+  if (!t.blockCopyOnly) bytes += StatsUbBytes(s, batchRows, batchChannels, t.channelsPerGroup, t.g);
   return bytes;
 }
 
 // Channel slabs: UB bytes beyond the tile's, as GroupNormGradChannelSlab lays them out: its own
 // head/tail partials (n x 4 floats), one neighbour's side (n x 2), the gathered group sums
-// (n x 4), and fp32 accumulators plus cast outputs for dgamma/dbeta of `channels` channels.
-uint64_t SlabExtraUbBytes(uint64_t s, uint64_t n, uint64_t channels) {
+// (n x 4), fp32 accumulators plus cast outputs for dgamma/dbeta of `channels` channels, and the
+// UB copies of their gamma and of mean/rstd of every sample.
+uint64_t SlabExtraUbBytes(uint64_t s, uint64_t channels, const GroupNormGradTiling& t) {
+  const uint64_t n = t.n;
   uint64_t bytes = 2 * AlignUp(n * 4 * 4, 32) + AlignUp(n * 2 * 4, 32);
   bytes += 2 * AlignUp(AlignUp(channels, 8) * 4, 32);
   bytes += 2 * AlignUp(AlignUp(channels, 16) * s, 32);
+  bytes += AlignUp(channels * s, 32) + StatsUbBytes(s, n, channels, t.channelsPerGroup, t.g);
   return bytes;
 }
 
@@ -106,7 +124,7 @@ bool ChooseChannelSlabs(uint64_t s, uint64_t budget, uint64_t cores, const Block
   const uint64_t stride = AlignUp(t->hw, 32 / s);
   if (slots > kMaxSlotsPerTile) return false;
   for (uint64_t chunk : {2048u, 1024u}) {
-    if (TileUbBytes(s, chunk, stride, slots, 1, 0, k) + SlabExtraUbBytes(s, t->n, most) > budget) continue;
+    if (TileUbBytes(s, chunk, stride, slots, 1, 0, k) + SlabExtraUbBytes(s, most, *t) > budget) continue;
     t->mode = kGngChannelSlab;
     t->blockDim = static_cast<uint32_t>(cores);
     t->chunkElems = chunk;
@@ -374,8 +392,8 @@ void ChooseParamBatches(uint64_t s, uint64_t budget,
   }
   uint64_t channels = std::min<uint64_t>(perCore, 2048);
   for (;;) {
-    uint64_t rowBytes = 2 * AlignUp(channels * t->hwParts, 8) * 4;
-    uint64_t small = ParamUbBytes(s, channels, 0, t->hwParts);
+    uint64_t rowBytes = ParamUbBytes(s, channels, 1, *t) - ParamUbBytes(s, channels, 0, *t);
+    uint64_t small = ParamUbBytes(s, channels, 0, *t);
     uint64_t rows = budget > small ? (budget - small) / rowBytes : 0;
     rows = std::min<uint64_t>({rows, t->n, kMaxSlotsPerTile});
     if (rows >= 1 || channels == unit) {
@@ -551,7 +569,7 @@ uint32_t GroupNormGradSlabUbBytes(const GroupNormGradTiling& t) {
   const uint64_t s = DtypeBytes(t.dtype);
   const uint64_t most = t.paramChannelsPerCore + (t.paramChannelsRemainder > 0 ? 1 : 0);
   return static_cast<uint32_t>(TileUbBytes(s, t.chunkElems, t.rowStride, t.slabTileSlots, 1, 0, BlockModeOf(t)) +
-                               SlabExtraUbBytes(s, t.n, most));
+                               SlabExtraUbBytes(s, most, t));
 }
 
 uint32_t GroupNormGradSampleRowsUbBytes(const GroupNormGradTiling& t) {
@@ -566,8 +584,7 @@ uint32_t GroupNormGradSampleRowsUbBytes(const GroupNormGradTiling& t) {
 }
 
 uint32_t GroupNormGradParamUbBytes(const GroupNormGradTiling& t) {
-  return static_cast<uint32_t>(ParamUbBytes(DtypeBytes(t.dtype), t.paramBatchChannels, t.paramBatchRows,
-                                            t.hwParts));
+  return static_cast<uint32_t>(ParamUbBytes(DtypeBytes(t.dtype), t.paramBatchChannels, t.paramBatchRows, t));
 }
 
 }  // namespace normgrad

@@ -12,6 +12,8 @@
 //
 // Workspace: core k's 4n floats start at k * 4n: [head (db, ds) for n = 0..N-1][tail (db, ds)
 // for n = 0..N-1]. A core whose range lies inside one group writes the same sums on both sides.
+// gamma of its channels and mean/rstd of its groups for every n are copied into UB once (three
+// DataCopyPads of exact bytes) and read from there: GM scalar reads would move 64-byte lines.
 #pragma once
 #include "group_norm_grad_params.h"
 #include "group_norm_grad_tile.h"
@@ -40,11 +42,18 @@ class GroupNormGradChannelSlab {
     pipe->InitBuffer(accB_, (most + 7) / 8 * 8 * sizeof(float));
     pipe->InitBuffer(outG_, (most + 15) / 16 * 16 * sizeof(T));
     pipe->InitBuffer(outB_, (most + 15) / 16 * 16 * sizeof(T));
+    // As SlabExtraUbBytes in the tiling: the most channels and groups any core's range spans.
+    const uint32_t span = static_cast<uint32_t>(GngStatsSpan(most, d, t.g));
+    const uint32_t statsRow = (span * static_cast<uint32_t>(sizeof(T)) + 31) / 32 * 32;
+    pipe->InitBuffer(gammaUb_, (most * static_cast<uint32_t>(sizeof(T)) + 31) / 32 * 32);
+    pipe->InitBuffer(meanUb_, n * statsRow);
+    pipe->InitBuffer(rstdUb_, n * statsRow);
   }
 
   __aicore__ inline void Process() {
     const uint32_t n = static_cast<uint32_t>(t_->n);
     tile_.CopyIn(c0_, channels_, n, t_->c);  // hwParts == 1: piece (n, c) is n * C + c
+    LoadScalars();
     tile_.Hold(c0_, channels_, n, t_->c);
     tile_.Sums(false);
     PipeFence<AscendC::HardEvent::V_S>();  // the row sums were written by WholeReduceSum
@@ -77,8 +86,16 @@ class GroupNormGradChannelSlab {
     const uint64_t d = t_->channelsPerGroup;
     return g * d < c0_ || (g + 1) * d > c0_ + channels_;
   }
-  __aicore__ inline float Gamma(uint64_t c) const {
-    return gm_.hasGamma ? GngToFloat(gm_.gamma.GetValue(c)) : 1.0f;
+  __aicore__ inline float Gamma(uint64_t c) const { return scalars_.Gamma(gm_, c); }
+
+  // gamma of the core's channels, mean and rstd of its groups [head, tail] for every sample.
+  __aicore__ inline void LoadScalars() {
+    scalars_.gamma = gammaUb_.template Get<T>();
+    scalars_.mean = meanUb_.template Get<T>();
+    scalars_.rstd = rstdUb_.template Get<T>();
+    scalars_.Load(gm_, c0_, channels_, 0, static_cast<uint32_t>(t_->n), headGroup_,
+                  static_cast<uint32_t>(tailGroup_ - headGroup_ + 1), t_->g);
+    tile_.UseScalars(scalars_);
   }
 
   // sum over local channels [begin, end) of gamma * (db, ds) of sample n, in channel order (the
@@ -175,8 +192,8 @@ class GroupNormGradChannelSlab {
         const uint64_t group = r * t_->g + (c0_ + i) / d;
         if (group != q) {
           q = group;
-          mean = GngToFloat(gm_.mean.GetValue(q));
-          rstd = GngToFloat(gm_.rstd.GetValue(q));
+          mean = scalars_.Mean(gm_, q);
+          rstd = scalars_.Rstd(gm_, q);
         }
         const float sumDb = db.GetValue(r * channels_ + i);
         const float sumDs = ds.GetValue(r * channels_ + i);
@@ -192,6 +209,8 @@ class GroupNormGradChannelSlab {
   GroupNormGradGm<T> gm_;
   GroupNormGradTile<T> tile_;
   AscendC::TBuf<AscendC::TPosition::VECCALC> own_, peer_, gathered_, accG_, accB_, outG_, outB_;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> gammaUb_, meanUb_, rstdUb_;
+  GngScalars<T> scalars_;
   uint64_t core_ = 0;
   uint64_t c0_ = 0;
   uint32_t channels_ = 0;

@@ -3,6 +3,10 @@
 // bitwise whatever the core count or the timing:
 //   dbeta[c]  = sum_n sum_j db[n, c, j]
 //   dgamma[c] = sum_n rstd[n, g] * (sum_j ds[n, c, j] - mean[n, g] * sum_j db[n, c, j])
+// With DataCopyPad, each batch of rows copies the mean/rstd of its groups into UB (one strided
+// DataCopyPad each, exact bytes) instead of reading GM scalars through the data cache; block-copy
+// mode (Atlas training) keeps the GM scalar reads: whole-block copies of rows of a few groups
+// would need the tail handling of block_copy.h for a few bytes.
 #pragma once
 #include "group_norm_grad_tile.h"
 
@@ -43,6 +47,12 @@ class GroupNormGradParams {
     pipe->InitBuffer(accB_, (bc + 7) / 8 * 8 * sizeof(float));
     pipe->InitBuffer(outG_, (bc + 15) / 16 * 16 * sizeof(T));
     pipe->InitBuffer(outB_, (bc + 15) / 16 * 16 * sizeof(T));
+    if (!t.blockCopyOnly) {  // as StatsUbBytes in the tiling
+      const uint32_t span = static_cast<uint32_t>(GngStatsSpan(bc, t.channelsPerGroup, t.g));
+      const uint32_t statsRow = (span * static_cast<uint32_t>(sizeof(T)) + 31) / 32 * 32;
+      pipe->InitBuffer(meanUb_, static_cast<uint32_t>(t.paramBatchRows) * statsRow);
+      pipe->InitBuffer(rstdUb_, static_cast<uint32_t>(t.paramBatchRows) * statsRow);
+    }
   }
 
   __aicore__ inline void Process() {
@@ -138,6 +148,7 @@ class GroupNormGradParams {
       AscendC::DataCopyPad(ds, gm_.wsDs[n0 * rowGm + c0 * hp], p, pad);
     }
     PipeFence<AscendC::HardEvent::MTE2_S>();
+    if (!t_->blockCopyOnly) LoadStats(c0, channels, n0, rows);
     AscendC::LocalTensor<float> accG = accG_.template Get<float>();
     AscendC::LocalTensor<float> accB = accB_.template Get<float>();
     for (uint32_t r = 0; r < rows; ++r) {
@@ -148,8 +159,8 @@ class GroupNormGradParams {
         uint64_t group = (n0 + r) * t_->g + (c0 + i) / t_->channelsPerGroup;
         if (group != q) {
           q = group;
-          mean = GngToFloat(gm_.mean.GetValue(q));
-          rstd = GngToFloat(gm_.rstd.GetValue(q));
+          mean = scalars_.Mean(gm_, q);
+          rstd = scalars_.Rstd(gm_, q);
         }
         float sumDb = 0.0f;
         float sumDs = 0.0f;
@@ -164,10 +175,23 @@ class GroupNormGradParams {
     PipeFence<AscendC::HardEvent::S_MTE2>();
   }
 
+  // mean/rstd of samples [n0, n0 + rows) for the groups of channels [c0, c0 + channels).
+  __aicore__ inline void LoadStats(uint64_t c0, uint32_t channels, uint64_t n0, uint32_t rows) {
+    const uint64_t d = t_->channelsPerGroup;
+    const uint64_t g0 = c0 / d;
+    scalars_.mean = meanUb_.template Get<T>();
+    scalars_.rstd = rstdUb_.template Get<T>();
+    GroupNormGradGm<T> noGamma = gm_;
+    noGamma.hasGamma = false;  // dgamma/dbeta do not need gamma
+    scalars_.Load(noGamma, c0, channels, n0, rows, g0, static_cast<uint32_t>((c0 + channels - 1) / d - g0 + 1),
+                  t_->g);
+  }
+
   const GroupNormGradTiling* t_ = nullptr;
   GroupNormGradGm<T> gm_;
   uint32_t rowFloats_ = 0;
-  AscendC::TBuf<AscendC::TPosition::VECCALC> db_, ds_, accG_, accB_, outG_, outB_;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> db_, ds_, accG_, accB_, outG_, outB_, meanUb_, rstdUb_;
+  GngScalars<T> scalars_;  // GM reads in block-copy mode
 };
 
 }  // namespace normgrad

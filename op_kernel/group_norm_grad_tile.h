@@ -36,6 +36,69 @@ __aicore__ inline float GngToFloat(T v) {
   }
 }
 
+// Groups a core's gamma/mean/rstd copy in UB may span for `channels` consecutive channels
+// starting anywhere: (channels - 1) / d + 2 at most, and never more than g. The host tiling
+// (GngStatsSpan in op_host/group_norm_grad_tiling.cpp) uses the same formula for its UB budget.
+__aicore__ inline uint64_t GngStatsSpan(uint64_t channels, uint64_t d, uint64_t g) {
+  const uint64_t span = channels == 0 ? 0 : (channels + 2 * d - 2) / d;
+  return span < g ? span : g;
+}
+
+// Where gamma, mean and rstd are read from. Scalar GetValue on GM goes through the data cache,
+// which moves a whole 64-byte line per miss: a core needing 14 bytes of gamma and a few stats pays
+// hundreds of bytes, 5-7 % of the traffic of short 16-bit rows. With inUb, the caller has copied
+// gamma[c0, c0 + channels) and the stats of samples [n0, n0 + rows) x groups [g0, g0 + groups)
+// into UB with one DataCopyPad each (exact bytes; Load) and the reads come from there. Without it
+// (block-copy mode, or a phase that did not load them) they go to GM as before.
+template <typename T>
+struct GngScalars {
+  AscendC::LocalTensor<T> gamma;       // channel c at c - c0
+  AscendC::LocalTensor<T> mean, rstd;  // group q = n * g + j at (n - n0) * rowElems + j - g0
+  uint64_t c0 = 0;
+  uint64_t n0 = 0;
+  uint64_t g0 = 0;
+  uint64_t g = 1;
+  uint32_t rowElems = 0;
+  bool inUb = false;
+
+  // gamma/mean/rstd are UB buffers of at least AlignUp(channels) and rows * AlignUp(groups) elements
+  // (32-byte rows). Leaves them ready for scalar reads (MTE2_S).
+  __aicore__ inline void Load(const GroupNormGradGm<T>& gm, uint64_t cFirst, uint32_t channels, uint64_t nFirst,
+                              uint32_t rows, uint64_t gFirst, uint32_t groups, uint64_t groupCount) {
+    c0 = cFirst;
+    n0 = nFirst;
+    g0 = gFirst;
+    g = groupCount;
+    rowElems = (groups * static_cast<uint32_t>(sizeof(T)) + 31) / 32 * 32 / static_cast<uint32_t>(sizeof(T));
+    inUb = true;
+    PipeFence<AscendC::HardEvent::S_MTE2>();  // scalar reads of a previous load are done
+    AscendC::DataCopyPadExtParams<T> pad(false, 0, 0, static_cast<T>(0.0f));
+    if (gm.hasGamma) {
+      AscendC::DataCopyExtParams one(1, channels * static_cast<uint32_t>(sizeof(T)), 0, 0, 0);
+      AscendC::DataCopyPad(gamma, gm.gamma[c0], one, pad);
+    }
+    AscendC::DataCopyExtParams p(static_cast<uint16_t>(rows), groups * static_cast<uint32_t>(sizeof(T)),
+                                 static_cast<uint32_t>((g - groups) * sizeof(T)), 0, 0);
+    AscendC::DataCopyPad(mean, gm.mean[n0 * g + g0], p, pad);
+    AscendC::DataCopyPad(rstd, gm.rstd[n0 * g + g0], p, pad);
+    PipeFence<AscendC::HardEvent::MTE2_S>();
+  }
+
+  __aicore__ inline float Gamma(const GroupNormGradGm<T>& gm, uint64_t c) const {
+    if (!gm.hasGamma) return 1.0f;
+    return GngToFloat(inUb ? gamma.GetValue(static_cast<uint32_t>(c - c0)) : gm.gamma.GetValue(c));
+  }
+  __aicore__ inline float Mean(const GroupNormGradGm<T>& gm, uint64_t q) const { return Stat(gm.mean, mean, q); }
+  __aicore__ inline float Rstd(const GroupNormGradGm<T>& gm, uint64_t q) const { return Stat(gm.rstd, rstd, q); }
+
+ private:
+  __aicore__ inline float Stat(const AscendC::GlobalTensor<T>& src, const AscendC::LocalTensor<T>& ub,
+                               uint64_t q) const {
+    if (!inUb) return GngToFloat(src.GetValue(q));
+    return GngToFloat(ub.GetValue(static_cast<uint32_t>((q / g - n0) * rowElems + q % g - g0)));
+  }
+};
+
 template <typename T>
 class GroupNormGradTile {
  public:
@@ -175,6 +238,9 @@ class GroupNormGradTile {
     headGroup_ = headGroup;
     gathered_ = true;
   }
+
+  // Reads gamma, mean and rstd through `scalars` (UB copies the caller loaded) from now on.
+  __aicore__ inline void UseScalars(const GngScalars<T>& scalars) { scalars_ = scalars; }
 
   // db, ds of slot s (valid after Sums and a V_S fence).
   __aicore__ inline AscendC::LocalTensor<float> SlotDb() { return db_.template Get<float>()[lead_]; }
@@ -329,10 +395,7 @@ class GroupNormGradTile {
     AscendC::DataCopyPad(plane[piece0_], v, p);
   }
 
-  __aicore__ inline float Gamma(uint64_t piece) const {
-    if (!gm_.hasGamma) return 1.0f;
-    return GngToFloat(gm_.gamma.GetValue(piece / t_->hwParts % t_->c));
-  }
+  __aicore__ inline float Gamma(uint64_t piece) const { return scalars_.Gamma(gm_, piece / t_->hwParts % t_->c); }
 
   // Loads c2, c3, rstd of group q (cached across consecutive chunks of the same group).
   __aicore__ inline void Coefficients(uint64_t q) {
@@ -341,8 +404,8 @@ class GroupNormGradTile {
     float sumDb = 0.0f;
     float sumDs = 0.0f;
     GroupSums(q, sumDb, sumDs);
-    const float mean = GngToFloat(gm_.mean.GetValue(q));
-    rstd_ = GngToFloat(gm_.rstd.GetValue(q));
+    const float mean = scalars_.Mean(gm_, q);
+    rstd_ = scalars_.Rstd(gm_, q);
     const float invM = 1.0f / static_cast<float>(t_->channelsPerGroup * t_->hw);
     c2_ = (sumDb * mean - sumDs) * rstd_ * rstd_ * rstd_ * invM;
     c3_ = -c2_ * mean - sumDb * rstd_ * invM;
@@ -505,6 +568,7 @@ class GroupNormGradTile {
   AscendC::TQue<AscendC::TPosition::VECOUT, 1> outDx_;
   AscendC::TBuf<AscendC::TPosition::VECCALC> dyF_, xF_, work_, fold_, db_, ds_, wsDb_, wsDs_, scratch_;
   GngDenseWriter<T> denseOut_;
+  GngScalars<T> scalars_;  // GM reads unless UseScalars
   uint32_t overlapStart_ = 0;  // block-copy mode: lanes of a row's last piece the sums must skip
   uint32_t overlapCount_ = 0;
   bool dense_ = false;
