@@ -249,6 +249,24 @@ def test_short_16bit_rows_move_at_most_5_percent_above_the_minimum_on_a2(shape, 
     assert launch["blockDim"] == 48
 
 
+@pytest.mark.parametrize("dtype", (F32, BF16), ids=str)
+@pytest.mark.parametrize(("shape", "mask"), [
+    ((2, 320, 64, 32), (True, True, True)),     # channel slabs: gamma, mean, rstd of every sample
+    ((3, 1280, 36, 16), (True, False, True)),   # channel slabs, groups spanning several cores
+    ((2, 320, 1024, 32), (False, True, True)),  # dgamma/dbeta phase alone: mean, rstd per batch
+    ((16, 256, 3136, 32), (False, True, False)),
+], ids=["slab_sd_8sq", "slab_1280x6sq", "params_sd_32sq", "params_resnet_56"])
+def test_stats_and_gamma_are_copied_into_ub_not_read_through_the_data_cache_on_a2(shape, mask, dtype):
+    # A GM scalar read moves a 64-byte line per miss (sim DCache model): 12-100 KB per launch here
+    # when each core read gamma, mean and rstd with GetValue; DataCopyPad moves the exact bytes.
+    with _native.soc("ascend910b"):
+        run_and_check(*shape, dtype, seed=14, mask=mask)
+        (launch,) = _native.last_run()
+    assert launch["ok"] and not launch["warnings"]
+    assert launch["scalarGmBytesIn"] == 0
+    assert launch["scalarGmBytesOut"] == 0
+
+
 # ---- seed 000's error table ----
 
 # Sample rows (HxW = 1 on A2/A3): tiles of whole sample rows, per-group scalars broadcast over
