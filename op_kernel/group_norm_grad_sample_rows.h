@@ -7,7 +7,7 @@
 // (Sp) elements, 32-byte aligned, so segment i of the tile starts at i * Sp whatever the row.
 //   - Per-segment scalars (mean, rstd, the dx coefficients) are Brcb'd, one 32-byte block per
 //     segment, and applied by level-0 instructions whose broadcast operand has block stride 0,
-//     one repeat per segment and 64-lane column (layer_norm_grad_row_repeat.h). For S = 1 the
+//     one repeat per segment and 64-lane column (common/row_repeat.h). For S = 1 the
 //     scalars are per element: plain count-form instructions on the stats themselves.
 //   - Segment sums (sum of g = gamma*dy and of g*x-hat) by RowsSum over the segments, or for
 //     contiguous segments of 8/16/32 floats by pairwise block folds and one BlockReduceSum.
@@ -23,7 +23,7 @@
 #include "kernel_operator.h"
 #include "common/pipe_fence.h"
 #include "group_norm_grad_tile.h"
-#include "layer_norm_grad_row_repeat.h"
+#include "common/row_repeat.h"
 
 namespace normgrad {
 

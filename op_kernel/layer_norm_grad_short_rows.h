@@ -1,10 +1,10 @@
 // LayerNorm backward mode WholeRows with rowRepeat: short whole rows (one chunk, at most 2040
 // elements), every step a level-0 instruction that repeats over the rows of the batch, one per
-// 64-column piece (layer_norm_grad_row_repeat.h); per-row scalars are Brcb'd. Same math and sum
+// 64-column piece (common/row_repeat.h); per-row scalars are Brcb'd. Same math and sum
 // orders as layer_norm_grad_batch.h, for batches with more rows than 64-column pieces.
 #pragma once
 #include "layer_norm_grad_batch.h"
-#include "layer_norm_grad_row_repeat.h"
+#include "common/row_repeat.h"
 
 namespace normgrad {
 
