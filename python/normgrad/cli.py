@@ -139,12 +139,12 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def _bench_table(rows: Sequence[BenchRow]) -> str:
-    headers = ["op", "case", "dtype", "shape", "soc", "time µs", "% roofline", "ceiling %", "traffic",
-               "balance", "blockDim", "status"]
-    body = [[r.op, r.case, r.dtype, r.shape, r.soc, fixed(r.modeled_us, 1), fixed(r.roofline_pct, 1),
-             fixed(r.ceiling_pct, 1), fixed(r.traffic_ratio, 2), fixed(r.load_balance, 2), r.block_dim or "-",
-             r.status] for r in rows]
-    return table(headers, body, right=[5, 6, 7, 8, 9, 10])
+    headers = ["op", "case", "dtype", "shape", "soc", "time µs", "SyncAll µs", "% roofline", "ceiling %",
+               "traffic", "balance", "blockDim", "status"]
+    body = [[r.op, r.case, r.dtype, r.shape, r.soc, fixed(r.modeled_us, 1), fixed(r.sync_us, 0),
+             fixed(r.roofline_pct, 1), fixed(r.ceiling_pct, 1), fixed(r.traffic_ratio, 2),
+             fixed(r.load_balance, 2), r.block_dim or "-", r.status] for r in rows]
+    return table(headers, body, right=[5, 6, 7, 8, 9, 10, 11])
 
 
 def _bench_notes(rows: Sequence[BenchRow], listed: int = 3) -> list[str]:

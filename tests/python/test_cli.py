@@ -223,7 +223,8 @@ def test_bench_ceiling_is_a_perfect_stream_under_the_profile_constants(fake_op, 
     assert rows[("copy", "bfloat16", "ascend910")]["ceiling_pct"] == ""  # skipped: did not run
     out = capsys.readouterr().out
     assert "% roofline  ceiling %  traffic" in out
-    assert re.search(r"ascend910b +20\.0 +50\.0 +58\.8 +1\.50 ", out)  # time, % roofline, ceiling, traffic
+    # time, SyncAll, % roofline, ceiling, traffic
+    assert re.search(r"ascend910b +20\.0 +4 +50\.0 +58\.8 +1\.50 ", out)
 
 
 def test_bench_ceiling_stays_below_sustained_over_peak():
