@@ -432,15 +432,15 @@ LayerNormGradTilingResult LayerNormGradComputeTiling(const LayerNormGradTilingIn
     res.ok = true;
     return res;
   }
-  char msg[256];
+  char msg[384];
   std::snprintf(msg, sizeof(msg),
-                "layer_norm_grad tiling: %llu rows of %llu elements of %u bytes fit neither in the Unified "
-                "Buffers of %u cores (%u bytes each) nor%s",
+                "layer_norm_grad tiling: M = %llu rows of D = %llu elements of %u bytes do not fit in the "
+                "Unified Buffers of %u cores (%u bytes each), and %s",
                 static_cast<unsigned long long>(in.rows), static_cast<unsigned long long>(in.cols), f.s,
                 soc.coreCount, soc.ubBytes,
                 soc.hasDataCopyPad && soc.hasHardSyncAll
-                    ? " two passes over column slices (their row sums are kept per core: too many rows)"
-                    : " on this SoC, which has no two-pass mode (it needs DataCopyPad and hard SyncAll)");
+                    ? "two passes over column slices would keep too many rows' sums per core"
+                    : "this SoC has no two-pass mode (it needs DataCopyPad and hard SyncAll)");
   res.error = msg;
   return res;
 }
