@@ -179,26 +179,36 @@ def test_empty_input_gives_zero_parameter_gradients(empty):
     np.testing.assert_array_equal(got[2], np.zeros(c, F32))
 
 
+def assert_bitwise_repeatable(shape, dtype, seed: int, soc: str = "ascend910b") -> None:
+    """Two calls on the same inputs give the same bytes in every output."""
+    dy, x, mean, rstd, gamma = make_inputs(np.random.default_rng(seed), *shape, dtype)
+    with _native.soc(soc):
+        first = normgrad.group_norm_backward(dy, x, mean, rstd, gamma, *shape)
+        second = normgrad.group_norm_backward(dy, x, mean, rstd, gamma, *shape)
+    for a, b in zip(first, second, strict=True):
+        assert a.tobytes() == b.tobytes()
+
+
+def single_launch(shape, dtype, seed: int, soc: str) -> dict:
+    """The one kernel launch of a call on soc, for its traffic and core figures."""
+    dy, x, mean, rstd, gamma = make_inputs(np.random.default_rng(seed), *shape, dtype)
+    with _native.soc(soc):
+        normgrad.group_norm_backward(dy, x, mean, rstd, gamma, *shape)
+        (launch,) = _native.last_run()
+    return launch
+
+
 @pytest.mark.parametrize("shape",
                          [(2, 320, 4096, 32), (8, 64, 3000, 8), (1, 16, 512 * 512, 1), (8, 512, 49, 32)],
                          ids=["whole_plus_split", "split_waves", "two_pass", "channel_slabs"])
 def test_deterministic_bitwise(shape):
-    rng = np.random.default_rng(8)
-    dy, x, mean, rstd, gamma = make_inputs(rng, *shape, F32)
-    first = normgrad.group_norm_backward(dy, x, mean, rstd, gamma, *shape)
-    second = normgrad.group_norm_backward(dy, x, mean, rstd, gamma, *shape)
-    for a, b in zip(first, second, strict=True):
-        assert a.tobytes() == b.tobytes()
+    assert_bitwise_repeatable(shape, F32, seed=8)
 
 
 def test_single_read_of_dy_and_x_on_a2():
     # The whole SD-UNet 320 x 64x64 fp16 layer moves at most 1 % more than the minimum traffic.
     n, c, hw, g = 2, 320, 4096, 32
-    rng = np.random.default_rng(9)
-    dy, x, mean, rstd, gamma = make_inputs(rng, n, c, hw, g, F16)
-    with _native.soc("ascend910b"):
-        normgrad.group_norm_backward(dy, x, mean, rstd, gamma, n, c, hw, g)
-        (launch,) = _native.last_run()
+    launch = single_launch((n, c, hw, g), F16, seed=9, soc="ascend910b")
     minimum = 3 * n * c * hw * 2
     assert launch["bytesIn"] + launch["bytesOut"] <= 1.01 * minimum
     assert launch["blockDim"] == 48
@@ -309,23 +319,14 @@ def test_sample_rows_gamma_null(shape, dtype):
 @pytest.mark.parametrize("shape", [(512, 1024, 1, 32), (64, 8192, 1, 32), (256, 1024, 1, 1024)],
                          ids=["sample_chunks", "group_split", "s1"])
 def test_sample_rows_deterministic_bitwise(shape, dtype):
-    rng = np.random.default_rng(14)
-    dy, x, mean, rstd, gamma = make_inputs(rng, *shape, dtype)
-    first = normgrad.group_norm_backward(dy, x, mean, rstd, gamma, *shape)
-    second = normgrad.group_norm_backward(dy, x, mean, rstd, gamma, *shape)
-    for a, b in zip(first, second, strict=True):
-        assert a.tobytes() == b.tobytes()
+    assert_bitwise_repeatable(shape, dtype, seed=14)
 
 
 def test_sample_rows_read_once_on_all_cores():
     # 4096 x 1024 features, 32 groups, fp32: dy and x read once, dx written once, the dgamma/dbeta
     # partials about 1.6 % more, on every core.
     n, c, hw, g = 4096, 1024, 1, 32
-    rng = np.random.default_rng(15)
-    dy, x, mean, rstd, gamma = make_inputs(rng, n, c, hw, g, F32)
-    with _native.soc("ascend910b"):
-        normgrad.group_norm_backward(dy, x, mean, rstd, gamma, n, c, hw, g)
-        (launch,) = _native.last_run()
+    launch = single_launch((n, c, hw, g), F32, seed=15, soc="ascend910b")
     minimum = 3 * n * c * hw * 4
     assert launch["bytesIn"] + launch["bytesOut"] <= 1.05 * minimum
     assert launch["blockDim"] == 48
@@ -468,24 +469,14 @@ def test_training_series_gamma_null(dtype):
                          [(2, 320, 4096, 32), (16, 64, 1, 8), (1, 16, 512 * 512, 1), (2, 6, 40000, 3)],
                          ids=["split_waves", "packed_rows", "two_pass", "row_pieces"])
 def test_training_series_deterministic_bitwise(shape):
-    rng = np.random.default_rng(14)
-    dy, x, mean, rstd, gamma = make_inputs(rng, *shape, F32)
-    with _native.soc("ascend910"):
-        first = normgrad.group_norm_backward(dy, x, mean, rstd, gamma, *shape)
-        second = normgrad.group_norm_backward(dy, x, mean, rstd, gamma, *shape)
-    for a, b in zip(first, second, strict=True):
-        assert a.tobytes() == b.tobytes()
+    assert_bitwise_repeatable(shape, F32, seed=14, soc="ascend910")
 
 
 def test_training_series_reads_dy_and_x_once_on_all_cores():
     # SD-UNet 320 x 64x64 fp16 on 32 cores: whole groups, so dy and x are read once; the piece sums
     # take one 32-byte block each (2 x 640 x 32 bytes written and read back, < 1 %).
     n, c, hw, g = 2, 320, 4096, 32
-    rng = np.random.default_rng(15)
-    dy, x, mean, rstd, gamma = make_inputs(rng, n, c, hw, g, F16)
-    with _native.soc("ascend910"):
-        normgrad.group_norm_backward(dy, x, mean, rstd, gamma, n, c, hw, g)
-        (launch,) = _native.last_run()
+    launch = single_launch((n, c, hw, g), F16, seed=15, soc="ascend910")
     minimum = 3 * n * c * hw * 2
     assert launch["bytesIn"] + launch["bytesOut"] <= 1.01 * minimum
     assert launch["blockDim"] == 32
