@@ -34,6 +34,8 @@
 #pragma once
 #include <cstdint>
 
+namespace normgrad {
+
 // Group piece sums read back from the workspace per copy in split waves (kernel and host agree).
 constexpr uint64_t kGngWsBatchFloats = 1024;
 
@@ -109,6 +111,8 @@ struct GroupNormGradTiling {
   uint64_t srStage2Channels; // stage-2 channels per core (ceil(c / blockDim)); 0 without stage 2
   uint64_t srStage2Batch;    // stage-2 channels per UB batch
 };
+
+}  // namespace normgrad
 
 #ifndef __CCE_AICORE__
 #include <string>

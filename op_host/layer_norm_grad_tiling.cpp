@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstdio>
 
+namespace normgrad {
 namespace {
 
 constexpr uint32_t kRuntimeReservedUb = 8 * 1024;  // TMP_UB_OFFSET..TOTAL_UB_SIZE on 2201
@@ -444,3 +445,5 @@ LayerNormGradTilingResult LayerNormGradComputeTiling(const LayerNormGradTilingIn
   res.error = msg;
   return res;
 }
+
+}  // namespace normgrad

@@ -8,6 +8,11 @@
 // colSplit > 1 the per-row partial sums are exchanged through the workspace after a SyncAll.
 #pragma once
 #include <cstdint>
+#if !defined(__CCE_AICORE__)
+#include <string>
+#endif
+
+namespace normgrad {
 
 // Element types the kernel handles (stored in the tiling as uint32_t).
 enum LayerNormGradDtype : uint32_t { kLnFloat32 = 0, kLnFloat16 = 1, kLnBfloat16 = 2 };
@@ -64,7 +69,6 @@ inline uint32_t LayerNormGradDtypeBytes(uint32_t dtype) { return dtype == kLnFlo
 
 // Host side only: the device compiler sees just the struct above.
 #if !defined(__CCE_AICORE__)
-#include <string>
 
 struct LayerNormGradSocInfo {
   uint32_t coreCount;       // vector cores a launch may use
@@ -103,3 +107,5 @@ uint32_t LayerNormGradReduceUbBytes(const LayerNormGradTiling& t);
 // UB the kernel may use on a core of ubBytes (the top 8 KiB stay reserved for the runtime).
 uint32_t LayerNormGradUbBudget(uint32_t ubBytes);
 #endif  // !__CCE_AICORE__
+
+}  // namespace normgrad

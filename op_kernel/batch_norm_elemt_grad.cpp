@@ -1,5 +1,6 @@
 // Kernel entry of BatchNormElemtGrad (aclnnBatchNormElemtBackward, graph op SyncBatchNormBackwardElemt):
 // reads the tiling and runs the mode it chose. The math lives in the mode headers.
+// cann-check: skip-arch ascend910 aclnnBatchNormElemtBackward serves Atlas A2/A3 only; its copies need DataCopyPad
 #include "kernel_operator.h"
 #include "batch_norm_elemt_grad_channel_slabs.h"
 #include "batch_norm_elemt_grad_row_scalars.h"

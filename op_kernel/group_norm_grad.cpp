@@ -89,11 +89,11 @@ extern "C" __global__ __aicore__ void group_norm_grad(GM_ADDR dy, GM_ADDR mean, 
 #if !defined(__NPU_ARCH__) || __NPU_ARCH__ != 1001
   KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIV_1_0);  // hard SyncAll between phases
 #endif
-  GET_TILING_DATA_WITH_STRUCT(GroupNormGradTiling, t, tiling);
-  if (t.dtype == kGngFloat16) {
+  GET_TILING_DATA_WITH_STRUCT(normgrad::GroupNormGradTiling, t, tiling);
+  if (t.dtype == normgrad::kGngFloat16) {
     normgrad::GroupNormGradRun<half>(t, dy, mean, rstd, x, gamma, dx, dgamma, dbeta, workspace);
 #if !defined(__NPU_ARCH__) || __NPU_ARCH__ != 1001
-  } else if (t.dtype == kGngBfloat16) {
+  } else if (t.dtype == normgrad::kGngBfloat16) {
     normgrad::GroupNormGradRun<bfloat16_t>(t, dy, mean, rstd, x, gamma, dx, dgamma, dbeta, workspace);
 #endif
   } else {

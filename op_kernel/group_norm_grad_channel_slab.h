@@ -15,6 +15,7 @@
 // gamma of its channels and mean/rstd of its groups for every n are copied into UB once (three
 // DataCopyPads of exact bytes) and read from there: GM scalar reads would move 64-byte lines.
 #pragma once
+#include "common/pad_copy.h"
 #include "group_norm_grad_params.h"
 #include "group_norm_grad_tile.h"
 
@@ -132,7 +133,7 @@ class GroupNormGradChannelSlab {
     }
     PipeFence<AscendC::HardEvent::S_MTE3>();
     AscendC::DataCopyExtParams p(1, n * 4 * static_cast<uint32_t>(sizeof(float)), 0, 0, 0);
-    AscendC::DataCopyPad(gm_.wsDb[core_ * 4 * n], own, p);
+    PadCopy(gm_.wsDb[core_ * 4 * n], own, p);
   }
 
   // gathered[(n * 2 + side) * 2 + {db, ds}]: the full sums of the head (side 0) and tail (side 1)
@@ -160,7 +161,7 @@ class GroupNormGradChannelSlab {
         const uint64_t peerSide = k < core_ ? 1 : 0;
         AscendC::DataCopyExtParams p(1, n * 2 * static_cast<uint32_t>(sizeof(float)), 0, 0, 0);
         AscendC::DataCopyPadExtParams<float> pad(false, 0, 0, 0.0f);
-        AscendC::DataCopyPad(peer, gm_.wsDb[(k * 4 + peerSide * 2) * n], p, pad);
+        PadCopy(peer, gm_.wsDb[(k * 4 + peerSide * 2) * n], p, pad);
         PipeFence<AscendC::HardEvent::MTE2_S>();
         from = peer;
       }

@@ -8,6 +8,7 @@
 // mode (Atlas training) keeps the GM scalar reads: whole-block copies of rows of a few groups
 // would need the tail handling of block_copy.h for a few bytes.
 #pragma once
+#include "common/pad_copy.h"
 #include "group_norm_grad_tile.h"
 
 namespace normgrad {
@@ -20,14 +21,14 @@ __aicore__ inline void GngStoreChannels(const AscendC::GlobalTensor<T>& dst, Asc
   AscendC::DataCopyExtParams p(1, channels * static_cast<uint32_t>(sizeof(T)), 0, 0, 0);
   if constexpr (AscendC::IsSameType<T, float>::value) {
     PipeFence<AscendC::HardEvent::S_MTE3>();
-    AscendC::DataCopyPad(dst[c0], acc, p);
+    PadCopy(dst[c0], acc, p);
     PipeFence<AscendC::HardEvent::MTE3_S>();
   } else {
     AscendC::LocalTensor<T> out = stage.template Get<T>();
     PipeFence<AscendC::HardEvent::S_V>();
     AscendC::Cast(out, acc, AscendC::RoundMode::CAST_RINT, channels);
     PipeFence<AscendC::HardEvent::V_MTE3>();
-    AscendC::DataCopyPad(dst[c0], out, p);
+    PadCopy(dst[c0], out, p);
     PipeFence<AscendC::HardEvent::MTE3_V>();
     PipeFence<AscendC::HardEvent::V_S>();
   }
@@ -144,8 +145,8 @@ class GroupNormGradParams {
       AscendC::DataCopyExtParams p(static_cast<uint16_t>(rows), len * static_cast<uint32_t>(sizeof(float)),
                                    static_cast<uint32_t>((rowGm - len) * sizeof(float)), 0, 0);
       AscendC::DataCopyPadExtParams<float> pad(false, 0, 0, 0.0f);
-      AscendC::DataCopyPad(db, gm_.wsDb[n0 * rowGm + c0 * hp], p, pad);
-      AscendC::DataCopyPad(ds, gm_.wsDs[n0 * rowGm + c0 * hp], p, pad);
+      PadCopy(db, gm_.wsDb[n0 * rowGm + c0 * hp], p, pad);
+      PadCopy(ds, gm_.wsDs[n0 * rowGm + c0 * hp], p, pad);
     }
     PipeFence<AscendC::HardEvent::MTE2_S>();
     if (!t_->blockCopyOnly) LoadStats(c0, channels, n0, rows);

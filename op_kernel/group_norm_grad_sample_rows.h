@@ -21,6 +21,7 @@
 // dx = rstd * (g - sumG / M + x-hat * (-sumGXhat / M)), M = S.
 #pragma once
 #include "kernel_operator.h"
+#include "common/pad_copy.h"
 #include "common/pipe_fence.h"
 #include "group_norm_grad_tile.h"
 #include "common/row_repeat.h"
@@ -184,7 +185,7 @@ class GroupNormGradSampleRows {
                                   uint64_t first, uint32_t rows) const {
     ForRowCopies(rows, sizeof(S), [&](const AscendC::DataCopyExtParams& p, uint64_t gmOff, uint32_t ubOff) {
       AscendC::DataCopyPadExtParams<S> pad(false, 0, 0, static_cast<S>(0));
-      AscendC::DataCopyPad(dst[ubOff], src[first + gmOff], p, pad);
+      PadCopy(dst[ubOff], src[first + gmOff], p, pad);
     });
   }
 
@@ -196,7 +197,7 @@ class GroupNormGradSampleRows {
       const uint32_t gmGap = p.srcStride;
       p.srcStride = p.dstStride;
       p.dstStride = gmGap;
-      AscendC::DataCopyPad(dst[first + gmOff], src[ubOff], p);
+      PadCopy(dst[first + gmOff], src[ubOff], p);
     });
   }
 
@@ -222,11 +223,11 @@ class GroupNormGradSampleRows {
     AscendC::DataCopyPadExtParams<T> pad(false, 0, 0, static_cast<T>(0));
     PipeFence<AscendC::HardEvent::V_MTE2>();  // the previous tile's vector reads of dst are done
     if constexpr (IsFloat()) {
-      AscendC::DataCopyPad(dst, src[first], p, pad);
+      PadCopy(dst, src[first], p, pad);
       PipeFence<AscendC::HardEvent::MTE2_V>();
     } else {
       AscendC::LocalTensor<T> raw = raw_.template Get<T>();
-      AscendC::DataCopyPad(raw, src[first], p, pad);
+      PadCopy(raw, src[first], p, pad);
       PipeFence<AscendC::HardEvent::MTE2_V>();
       AscendC::Cast(dst, raw, AscendC::RoundMode::CAST_NONE, rows * statsStride_);
     }
@@ -482,7 +483,7 @@ class GroupNormGradSampleRows {
     AscendC::DataCopyPadExtParams<float> pad(false, 0, 0, 0.0f);
     PipeFence<AscendC::HardEvent::V_MTE2>();
     PipeFence<AscendC::HardEvent::MTE3_MTE2>();
-    AscendC::DataCopyPad(parts, ws[c], p, pad);
+    PadCopy(parts, ws[c], p, pad);
     PipeFence<AscendC::HardEvent::MTE2_V>();
     AscendC::Adds(sum, parts, 0.0f, static_cast<int32_t>(count));
     AscendC::PipeBarrier<PIPE_V>();
@@ -493,13 +494,13 @@ class GroupNormGradSampleRows {
     AscendC::DataCopyExtParams o(1, count * static_cast<uint32_t>(sizeof(T)), 0, 0, 0);
     if constexpr (IsFloat()) {
       PipeFence<AscendC::HardEvent::V_MTE3>();
-      AscendC::DataCopyPad(out[c], sum, o);
+      PadCopy(out[c], sum, o);
     } else {
       AscendC::LocalTensor<T> staging = stage_.template Get<T>();
       PipeFence<AscendC::HardEvent::MTE3_V>();
       AscendC::Cast(staging, sum, AscendC::RoundMode::CAST_RINT, count);
       PipeFence<AscendC::HardEvent::V_MTE3>();
-      AscendC::DataCopyPad(out[c], staging, o);
+      PadCopy(out[c], staging, o);
     }
     PipeFence<AscendC::HardEvent::MTE3_V>();
   }

@@ -11,6 +11,7 @@
 // db and ds are kept per piece; they also feed dgamma/dbeta (group_norm_grad_params.h).
 #pragma once
 #include "kernel_operator.h"
+#include "common/pad_copy.h"
 #include "common/pipe_fence.h"
 #include "common/row_sums.h"
 #include "group_norm_grad_block_io.h"
@@ -29,11 +30,12 @@ struct GroupNormGradGm {
 
 template <typename T>
 __aicore__ inline float GngToFloat(T v) {
+#if !defined(__NPU_ARCH__) || __NPU_ARCH__ != 1001  // bfloat16 (and ToFloat) are Atlas A2/A3 only
   if constexpr (AscendC::IsSameType<T, bfloat16_t>::value) {
     return AscendC::ToFloat(v);
-  } else {
-    return static_cast<float>(v);
   }
+#endif
+  return static_cast<float>(v);
 }
 
 // Groups a core's gamma/mean/rstd copy in UB may span for `channels` consecutive channels
@@ -75,12 +77,12 @@ struct GngScalars {
     AscendC::DataCopyPadExtParams<T> pad(false, 0, 0, static_cast<T>(0.0f));
     if (gm.hasGamma) {
       AscendC::DataCopyExtParams one(1, channels * static_cast<uint32_t>(sizeof(T)), 0, 0, 0);
-      AscendC::DataCopyPad(gamma, gm.gamma[c0], one, pad);
+      PadCopy(gamma, gm.gamma[c0], one, pad);
     }
     AscendC::DataCopyExtParams p(static_cast<uint16_t>(rows), groups * static_cast<uint32_t>(sizeof(T)),
                                  static_cast<uint32_t>((g - groups) * sizeof(T)), 0, 0);
-    AscendC::DataCopyPad(mean, gm.mean[n0 * g + g0], p, pad);
-    AscendC::DataCopyPad(rstd, gm.rstd[n0 * g + g0], p, pad);
+    PadCopy(mean, gm.mean[n0 * g + g0], p, pad);
+    PadCopy(rstd, gm.rstd[n0 * g + g0], p, pad);
     PipeFence<AscendC::HardEvent::MTE2_S>();
   }
 
@@ -307,7 +309,7 @@ class GroupNormGradTile {
     if (t_->hwParts == 1) {
       AscendC::DataCopyExtParams p(static_cast<uint16_t>(slots), static_cast<uint32_t>(t_->hw * sizeof(T)), 0, 0, 0);
       AscendC::DataCopyPadExtParams<T> pad(true, 0, static_cast<uint8_t>(rs - t_->hw), static_cast<T>(0.0f));
-      AscendC::DataCopyPad(dst, src[piece0 * t_->hw], p, pad);
+      PadCopy(dst, src[piece0 * t_->hw], p, pad);
       return;
     }
     for (uint32_t s = 0; s < slots; ++s) {
@@ -315,7 +317,7 @@ class GroupNormGradTile {
       AscendC::DataCopyExtParams p(1, static_cast<uint32_t>(len * sizeof(T)), 0, 0, 0);
       AscendC::DataCopyPadExtParams<T> pad(true, 0, static_cast<uint8_t>(PaddedLen(piece0 + s) - len),
                                            static_cast<T>(0.0f));
-      AscendC::DataCopyPad(dst[s * rs], src[PieceGmOffset(piece0 + s)], p, pad);
+      PadCopy(dst[s * rs], src[PieceGmOffset(piece0 + s)], p, pad);
     }
   }
 
@@ -392,7 +394,7 @@ class GroupNormGradTile {
 
   __aicore__ inline void StorePlane(const AscendC::GlobalTensor<float>& plane, const AscendC::LocalTensor<float>& v) {
     AscendC::DataCopyExtParams p(1, slots_ * static_cast<uint32_t>(sizeof(float)), 0, 0, 0);
-    AscendC::DataCopyPad(plane[piece0_], v, p);
+    PadCopy(plane[piece0_], v, p);
   }
 
   __aicore__ inline float Gamma(uint64_t piece) const { return scalars_.Gamma(gm_, piece / t_->hwParts % t_->c); }
@@ -447,8 +449,8 @@ class GroupNormGradTile {
       } else {
         AscendC::DataCopyExtParams p(1, n * static_cast<uint32_t>(sizeof(float)), 0, 0, 0);
         AscendC::DataCopyPadExtParams<float> pad(false, 0, 0, 0.0f);
-        AscendC::DataCopyPad(db, gm_.wsDb[first + b], p, pad);
-        AscendC::DataCopyPad(ds, gm_.wsDs[first + b], p, pad);
+        PadCopy(db, gm_.wsDb[first + b], p, pad);
+        PadCopy(ds, gm_.wsDs[first + b], p, pad);
       }
       PipeFence<AscendC::HardEvent::MTE2_S>();
       for (uint32_t i = 0; i < n; ++i) {
@@ -497,7 +499,7 @@ class GroupNormGradTile {
       for (uint32_t r = 0; r < rows;) {
         const uint32_t n = RowsInRun(s + r, rows - r);
         AscendC::DataCopyExtParams p(static_cast<uint16_t>(n), static_cast<uint32_t>(t_->hw * sizeof(T)), 0, 0, 0);
-        AscendC::DataCopyPad(gm_.dx[PieceOf(s + r) * t_->hw], out[r * rs], p);
+        PadCopy(gm_.dx[PieceOf(s + r) * t_->hw], out[r * rs], p);
         r += n;
       }
     }
@@ -529,7 +531,7 @@ class GroupNormGradTile {
       }
     } else {
       AscendC::DataCopyExtParams p(1, static_cast<uint32_t>(real * sizeof(T)), 0, 0, 0);
-      AscendC::DataCopyPad(gm_.dx[PieceGmOffset(piece) + off], out, p);
+      PadCopy(gm_.dx[PieceGmOffset(piece) + off], out, p);
     }
     outDx_.FreeTensor(out);
   }

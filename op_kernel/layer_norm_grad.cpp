@@ -8,7 +8,7 @@
 #include "layer_norm_grad_two_pass.h"
 #include "layer_norm_grad_whole_rows.h"
 
-namespace {
+namespace normgrad {
 
 template <typename T>
 __aicore__ inline void RunLayerNormGrad(const normgrad::LayerNormGradArgs& args, const LayerNormGradTiling& t) {
@@ -48,7 +48,7 @@ __aicore__ inline void RunLayerNormGrad(const normgrad::LayerNormGradArgs& args,
   }
 }
 
-}  // namespace
+}  // namespace normgrad
 
 extern "C" __global__ __aicore__ void layer_norm_grad(GM_ADDR dy, GM_ADDR x, GM_ADDR rstd, GM_ADDR mean,
                                                       GM_ADDR gamma, GM_ADDR dx, GM_ADDR dgamma, GM_ADDR dbeta,
@@ -59,16 +59,16 @@ extern "C" __global__ __aicore__ void layer_norm_grad(GM_ADDR dy, GM_ADDR x, GM_
 #if !defined(__NPU_ARCH__) || __NPU_ARCH__ != 1001
   KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIV_1_0);  // hard SyncAll
 #endif
-  GET_TILING_DATA_WITH_STRUCT(LayerNormGradTiling, t, tiling);
+  GET_TILING_DATA_WITH_STRUCT(normgrad::LayerNormGradTiling, t, tiling);
   GM_ADDR ws = t.workspaceBytes > 0 ? AscendC::GetUserWorkspace(workspace) : workspace;
   const normgrad::LayerNormGradArgs args{dy, x, rstd, mean, gamma, dx, dgamma, dbeta, ws};
-  if (t.dtype == kLnFloat32) {
-    RunLayerNormGrad<float>(args, t);
-  } else if (t.dtype == kLnFloat16) {
-    RunLayerNormGrad<half>(args, t);
+  if (t.dtype == normgrad::kLnFloat32) {
+    normgrad::RunLayerNormGrad<float>(args, t);
+  } else if (t.dtype == normgrad::kLnFloat16) {
+    normgrad::RunLayerNormGrad<half>(args, t);
 #if !defined(__NPU_ARCH__) || __NPU_ARCH__ != 1001
   } else {
-    RunLayerNormGrad<bfloat16_t>(args, t);
+    normgrad::RunLayerNormGrad<bfloat16_t>(args, t);
 #endif
   }
 }

@@ -16,6 +16,7 @@
 // in several chunks keep two fp32 work rows: x - mean becomes dy * (x - mean) in place.
 #pragma once
 #include "kernel_operator.h"
+#include "common/pad_copy.h"
 #include "layer_norm_grad_tiling.h"
 #include "common/block_copy.h"
 #include "common/dense_block_writer.h"
@@ -228,7 +229,7 @@ class LayerNormGradBatch {
                                       static_cast<uint32_t>((t_.cols - sliceCols_) * s),
                                       t_.sliceStride * s / 32 - rowBlocks, 0);
     AscendC::DataCopyPadExtParams<T> pad(false, 0, 0, static_cast<T>(0.0f));
-    AscendC::DataCopyPad(rows, gm, params, pad);
+    PadCopy(rows, gm, params, pad);
     que.EnQue(rows);
     return que.template DeQue<T>();
   }
@@ -450,7 +451,7 @@ class LayerNormGradBatch {
     } else {
       AscendC::DataCopyExtParams params(static_cast<uint16_t>(n), cw * s, t_.sliceStride * s / 32 - (cw * s + 31) / 32,
                                         static_cast<uint32_t>((t_.cols - cw) * s), 0);
-      AscendC::DataCopyPad(gm, dyIn_, params);
+      PadCopy(gm, dyIn_, params);
     }
     AscendC::SetFlag<AscendC::HardEvent::MTE3_MTE2>(dxOutEvt_[dySlot_]);
     dxOutPending_[dySlot_] = true;

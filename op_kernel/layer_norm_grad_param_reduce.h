@@ -3,6 +3,7 @@
 // Each core owns reduceCols columns; only the G partial rows of a column chunk are resident.
 #pragma once
 #include "kernel_operator.h"
+#include "common/pad_copy.h"
 #include "layer_norm_grad_tiling.h"
 #include "layer_norm_grad_batch.h"
 #include "common/float_io.h"
@@ -74,7 +75,7 @@ class LayerNormGradParamReduce {
           }
         }
       } else {
-        AscendC::DataCopyPad(part, gm, params, pad);
+        PadCopy(part, gm, params, pad);
       }
       PipeFence<AscendC::HardEvent::MTE2_V>();
       AscendC::Adds(sum, part, 0.0f, cnt);

@@ -3,6 +3,7 @@
 // 64-column piece (common/row_repeat.h); per-row scalars are Brcb'd. Same math and sum
 // orders as layer_norm_grad_batch.h, for batches with more rows than 64-column pieces.
 #pragma once
+#include "common/pad_copy.h"
 #include "layer_norm_grad_batch.h"
 #include "common/row_repeat.h"
 
@@ -112,7 +113,7 @@ class LayerNormGradShortRows : public LayerNormGradBatch<T> {
     const uint32_t srcGap = this->t_.sliceStride * s / 32 - (cw * s + 31) / 32;  // 32-byte blocks
     AscendC::DataCopyExtParams params(static_cast<uint16_t>(n), cw * s, srcGap,
                                       static_cast<uint32_t>((this->t_.cols - cw) * s), 0);
-    AscendC::DataCopyPad(gm, out, params);
+    PadCopy(gm, out, params);
     this->dxQue_.FreeTensor(out);
   }
 

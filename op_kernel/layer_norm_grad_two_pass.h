@@ -11,6 +11,7 @@
 // dy and x are read twice (traffic 5/3 of the minimum), every other byte once; no atomics.
 #pragma once
 #include "kernel_operator.h"
+#include "common/pad_copy.h"
 #include "layer_norm_grad_batch.h"
 #include "layer_norm_grad_tiling.h"
 #include "common/float_io.h"
@@ -86,7 +87,7 @@ class LayerNormGradTwoPass {
     AscendC::DataCopyExtParams params(static_cast<uint16_t>(n), cw * s, static_cast<uint32_t>((t_.cols - cw) * s),
                                       t_.chunkCols * s / 32 - (cw * s + 31) / 32, 0);
     AscendC::DataCopyPadExtParams<T> pad(false, 0, 0, static_cast<T>(0.0f));
-    AscendC::DataCopyPad(tile, gm, params, pad);
+    PadCopy(tile, gm, params, pad);
     que.EnQue(tile);
     return que.template DeQue<T>();
   }
@@ -225,7 +226,7 @@ class LayerNormGradTwoPass {
       AscendC::DataCopyExtParams params(static_cast<uint16_t>(t_.colSplit), n * 4,
                                         static_cast<uint32_t>((2 * mp_ - n) * 4), 0, 0);
       AscendC::DataCopyPadExtParams<float> pad(false, 0, 0, 0.0f);
-      AscendC::DataCopyPad(exch[k * t_.colSplit * np], gm[k * mp_ + r0], params, pad);
+      PadCopy(exch[k * t_.colSplit * np], gm[k * mp_ + r0], params, pad);
     }
     PipeFence<AscendC::HardEvent::MTE2_S>();
     for (uint32_t r = 0; r < n; ++r) {
@@ -275,7 +276,7 @@ class LayerNormGradTwoPass {
         gm.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a_.dx) + r0 * t_.cols + colStart_ + c0);
         AscendC::DataCopyExtParams params(static_cast<uint16_t>(n), cw * s, t_.chunkCols * s / 32 - (cw * s + 31) / 32,
                                           static_cast<uint32_t>((t_.cols - cw) * s), 0);
-        AscendC::DataCopyPad(gm, out, params);
+        PadCopy(gm, out, params);
         dxQue_.FreeTensor(out);
       }
     }

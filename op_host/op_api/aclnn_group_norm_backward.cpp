@@ -18,6 +18,11 @@ namespace {
 constexpr const char* kApi = "aclnnGroupNormBackward";
 constexpr size_t kMaxDims = 8;
 
+using normgrad::GroupNormGradDtype;
+using normgrad::GroupNormGradTiling;
+using normgrad::kGngFloat32;
+using normgrad::kGngFloat16;
+using normgrad::kGngBfloat16;
 using normgrad::Error;
 using normgrad::kStatusInvalid;
 using normgrad::kStatusNullptr;

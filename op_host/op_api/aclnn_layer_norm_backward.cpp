@@ -14,6 +14,15 @@ extern "C" void layer_norm_grad(uint8_t* dy, uint8_t* x, uint8_t* rstd, uint8_t*
 namespace {
 
 constexpr const char* kApi = "aclnnLayerNormBackward";
+using normgrad::LayerNormGradComputeTiling;
+using normgrad::LayerNormGradDtype;
+using normgrad::LayerNormGradSocInfo;
+using normgrad::LayerNormGradTiling;
+using normgrad::LayerNormGradTilingInput;
+using normgrad::LayerNormGradTilingResult;
+using normgrad::kLnBfloat16;
+using normgrad::kLnFloat16;
+using normgrad::kLnFloat32;
 using normgrad::Error;
 using normgrad::kStatusInvalid;
 using normgrad::kStatusNullptr;

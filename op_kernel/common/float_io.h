@@ -3,6 +3,7 @@
 // Without DataCopyPad (Atlas training) a BlockIo selects whole-block copies (common/block_copy.h).
 #pragma once
 #include "kernel_operator.h"
+#include "common/pad_copy.h"
 #include "common/block_copy.h"
 #include "common/pipe_fence.h"
 
@@ -19,7 +20,7 @@ __aicore__ inline void CopyGmToUb(const AscendC::LocalTensor<S>& dst, GM_ADDR ba
   gm.SetGlobalBuffer(reinterpret_cast<__gm__ S*>(base) + offset, count);
   AscendC::DataCopyExtParams params(1, count * sizeof(S), 0, 0, 0);
   AscendC::DataCopyPadExtParams<S> pad(false, 0, 0, static_cast<S>(0));
-  AscendC::DataCopyPad(dst, gm, params, pad);
+  PadCopy(dst, gm, params, pad);
 }
 
 template <typename S>
@@ -28,7 +29,7 @@ __aicore__ inline void CopyUbToGm(GM_ADDR base, uint64_t offset, const AscendC::
   AscendC::GlobalTensor<S> gm;
   gm.SetGlobalBuffer(reinterpret_cast<__gm__ S*>(base) + offset, count);
   AscendC::DataCopyExtParams params(1, count * sizeof(S), 0, 0, 0);
-  AscendC::DataCopyPad(gm, src, params);
+  PadCopy(gm, src, params);
 }
 
 // Whole-block copies (on = true): scratch is one 32-byte block, total the GM vector's elements.
@@ -87,10 +88,12 @@ __aicore__ inline void LoadAsFloat(const AscendC::LocalTensor<float>& dst, const
     PipeFence<AscendC::HardEvent::MTE2_V>();
     AscendC::Cast(dst, h, AscendC::RoundMode::CAST_NONE, count);
   } else {
+#if !defined(__NPU_ARCH__) || __NPU_ARCH__ != 1001  // bfloat16 is Atlas A2/A3 only
     AscendC::LocalTensor<bfloat16_t> b = raw.ReinterpretCast<bfloat16_t>();
     CopyGmToUb(b, base, offset, count);
     PipeFence<AscendC::HardEvent::MTE2_V>();
     AscendC::Cast(dst, b, AscendC::RoundMode::CAST_NONE, count);
+#endif
   }
 }
 
@@ -110,10 +113,12 @@ __aicore__ inline void StoreFromFloat(GM_ADDR base, uint64_t offset, const Ascen
       PipeFence<AscendC::HardEvent::V_MTE3>();
       CopyUbToGm(base, offset, h, count, io);
     } else {
+#if !defined(__NPU_ARCH__) || __NPU_ARCH__ != 1001  // bfloat16 is Atlas A2/A3 only
       AscendC::LocalTensor<bfloat16_t> b = stage.ReinterpretCast<bfloat16_t>();
       AscendC::Cast(b, src, AscendC::RoundMode::CAST_RINT, count);
       PipeFence<AscendC::HardEvent::V_MTE3>();
       CopyUbToGm(base, offset, b, count);
+#endif
     }
   }
   PipeFence<AscendC::HardEvent::MTE3_V>();

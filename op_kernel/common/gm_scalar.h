@@ -20,7 +20,9 @@ __aicore__ inline T GmScalar(GM_ADDR base, int64_t index) {
 // base[index] as float.
 __aicore__ inline float GmScalarAsFloat(GM_ADDR base, uint32_t dtype, int64_t index) {
   if (dtype == kGmScalarFp16) return static_cast<float>(GmScalar<half>(base, index));
+#if !defined(__NPU_ARCH__) || __NPU_ARCH__ != 1001  // bfloat16 (and ToFloat) are Atlas A2/A3 only
   if (dtype == kGmScalarBf16) return AscendC::ToFloat(GmScalar<bfloat16_t>(base, index));
+#endif
   if (dtype == kGmScalarInt32) return static_cast<float>(GmScalar<int32_t>(base, index));
   return GmScalar<float>(base, index);
 }

@@ -8,7 +8,7 @@ namespace normgrad {
 // of E issues its next one (e.g. MTE2_V after a DataCopyPad into a TBuf that Vector reads next).
 template <AscendC::HardEvent E>
 __aicore__ inline void PipeFence() {
-  event_t id = static_cast<event_t>(AscendC::GetTPipePtr()->FetchEventID(E));
+  event_t id = static_cast<event_t>(GetTPipePtr()->FetchEventID(E));
   AscendC::SetFlag<E>(id);
   AscendC::WaitFlag<E>(id);
 }

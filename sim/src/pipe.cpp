@@ -357,10 +357,10 @@ void TPipe::SimTrackOutstanding(const char* api, TPosition pos, int delta) {
   outstanding_[p] = static_cast<uint8_t>(outstanding_[p] + delta);
 }
 
-TPipe* GetTPipePtr() {
+}  // namespace AscendC
+
+AscendC::TPipe* GetTPipePtr() {
   void* p = sim::Core().pipe;
   if (p == nullptr) sim::Fail("GetTPipePtr", "no TPipe has been constructed in this kernel");
-  return static_cast<TPipe*>(p);
+  return static_cast<AscendC::TPipe*>(p);
 }
-
-}  // namespace AscendC

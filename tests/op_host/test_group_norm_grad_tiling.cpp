@@ -9,6 +9,8 @@
 
 namespace {
 
+using namespace normgrad;  // NOLINT: the tiling vocabulary under test
+
 using normgrad::GroupNormGradRequest;
 using normgrad::GroupNormGradSoc;
 using normgrad::GroupNormGradTilingFor;

@@ -8,6 +8,8 @@
 
 namespace {
 
+using namespace normgrad;  // NOLINT: the tiling vocabulary under test
+
 const LayerNormGradSocInfo kA2{48, 192 * 1024, true};
 // Atlas training series (ascend910): no hard SyncAll, no Brcb, no DataCopyPad.
 const LayerNormGradSocInfo kTraining{32, 256 * 1024, false, false, false};

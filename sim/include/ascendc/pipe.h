@@ -149,8 +149,6 @@ class TPipe {
   bool live_ = false;
 };
 
-TPipe* GetTPipePtr();
-
 namespace detail {
 constexpr TPosition QueSrc(TPosition pos) { return pos == TPosition::VECIN ? TPosition::GM : pos; }
 constexpr TPosition QueDst(TPosition pos) { return pos == TPosition::VECOUT ? TPosition::GM : pos; }
@@ -243,3 +241,6 @@ bool TPipe::InitBuffer(TBuf<bufPos>& buf, uint32_t len) {
 }
 
 }  // namespace AscendC
+
+// The running kernel's TPipe. In the global namespace, as in CANN (kernel_common.h).
+AscendC::TPipe* GetTPipePtr();
