@@ -1,12 +1,15 @@
-"""One rank of the SyncBatchNorm tests (test_sync_batch_norm.py), launched by torch.distributed.run:
+"""One rank of the SyncBatchNorm tests (test_sync_batch_norm.py).
 
+    python _sync_batch_norm_worker.py OUT_DIR RANK WORLD_SIZE STORE_FILE   # as the tests start it
     python -m torch.distributed.run --nnodes 1 --nproc-per-node 3 --rdzv-backend c10d \
-        --rdzv-endpoint 127.0.0.1:0 _sync_batch_norm_worker.py OUT_DIR
+        --rdzv-endpoint 127.0.0.1:0 _sync_batch_norm_worker.py OUT_DIR         # or under torchrun
 
-Each rank takes its slice of every case's batch (the same seeded batch on every rank), runs
-normgrad.nn.SyncBatchNorm forward and backward over gloo, and saves what it got to
-OUT_DIR/rank<r>.pt; the test compares those with single-process BatchNorm2d over the whole batch.
-The case list and the inputs live here so that the test and the ranks build the same tensors.
+The tests start the ranks themselves with a file rendezvous (a FileStore on STORE_FILE): no TCP
+store, and gloo on the loopback interface, so nothing listens beyond 127.0.0.1 (torchrun's agent
+store listens on every interface). Each rank takes its slice of every case's batch (the same seeded
+batch on every rank), runs normgrad.nn.SyncBatchNorm forward and backward over gloo, and saves what it
+got to OUT_DIR/rank<r>.pt; the test compares those with one BatchNorm2d over the whole batch. The
+case list and the inputs live here so that the test and the ranks build the same tensors.
 """
 
 from __future__ import annotations
@@ -77,9 +80,15 @@ def run_rank(case: Case, rank: int) -> dict[str, torch.Tensor]:
             "loss": loss.detach(), "running_mean": bn.running_mean, "running_var": bn.running_var}
 
 
-def main(out_dir: Path) -> None:
-    # env:// from torch.distributed.run; a timeout so that a lost peer fails the test, not hangs it.
-    dist.init_process_group("gloo", timeout=timedelta(seconds=60))
+def main(argv: list[str]) -> None:
+    # A timeout so that a lost peer fails the test instead of hanging it.
+    timeout = timedelta(seconds=60)
+    if len(argv) == 4:
+        dist.init_process_group("gloo", init_method=f"file://{argv[3]}", rank=int(argv[1]),
+                                world_size=int(argv[2]), timeout=timeout)
+    else:  # env:// as torch.distributed.run sets it
+        dist.init_process_group("gloo", timeout=timeout)
+    out_dir = Path(argv[0])
     rank, world_size = dist.get_rank(), dist.get_world_size()
     results = {case.name: run_rank(case, rank) for case in cases(world_size)}
     torch.save(results, out_dir / f"rank{rank}.pt")
@@ -87,4 +96,4 @@ def main(out_dir: Path) -> None:
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]))
+    main(sys.argv[1:])
