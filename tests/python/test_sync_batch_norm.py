@@ -24,8 +24,10 @@ peer bound is the triangle inequality through the golden: budget + max(budget, p
 
 from __future__ import annotations
 
+import atexit
 import functools
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -60,6 +62,7 @@ def rel_err(ours: torch.Tensor, ref: torch.Tensor) -> float:
 def launch(world_size: int) -> list[dict[str, dict[str, torch.Tensor]]]:
     """Runs the worker on world_size ranks once per session; each rank's results."""
     out = Path(tempfile.mkdtemp(prefix=f"normgrad-syncbn-{world_size}-"))
+    atexit.register(shutil.rmtree, out, ignore_errors=True)
     env = {**os.environ, "GLOO_SOCKET_IFNAME": "lo", "OMP_NUM_THREADS": "1"}
     procs = []
     for rank in range(world_size):
