@@ -26,6 +26,7 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 import torch
+import torch._prims_common
 
 __all__ = ["enable_npu", "group_norm", "layer_norm"]
 
@@ -71,6 +72,19 @@ def _to_torch(a: np.ndarray | None) -> torch.Tensor | None:
     return torch.from_numpy(np.ascontiguousarray(a))
 
 
+def _memory_format(x: torch.Tensor) -> torch.memory_format:
+    """Tensor.suggest_memory_format(), which has no Python binding: torch's own port of it (safe
+    on symbolic strides). aten's GroupNorm and BatchNorm kernels give y and dx this format, so a
+    channels_last (3d) input gets channels_last results; LayerNorm's are always contiguous."""
+    return torch._prims_common.suggest_memory_format(x)
+
+
+def _like_input(out: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
+    # The NumPy API returns C-contiguous arrays; a channels_last input gets its gradient back in
+    # its own format, as from aten (a copy, on this CPU path only).
+    return out.contiguous(memory_format=_memory_format(x))
+
+
 def _check_dtype(op: str, name: str, t: torch.Tensor) -> None:
     if t.dtype not in _SUPPORTED:
         raise TypeError(f"normgrad::{op}: {name} has dtype {t.dtype}; the Ascend C kernel supports "
@@ -96,7 +110,7 @@ def _group_norm_backward_fake(grad_out: torch.Tensor, x: torch.Tensor, mean: tor
                               HxW: Any, group: int, output_mask: Sequence[bool]) -> tuple:  # noqa: N803
     mask = _mask("group_norm_backward", output_mask)
     dtype = _gn_param_dtype(x, weight)
-    return (x.new_empty(x.shape) if mask[0] else None,
+    return (torch.empty_like(x, memory_format=_memory_format(x)) if mask[0] else None,
             x.new_empty((C,), dtype=dtype) if mask[1] else None,
             x.new_empty((C,), dtype=dtype) if mask[2] else None)
 
@@ -121,7 +135,7 @@ def _group_norm_backward_cpu(grad_out: torch.Tensor, x: torch.Tensor, mean: torc
         args = [t.float() if t is not None else None for t in args]
     dx, dw, db = group_norm_backward(*(_to_numpy(t) for t in args), N, C, HxW, group, mask)
     dtype = _gn_param_dtype(x, weight)
-    return (_to_torch(dx).to(x.dtype) if dx is not None else None,
+    return (_like_input(_to_torch(dx).to(x.dtype), x) if dx is not None else None,
             _to_torch(dw).to(dtype) if dw is not None else None,
             _to_torch(db).to(dtype) if db is not None else None)
 
@@ -165,7 +179,7 @@ def _layer_norm_backward_cpu(grad_out: torch.Tensor, x: torch.Tensor, normalized
 def _batch_norm_elemt_backward_fake(grad_out: torch.Tensor, x: torch.Tensor, mean: torch.Tensor,
                                     invstd: torch.Tensor, weight: torch.Tensor | None, sum_dy: torch.Tensor,
                                     sum_dy_xmu: torch.Tensor, count: torch.Tensor) -> torch.Tensor:
-    return x.new_empty(x.shape)
+    return torch.empty_like(x, memory_format=_memory_format(x))
 
 
 @torch.library.impl(f"{_NS}::batch_norm_elemt_backward", "CPU", lib=_lib)
@@ -184,7 +198,7 @@ def _batch_norm_elemt_backward_cpu(grad_out: torch.Tensor, x: torch.Tensor, mean
                         f"SyncBatchNorm passes it), torch.float16 or torch.float32")
     dx = batch_norm_elemt_backward(*(_to_numpy(t) for t in (grad_out, x, mean, invstd, weight, sum_dy,
                                                           sum_dy_xmu, count)))
-    return _to_torch(dx)
+    return _like_input(_to_torch(dx), x)
 
 
 # ---- no double backward ------------------------------------------------------------------------
@@ -206,14 +220,46 @@ for _name in ("group_norm_backward", "layer_norm_backward", "batch_norm_elemt_ba
 
 # ---- forward ops with autograd -----------------------------------------------------------------
 
+def _check_forward_dtypes(op: str, x: torch.Tensor, weight: torch.Tensor | None,
+                          bias: torch.Tensor | None) -> None:
+    # The forward itself is torch's and would run in float64, but the backward kernel would not:
+    # fail here, where the caller still knows which tensor it passed.
+    for name, t in (("input", x), ("weight", weight), ("bias", bias)):
+        if t is not None:
+            _check_dtype(op, name, t)
+
+
+def _stats_dtype(x: torch.Tensor, weight: torch.Tensor | None, bias: torch.Tensor | None) -> torch.dtype:
+    """The dtype of mean/rstd from torch's CPU native_group_norm/native_layer_norm: float32 for a
+    half/bf16 input with float32 parameters (torch's mixed precision), else the input's."""
+    mixed = x.dtype in (torch.float16, torch.bfloat16) and any(
+        p is not None and p.dtype == torch.float32 for p in (weight, bias))
+    return torch.float32 if mixed else x.dtype
+
+
 @torch.library.impl(f"{_NS}::group_norm", "CompositeExplicitAutograd", lib=_lib)
 def _group_norm_forward(x: torch.Tensor, num_groups: int, weight: torch.Tensor | None,
                         bias: torch.Tensor | None, eps: float) -> tuple:
+    _check_forward_dtypes("group_norm", x, weight, bias)
     n, c = x.shape[0], x.shape[1]
-    # aten's CPU kernel requires a contiguous input (F.group_norm makes one the same way); the
-    # backward gets the original view, which the kernel reads strided.
+    # aten's CPU kernel requires an input dense in its suggested memory format (F.group_norm makes
+    # one the same way, so channels_last stays channels_last); the backward gets the original
+    # view, which the kernel reads strided.
     hw = math.prod(x.shape[2:])
-    return torch.ops.aten.native_group_norm(x.contiguous(), weight, bias, n, c, hw, num_groups, eps)
+    return torch.ops.aten.native_group_norm(x.contiguous(memory_format=_memory_format(x)), weight, bias,
+                                            n, c, hw, num_groups, eps)
+
+
+@torch.library.register_fake(f"{_NS}::group_norm", lib=_lib)
+def _group_norm_forward_fake(x: torch.Tensor, num_groups: int, weight: torch.Tensor | None,
+                             bias: torch.Tensor | None, eps: float) -> tuple:
+    _check_forward_dtypes("group_norm", x, weight, bias)
+    if x.device.type != "cpu":
+        return _group_norm_forward(x, num_groups, weight, bias, eps)  # that device's own meta kernel
+    # aten's meta kernel gets the stats dtype of torch's mixed precision wrong on CPU (input dtype
+    # where the CPU kernel returns float32), so the fake kernel says what the CPU kernel does.
+    stats = x.new_empty((x.shape[0], num_groups), dtype=_stats_dtype(x, weight, bias))
+    return (torch.empty_like(x, memory_format=_memory_format(x)), stats, torch.empty_like(stats))
 
 
 def _group_norm_setup(ctx: Any, inputs: tuple, output: tuple) -> None:
@@ -240,7 +286,21 @@ torch.library.register_autograd(f"{_NS}::group_norm", _group_norm_grad, setup_co
 @torch.library.impl(f"{_NS}::layer_norm", "CompositeExplicitAutograd", lib=_lib)
 def _layer_norm_forward(x: torch.Tensor, normalized_shape: Sequence[int], weight: torch.Tensor | None,
                         bias: torch.Tensor | None, eps: float) -> tuple:
+    _check_forward_dtypes("layer_norm", x, weight, bias)
     return torch.ops.aten.native_layer_norm(x, normalized_shape, weight, bias, eps)
+
+
+@torch.library.register_fake(f"{_NS}::layer_norm", lib=_lib)
+def _layer_norm_forward_fake(x: torch.Tensor, normalized_shape: Sequence[Any], weight: torch.Tensor | None,
+                             bias: torch.Tensor | None, eps: float) -> tuple:
+    _check_forward_dtypes("layer_norm", x, weight, bias)
+    if x.device.type != "cpu":
+        return _layer_norm_forward(x, normalized_shape, weight, bias, eps)  # that device's meta kernel
+    # aten's meta kernel says float32 mean/rstd for a half/bf16 input (CUDA's rule); the CPU
+    # kernel returns the input's dtype unless the parameters are float32 (torch's mixed precision).
+    lead = x.shape[:x.dim() - len(normalized_shape)]
+    stats = x.new_empty((*lead, *([1] * len(normalized_shape))), dtype=_stats_dtype(x, weight, bias))
+    return (torch.empty_like(x, memory_format=torch.contiguous_format), stats, torch.empty_like(stats))
 
 
 def _layer_norm_setup(ctx: Any, inputs: tuple, output: tuple) -> None:

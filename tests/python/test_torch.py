@@ -114,11 +114,31 @@ def test_opcheck_batch_norm_elemt_backward(weight: bool) -> None:
     torch.library.opcheck(ops.batch_norm_elemt_backward.default, bn_case((3, 4, 5), torch.float32, weight))
 
 
-def test_opcheck_bfloat16_backward_ops() -> None:
-    torch.library.opcheck(ops.group_norm_backward.default,
-                          (*gn_case((2, 4, 6), 2, torch.bfloat16), [True] * 3))
-    torch.library.opcheck(ops.layer_norm_backward.default,
-                          (*ln_case((3, 8), [8], torch.bfloat16, torch.float32), [True] * 3))
+# Every dtype, and torch's mixed precision (half/bf16 input, float32 parameters, so float32
+# mean/rstd): the fake kernels must give each output's real dtype, shape and strides.
+DTYPE_PAIRS = [(torch.float32, torch.float32), (torch.float16, torch.float16),
+               (torch.bfloat16, torch.bfloat16), (torch.float16, torch.float32),
+               (torch.bfloat16, torch.float32)]
+
+
+@pytest.mark.parametrize("dtype,param_dtype", DTYPE_PAIRS)
+def test_opcheck_every_op_and_dtype(dtype: torch.dtype, param_dtype: torch.dtype) -> None:
+    gen = torch.Generator().manual_seed(8)
+    leaves = [randn(s, gen, d).requires_grad_() for s, d in (((2, 4, 3, 2), dtype), ((4,), param_dtype),
+                                                              ((4,), param_dtype), ((2,), param_dtype))]
+    x, w, b, w2 = leaves
+    for xin in (x, x.detach().to(memory_format=torch.channels_last).requires_grad_()):
+        torch.library.opcheck(ops.group_norm.default, (xin, 2, w, b, 1e-5))
+        torch.library.opcheck(ops.group_norm.default, (xin, 2, None, None, 1e-5))
+        torch.library.opcheck(ops.layer_norm.default, (xin, [2], w2, w2.detach().clone(), 1e-5))
+        torch.library.opcheck(ops.layer_norm.default, (xin, [3, 2], None, None, 1e-5))
+    gn = gn_case((2, 4, 6), 2, dtype, param_dtype)
+    ln = ln_case((3, 8), [8], dtype, param_dtype)
+    for mask in MASKS if dtype != torch.float32 else [[True] * 3]:  # float32's masks: the tests above
+        torch.library.opcheck(ops.group_norm_backward.default, (*gn, mask))
+        torch.library.opcheck(ops.layer_norm_backward.default, (*ln, mask))
+    if dtype == param_dtype:
+        torch.library.opcheck(ops.batch_norm_elemt_backward.default, bn_case((3, 4, 5), dtype))
 
 
 def test_opcheck_forward_ops_with_autograd() -> None:
@@ -358,6 +378,48 @@ def test_errors_name_the_op_argument_and_values() -> None:
         ops.batch_norm_elemt_backward(*bn[:7], bn[7].long())
     with pytest.raises(ValueError, match=r"C = 6 channels is not divisible by num_groups = 4"):
         ngt.group_norm(torch.ones(2, 6, 3), 4)
+
+
+@pytest.mark.parametrize("op", ["group_norm", "layer_norm"])
+def test_float64_input_fails_in_the_forward_naming_the_dtype(op: str) -> None:
+    # Before: torch's forward ran in float64 and only the backward kernel refused it.
+    x = torch.randn(2, 4, 3, dtype=torch.float64, requires_grad=True)
+    w = torch.ones(4 if op == "group_norm" else 3, dtype=torch.float64)
+    call = ((lambda t, p: ngt.group_norm(t, 2, p)) if op == "group_norm"
+            else (lambda t, p: ngt.layer_norm(t, 3, p)))
+    with pytest.raises(TypeError, match=rf"normgrad::{op}: input has dtype torch.float64; the Ascend C"):
+        call(x, None)
+    with pytest.raises(TypeError, match=rf"normgrad::{op}: weight has dtype torch.float64"):
+        call(x.detach().float(), w)
+
+
+# ---- memory format ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("shape", [(2, 8, 5, 3), (2, 8, 3, 2, 4)])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+def test_channels_last_input_keeps_its_memory_format(shape: tuple[int, ...], dtype: torch.dtype) -> None:
+    # F.group_norm keeps channels_last (3d) in y and in dx (aten's backward); so must we. LayerNorm's
+    # outputs are contiguous in torch, whatever the input's format.
+    fmt = torch.channels_last if len(shape) == 4 else torch.channels_last_3d
+    gen = torch.Generator().manual_seed(9)
+    x = randn(shape, gen, dtype, 2.0, 0.5).contiguous(memory_format=fmt)
+    dy = randn(shape, gen, dtype).contiguous(memory_format=fmt)
+    a, r = x.clone().requires_grad_(), x.clone().requires_grad_()
+    y, y_ref = ngt.group_norm(a, 4), torch.nn.functional.group_norm(r, 4)
+    assert y_ref.is_contiguous(memory_format=fmt) and not y_ref.is_contiguous()
+    assert y.is_contiguous(memory_format=fmt) and y.stride() == y_ref.stride()
+    assert torch.equal(y, y_ref)  # the forward is torch's own
+    (dx,) = torch.autograd.grad(y, a, dy)
+    (dx_ref,) = torch.autograd.grad(y_ref, r, dy)
+    assert dx.is_contiguous(memory_format=fmt) and dx.stride() == dx_ref.stride()
+    assert rel_err(dx, dx_ref) <= 2 * TOL[dtype]
+    dy_bn, x_bn, *stats = bn_case(shape, dtype)
+    dx_bn = ops.batch_norm_elemt_backward(dy_bn.contiguous(memory_format=fmt),
+                                          x_bn.contiguous(memory_format=fmt), *stats)
+    assert dx_bn.is_contiguous(memory_format=fmt)
+    assert torch.equal(dx_bn, ops.batch_norm_elemt_backward(dy_bn, x_bn, *stats))
+    y_ln = ngt.layer_norm(x, shape[-1])
+    assert y_ln.is_contiguous() and torch.equal(y_ln, torch.nn.functional.layer_norm(x, shape[-1:]))
 
 
 # ---- torch_npu path (registration only: no NPU here) --------------------------------------------
