@@ -1,42 +1,55 @@
-// Shape inference of SyncBatchNormBackwardElemt: grad_input has grad_output's shape; save_input must
-// match it and every per-channel input must be [C] or grad_output's shape (C = dim 1).
-#include <stdexcept>
+// Shape and data-type inference of BatchNormElemtGrad: grad_input has grad_output's shape and data
+// type. save_input must match grad_output (2 to 8 dims, channels on dim 1); every per-channel input
+// is [C] or grad_output's shape (a pre-broadcast one); counter is 1-D.
 #include <string>
 
-#include "register/op_def_registry.h"
-#include "shape_string.h"
+#include "batch_norm_elemt_grad_host.h"
+#include "exe_graph/runtime/infer_datatype_context.h"
+#include "exe_graph/runtime/infer_shape_context.h"
+#include "host_failure.h"
+#include "shape_text.h"
 
-namespace ops {
-using normgrad::ShapeString;
+namespace ge {
+namespace {
+constexpr const char* kOp = "BatchNormElemtGrad";
+}  // namespace
 
-Shapes SyncBatchNormBackwardElemtInferShape(const Shapes& inputs, const Attrs&) {
-  static const char* const kNames[] = {"grad_output", "save_input", "mean", "invstd", "weight", "mean_dy",
-                                       "mean_dy_xmu"};
-  if (inputs.size() != 7) {
-    throw std::invalid_argument("SyncBatchNormBackwardElemt: " + std::to_string(inputs.size()) +
-                                " input shapes, expected 7");
+ge::graphStatus InferShapeBatchNormElemtGrad(gert::InferShapeContext* context) {
+  static const char* const kNames[] = {"grad_output", "save_input", "mean", "invstd", "weight", "sum_dy",
+                                       "sum_dy_xmu"};
+  const gert::Shape* dy = context->GetRequiredInputShape(0);
+  const gert::Shape* x = context->GetRequiredInputShape(1);
+  const gert::Shape* counter = context->GetRequiredInputShape(7);
+  if (dy == nullptr || x == nullptr || counter == nullptr) return normgrad::HostFailure(kOp, "an input shape is missing");
+  using normgrad::ShapeText;
+  if (dy->GetDimNum() < 2 || dy->GetDimNum() > 8) {
+    return normgrad::HostFailure(kOp, "grad_output has shape " + ShapeText(*dy) + ", expected 2 to 8 dimensions");
   }
-  const std::vector<int64_t>& dy = inputs[0];
-  if (dy.size() < 2 || dy.size() > 8) {
-    throw std::invalid_argument("SyncBatchNormBackwardElemt: grad_output has shape " + ShapeString(dy) +
-                                ", expected 2 to 8 dimensions");
+  if (*x != *dy) {
+    return normgrad::HostFailure(kOp, "save_input has shape " + ShapeText(*x) + ", expected grad_output's " +
+                                          ShapeText(*dy));
   }
-  if (inputs[1] != dy) {
-    throw std::invalid_argument("SyncBatchNormBackwardElemt: save_input has shape " + ShapeString(inputs[1]) +
-                                ", expected grad_output's " + ShapeString(dy));
-  }
-  const std::vector<int64_t> channels = {dy[1]};
-  for (size_t i = 2; i < inputs.size(); ++i) {
-    if (inputs[i] != channels && inputs[i] != dy) {
-      throw std::invalid_argument(std::string("SyncBatchNormBackwardElemt: ") + kNames[i] + " has shape " +
-                                  ShapeString(inputs[i]) + ", expected " + ShapeString(channels) + " or " +
-                                  ShapeString(dy));
+  const gert::Shape channels = {dy->GetDim(1)};
+  for (size_t i = 2; i < 7; ++i) {
+    const gert::Shape* s = i == 4 ? context->GetOptionalInputShape(i) : context->GetRequiredInputShape(i);
+    if (s == nullptr && i == 4) continue;
+    if (s == nullptr || (*s != channels && *s != *dy)) {
+      return normgrad::HostFailure(kOp, std::string(kNames[i]) + " has shape " +
+                                            (s == nullptr ? std::string("(none)") : ShapeText(*s)) + ", expected " +
+                                            ShapeText(channels) + " or " + ShapeText(*dy));
     }
   }
-  return {dy};
+  if (counter->GetDimNum() != 1) {
+    return normgrad::HostFailure(kOp, "counter has shape " + ShapeText(*counter) + ", expected one dimension");
+  }
+  *context->GetOutputShape(0) = *dy;
+  return ge::GRAPH_SUCCESS;
 }
 
-static const int g_syncBatchNormBackwardElemtInferShape [[maybe_unused]] =
-    RegisterInferShape("SyncBatchNormBackwardElemt", SyncBatchNormBackwardElemtInferShape);
+ge::graphStatus InferDataTypeBatchNormElemtGrad(gert::InferDataTypeContext* context) {
+  return context->SetOutputDataType(0, context->GetRequiredInputDataType(0)) == ge::GRAPH_SUCCESS
+             ? ge::GRAPH_SUCCESS
+             : normgrad::HostFailure(kOp, "cannot set the data type of grad_input");
+}
 
-}  // namespace ops
+}  // namespace ge

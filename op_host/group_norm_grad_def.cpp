@@ -1,26 +1,22 @@
-// Operator definition of GroupNormGrad for the CANN build (ascendc-api.md §9): five inputs and three
-// outputs sharing one dtype in ND format, the seed-001 attributes, shape inference, tiling, and the
-// SoCs the kernel serves: A2/A3, and the Atlas training series in block-copy mode (no bf16 there:
-// aclnnGroupNormBackward rejects it with 161002 naming the SoC).
+// Operator definition of GroupNormGrad (the graph op of op_graph/group_norm_grad_proto.h and the
+// kernel op_kernel/group_norm_grad.cpp): five inputs (gamma optional: absent means ones) and three
+// outputs sharing one dtype in ND format, the attributes, the host functions, and the SoCs the
+// kernel serves: A2/A3, and the Atlas training series in block-copy mode without bf16
+// (aclnnGroupNormBackward rejects bf16 there with 161002 naming the SoC).
+#include "group_norm_grad_host.h"
 #include "register/op_def_registry.h"
 
 namespace ops {
-
-Shapes GroupNormGradInferShape(const Shapes& inputs, const Attrs& attrs);
-
-namespace {
-// Tiling is registered as present; the host computes it in GroupNormGradTilingFor.
-void GroupNormGradTilingEntry() {}
-}  // namespace
 
 class GroupNormGrad : public OpDef {
  public:
   explicit GroupNormGrad(const char* name) : OpDef(name) {
     const std::vector<ge::DataType> types = {ge::DT_FLOAT, ge::DT_FLOAT16, ge::DT_BF16};
     const std::vector<ge::Format> formats = {ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND};
-    for (const char* in : {"dy", "mean", "rstd", "x", "gamma"}) {
+    for (const char* in : {"dy", "mean", "rstd", "x"}) {
       this->Input(in).ParamType(REQUIRED).DataType(types).Format(formats);
     }
+    this->Input("gamma").ParamType(OPTIONAL).DataType(types).Format(formats);
     for (const char* out : {"dx", "dgamma", "dbeta"}) {
       this->Output(out).ParamType(REQUIRED).DataType(types).Format(formats);
     }
@@ -29,8 +25,8 @@ class GroupNormGrad : public OpDef {
     this->Attr("dx_is_require").AttrType(OPTIONAL).Bool(true);
     this->Attr("dgamma_is_require").AttrType(OPTIONAL).Bool(true);
     this->Attr("dbeta_is_require").AttrType(OPTIONAL).Bool(true);
-    this->SetInferShape(GroupNormGradInferShape);
-    this->AICore().SetTiling(GroupNormGradTilingEntry);
+    this->SetInferShape(ge::InferShapeGroupNormGrad).SetInferDataType(ge::InferDataTypeGroupNormGrad);
+    this->AICore().SetTiling(optiling::TilingGroupNormGrad);
     this->AICore().AddConfig("ascend910b");
     this->AICore().AddConfig("ascend910_93");
     this->AICore().AddConfig("ascend910");

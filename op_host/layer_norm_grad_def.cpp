@@ -1,12 +1,11 @@
-// OpDef registration of LayerNormGradV3 (ascendc-api.md §9): the dtype combinations one launch of
-// the layer_norm_grad kernel serves, and the SoCs it runs on: Atlas A2 and A3, and the Atlas
+// Operator definition of LayerNormGradV3 (the graph op of op_graph/layer_norm_grad_proto.h and the
+// kernel op_kernel/layer_norm_grad_v3.cpp): the dtype combinations one launch serves, gamma
+// optional (absent means ones), the host functions, and the SoCs: Atlas A2 and A3, and the Atlas
 // training series (ascend910: FLOAT and FLOAT16 only, block-copy mode; aclnn rejects BF16 there).
-#include "layer_norm_grad_proto.h"
+#include "layer_norm_grad_host.h"
 #include "register/op_def_registry.h"
 
 namespace ops {
-
-Shapes LayerNormGradV3InferShape(const Shapes& inputs, const Attrs& attrs);
 
 class LayerNormGradV3 : public OpDef {
  public:
@@ -27,13 +26,13 @@ class LayerNormGradV3 : public OpDef {
     Input("x").ParamType(REQUIRED).DataType(data).Format(nd);
     Input("rstd").ParamType(REQUIRED).DataType(stats).Format(nd);
     Input("mean").ParamType(REQUIRED).DataType(stats).Format(nd);
-    Input("gamma").ParamType(REQUIRED).DataType(param).Format(nd);
+    Input("gamma").ParamType(OPTIONAL).DataType(param).Format(nd);
     Output("pd_x").ParamType(REQUIRED).DataType(data).Format(nd);
     Output("pd_gamma").ParamType(REQUIRED).DataType(param).Format(nd);
     Output("pd_beta").ParamType(REQUIRED).DataType(param).Format(nd);
     Attr("output_mask").AttrType(OPTIONAL).ListBool({true, true, true});
-    SetInferShape(LayerNormGradV3InferShape);
-    AICore().SetTiling(nullptr);
+    SetInferShape(ge::InferShapeLayerNormGradV3).SetInferDataType(ge::InferDataTypeLayerNormGradV3);
+    AICore().SetTiling(optiling::TilingLayerNormGradV3);
     AICore().AddConfig("ascend910b");
     AICore().AddConfig("ascend910_93");
     AICore().AddConfig("ascend910");

@@ -23,13 +23,6 @@ using normgrad::kStatusNullptr;
 using normgrad::ShapeString;
 using normgrad::TensorDesc;
 
-// The one place that asks which chip we run on; a CANN build reads the platform info instead.
-normgrad::BatchNormElemtGradSoc CurrentSocInfo(const char** name) {
-  const sim::SocProfile& soc = sim::CurrentSoc();
-  *name = soc.name;
-  return {static_cast<uint32_t>(soc.aivCores), soc.ubBytes, soc.hasDataCopyPad, soc.hasBf16};
-}
-
 bool IsFloatType(aclDataType d) { return d == ACL_FLOAT || d == ACL_FLOAT16 || d == ACL_BF16; }
 bool IsCounterType(aclDataType d) { return d == ACL_FLOAT || d == ACL_FLOAT16 || d == ACL_INT32; }
 
@@ -124,25 +117,25 @@ aclnnStatus CheckShapes(const Args& a) {
   return ACL_SUCCESS;
 }
 
-normgrad::BatchNormElemtGradProblem ProblemOf(const Args& a) {
-  normgrad::BatchNormElemtGradProblem p;
-  p.n = a.x.shape[0];
-  p.c = a.x.shape[1];
-  p.hw = 1;
-  for (size_t i = 2; i < a.x.shape.size(); ++i) p.hw *= a.x.shape[i];
-  p.counterNumel = a.counter.numel;
-  p.dyDtype = KernelDtype(a.dy.dtype);
-  p.xDtype = KernelDtype(a.x.dtype);
-  p.dxDtype = KernelDtype(a.dx.dtype);
-  p.counterDtype = KernelDtype(a.counter.dtype);
+// Tiles through BatchNormElemtGrad's registered tiling function, every tensor with its own shape
+// and dtype (weight absent when null).
+std::string Plan(const Args& a, sim::host::TilingResult* plan) {
+  using normgrad::TensorArgOf;
+  std::vector<sim::host::TensorArg> inputs = {TensorArgOf(a.dy.shape, a.dy.dtype), TensorArgOf(a.x.shape, a.x.dtype)};
   for (uint32_t i = 0; i < normgrad::kBnStatCount; ++i) {
-    p.statDtype[i] = (i == normgrad::kBnWeight && !a.hasWeight) ? normgrad::kBnElemtFloat32 : KernelDtype(a.stat[i].dtype);
+    const bool absent = i == normgrad::kBnWeight && !a.hasWeight;
+    inputs.push_back(absent ? sim::host::AbsentTensor() : TensorArgOf(a.stat[i].shape, a.stat[i].dtype));
   }
-  p.hasWeight = a.hasWeight;
-  return p;
+  inputs.push_back(TensorArgOf({a.counter.numel}, a.counter.dtype));
+  std::string why = normgrad::RegisteredTiling("BatchNormElemtGrad", inputs, {TensorArgOf(a.dx.shape, a.dx.dtype)}, {},
+                                               plan);
+  if (why.empty() && plan->tilingData.size() != sizeof(normgrad::BatchNormElemtGradTiling)) {
+    why = "the tiling data is not one BatchNormElemtGradTiling";
+  }
+  return why;
 }
 
-void AddLaunch(const Args& a, const normgrad::BatchNormElemtGradTiling& t, aclOpExecutor* exec) {
+void AddLaunch(const Args& a, const sim::host::TilingResult& plan, aclOpExecutor* exec) {
   std::vector<normgrad::DevPtr> args;
   args.push_back(exec->ContiguousInput(a.dy));
   args.push_back(exec->ContiguousInput(a.x));
@@ -151,7 +144,8 @@ void AddLaunch(const Args& a, const normgrad::BatchNormElemtGradTiling& t, aclOp
   }
   args.push_back(exec->ContiguousInput(a.counter));
   args.push_back(exec->ContiguousOutput(a.dx));
-  exec->AddKernel("batch_norm_elemt_grad", t.blockDim, &t, sizeof(t), args, 0,
+  exec->AddKernel("batch_norm_elemt_grad", plan.blockDim, plan.tilingData.data(), plan.tilingData.size(), args,
+                  plan.workspaces.empty() ? 0 : plan.workspaces[0],
                   [](uint8_t* const* p, uint8_t* ws, uint8_t* tiling) {
                     batch_norm_elemt_grad(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], ws, tiling);
                   });
@@ -190,16 +184,14 @@ aclnnStatus aclnnBatchNormElemtBackwardGetWorkspaceSize(const aclTensor* gradOut
   aclOpExecutor* exec = new aclOpExecutor();
   exec->api = kApi;
   if (a.x.numel > 0) {
-    const char* socName = nullptr;
-    const normgrad::BatchNormElemtGradSoc soc = CurrentSocInfo(&socName);
-    normgrad::BatchNormElemtGradTiling tiling{};
-    const char* why = nullptr;
-    if (!normgrad::BatchNormElemtGradTilingFor(ProblemOf(a), soc, &tiling, &why)) {
+    sim::host::TilingResult plan;
+    const std::string why = Plan(a, &plan);
+    if (!why.empty()) {
       delete exec;
-      return Error(kStatusInvalid, kApi, "SoC %s cannot run input %s %s: %s", socName,
-                   ShapeString(a.x.shape).c_str(), normgrad::DtypeName(a.x.dtype), why);
+      return Error(kStatusInvalid, kApi, "SoC %s cannot run input %s %s: %s", sim::CurrentSoc().name,
+                   ShapeString(a.x.shape).c_str(), normgrad::DtypeName(a.x.dtype), why.c_str());
     }
-    AddLaunch(a, tiling, exec);
+    AddLaunch(a, plan, exec);
   }
   *workspaceSize = exec->WorkspaceBytes();
   *executor = exec;

@@ -13,6 +13,8 @@
 #include "aclnn/acl_objects.h"
 #include "ascendc/core.h"
 #include "ascendc/launch.h"
+#include "ascendc/soc.h"
+#include "host_failure.h"
 #include "normgrad_sim.h"
 
 namespace normgrad {
@@ -137,6 +139,26 @@ const char* DtypeName(aclDataType dtype) {
     case ACL_DT_UNDEFINED: return "undefined";
     default: return "unsupported";
   }
+}
+
+sim::host::TensorArg TensorArgOf(const std::vector<int64_t>& shape, aclDataType dtype) {
+  sim::host::TensorArg t;
+  t.shape = shape;
+  t.dtype = static_cast<ge::DataType>(dtype);
+  return t;
+}
+
+std::string RegisteredTiling(const char* opType, const std::vector<sim::host::TensorArg>& inputs,
+                             const std::vector<sim::host::TensorArg>& outputs, const sim::host::NamedAttrs& attrs,
+                             sim::host::TilingResult* result) {
+  ClearHostFailure();
+  std::string error;
+  if (sim::host::Runner::Tiling(opType, inputs, outputs, attrs, sim::CurrentSoc(), result, &error)) return "";
+  // The tiling function's own reason names the shape's problem; the runner's says which call failed.
+  const std::string& reason = LastHostFailure();
+  const std::string prefix = std::string(opType) + ": ";
+  if (reason.empty()) return error;
+  return reason.compare(0, prefix.size(), prefix) == 0 ? reason.substr(prefix.size()) : reason;
 }
 
 std::vector<int64_t> IntArrayValues(const aclIntArray* array) {

@@ -16,6 +16,7 @@
 #include "acl/acl.h"
 #include "aclnn/acl_meta.h"
 #include "shape_string.h"
+#include "simhost/op_runner.h"
 
 namespace normgrad {
 
@@ -41,6 +42,15 @@ struct TensorDesc {
 TensorDesc Describe(const aclTensor* t);
 size_t DtypeBytes(aclDataType dtype);  // 0 for a type normgrad does not handle
 const char* DtypeName(aclDataType dtype);
+// A tensor as the registered host functions see it (shape, data type); aclDataType and
+// ge::DataType share their codes.
+sim::host::TensorArg TensorArgOf(const std::vector<int64_t>& shape, aclDataType dtype);
+// Tiles one launch of opType with its registered tiling function, as CANN's runtime does (inputs
+// and outputs in OpDef order, attributes by name). Returns "" with *result filled, else why not:
+// the tiling function's recorded reason.
+std::string RegisteredTiling(const char* opType, const std::vector<sim::host::TensorArg>& inputs,
+                             const std::vector<sim::host::TensorArg>& outputs, const sim::host::NamedAttrs& attrs,
+                             sim::host::TilingResult* result);
 // The values of an array argument ({} for nullptr).
 std::vector<int64_t> IntArrayValues(const aclIntArray* array);
 std::vector<bool> BoolArrayValues(const aclBoolArray* array);

@@ -3,6 +3,7 @@
 // gather/scatter, empty inputs only zero dgamma/dbeta.
 #include "aclnnop/aclnn_group_norm_backward.h"
 
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -29,13 +30,12 @@ using normgrad::kStatusNullptr;
 using normgrad::ShapeString;
 using normgrad::TensorDesc;
 
-// The one place that asks which chip runs the kernel; a CANN build reads the platform info here.
-normgrad::GroupNormGradSoc CurrentSocInfo(bool* hasBf16, const char** name) {
+// The chip the call runs on, for argument checks and messages (the tiling reads it through the
+// platform API, like every CANN tiling function).
+void CurrentSocInfo(bool* hasBf16, const char** name) {
   const sim::SocProfile& soc = sim::CurrentSoc();
   *hasBf16 = soc.hasBf16;
   *name = soc.name;
-  return normgrad::GroupNormGradSoc{static_cast<uint32_t>(soc.aivCores), soc.ubBytes, soc.hasDataCopyPad,
-                                    soc.hasHardSyncAll};
 }
 
 bool ToKernelDtype(aclDataType dtype, bool hasBf16, GroupNormGradDtype* out) {
@@ -169,7 +169,8 @@ normgrad::TensorDesc BlockSafe(const TensorDesc& t, const GroupNormGradTiling& t
   return d;
 }
 
-void BuildLaunch(aclOpExecutor* exec, const Args& a, const GroupNormGradTiling& tiling) {
+void BuildLaunch(aclOpExecutor* exec, const Args& a, const GroupNormGradTiling& tiling,
+                 const sim::host::TilingResult& plan) {
   normgrad::DevPtr none;
   std::vector<normgrad::DevPtr> args = {
       exec->ContiguousInput(a.dy),
@@ -181,10 +182,32 @@ void BuildLaunch(aclOpExecutor* exec, const Args& a, const GroupNormGradTiling& 
       a.need[1] ? exec->ContiguousOutput(BlockSafe(a.dgamma, tiling)) : none,
       a.need[2] ? exec->ContiguousOutput(BlockSafe(a.dbeta, tiling)) : none,
   };
-  exec->AddKernel("group_norm_grad", tiling.blockDim, &tiling, sizeof(tiling), args, tiling.workspaceBytes,
-                  [](uint8_t* const* p, uint8_t* ws, uint8_t* t) {
+  exec->AddKernel("group_norm_grad", plan.blockDim, plan.tilingData.data(), plan.tilingData.size(), args,
+                  plan.workspaces.empty() ? 0 : plan.workspaces[0], [](uint8_t* const* p, uint8_t* ws, uint8_t* t) {
                     group_norm_grad(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], ws, t);
                   });
+}
+
+// Tiles through GroupNormGrad's registered tiling function: dy and x as [N, C, HxW].
+std::string Plan(const Args& a, int64_t n, int64_t c, int64_t hw, int64_t group, sim::host::TilingResult* plan,
+                 GroupNormGradTiling* tiling) {
+  using normgrad::TensorArgOf;
+  const aclDataType dt = a.dy.dtype;
+  const std::vector<int64_t> data = {n, c, hw};
+  const std::vector<int64_t> stats = {n, group};
+  const std::vector<int64_t> params = {c};
+  std::vector<sim::host::TensorArg> inputs = {TensorArgOf(data, dt), TensorArgOf(stats, dt), TensorArgOf(stats, dt),
+                                              TensorArgOf(data, dt),
+                                              a.hasGamma ? TensorArgOf(params, dt) : sim::host::AbsentTensor()};
+  std::vector<sim::host::TensorArg> outputs = {TensorArgOf(data, dt), TensorArgOf(params, dt), TensorArgOf(params, dt)};
+  sim::host::NamedAttrs attrs = {{"num_groups", group},
+                                 {"dx_is_require", a.need[0]},
+                                 {"dgamma_is_require", a.need[1]},
+                                 {"dbeta_is_require", a.need[2]}};
+  std::string why = normgrad::RegisteredTiling("GroupNormGrad", inputs, outputs, attrs, plan);
+  if (why.empty() && plan->tilingData.size() != sizeof(*tiling)) why = "the tiling data is not one GroupNormGradTiling";
+  if (why.empty()) std::memcpy(tiling, plan->tilingData.data(), sizeof(*tiling));
+  return why;
 }
 
 }  // namespace
@@ -209,7 +232,7 @@ extern "C" aclnnStatus aclnnGroupNormBackwardGetWorkspaceSize(
 
   bool hasBf16 = false;
   const char* socName = "";
-  normgrad::GroupNormGradSoc soc = CurrentSocInfo(&hasBf16, &socName);
+  CurrentSocInfo(&hasBf16, &socName);
   GroupNormGradDtype dtype = kGngFloat32;
   if (aclnnStatus st = CheckDtypes(a, hasBf16, socName, &dtype)) return st;
   if (aclnnStatus st = CheckShapes(a, N, C, HxW, group)) return st;
@@ -219,25 +242,16 @@ extern "C" aclnnStatus aclnnGroupNormBackwardGetWorkspaceSize(
   if (N * C * HxW == 0) {
     BuildEmpty(exec, a);
   } else {
-    normgrad::GroupNormGradRequest req;
-    req.n = N;
-    req.c = C;
-    req.hw = HxW;
-    req.group = group;
-    req.dtype = dtype;
-    req.needDx = a.need[0];
-    req.needDgamma = a.need[1];
-    req.needDbeta = a.need[2];
-    req.hasGamma = a.hasGamma;
+    sim::host::TilingResult plan;
     GroupNormGradTiling tiling{};
-    std::string why = normgrad::GroupNormGradTilingFor(req, soc, &tiling);
+    std::string why = Plan(a, N, C, HxW, group, &plan, &tiling);
     if (!why.empty()) {
       delete exec;
       return Error(kStatusInvalid, kApi, "no tiling for N = %lld, C = %lld, HxW = %lld, group = %lld on %s: %s",
                    static_cast<long long>(N), static_cast<long long>(C), static_cast<long long>(HxW),
                    static_cast<long long>(group), socName, why.c_str());
     }
-    if (a.need[0] || a.need[1] || a.need[2]) BuildLaunch(exec, a, tiling);
+    if (a.need[0] || a.need[1] || a.need[2]) BuildLaunch(exec, a, tiling, plan);
   }
   *workspaceSize = exec->WorkspaceBytes();
   *executor = exec;

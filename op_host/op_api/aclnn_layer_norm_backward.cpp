@@ -1,47 +1,37 @@
 // aclnnLayerNormBackward: validates every row of the API's error table, then builds one launch of
-// the layer_norm_grad kernel (strided tensors gathered/scattered by the executor).
+// the layer_norm_grad_v3 kernel (strided tensors gathered/scattered by the executor).
 #include "aclnnop/aclnn_layer_norm_backward.h"
 
+#include <cstring>
+#include <string>
 #include <vector>
 
 #include "aclnn_common.h"
 #include "ascendc/soc.h"
 #include "layer_norm_grad_tiling.h"
 
-extern "C" void layer_norm_grad(uint8_t* dy, uint8_t* x, uint8_t* rstd, uint8_t* mean, uint8_t* gamma, uint8_t* dx,
+extern "C" void layer_norm_grad_v3(uint8_t* dy, uint8_t* x, uint8_t* rstd, uint8_t* mean, uint8_t* gamma, uint8_t* dx,
                                 uint8_t* dgamma, uint8_t* dbeta, uint8_t* workspace, uint8_t* tiling);
 
 namespace {
 
 constexpr const char* kApi = "aclnnLayerNormBackward";
-using normgrad::LayerNormGradComputeTiling;
-using normgrad::LayerNormGradDtype;
-using normgrad::LayerNormGradSocInfo;
 using normgrad::LayerNormGradTiling;
-using normgrad::LayerNormGradTilingInput;
-using normgrad::LayerNormGradTilingResult;
-using normgrad::kLnBfloat16;
-using normgrad::kLnFloat16;
-using normgrad::kLnFloat32;
 using normgrad::Error;
 using normgrad::kStatusInvalid;
 using normgrad::kStatusNullptr;
 using normgrad::ShapeString;
 using normgrad::TensorDesc;
 
-// The one place that asks which chip we run on; a CANN build reads the platform info instead.
-LayerNormGradSocInfo CurrentSocInfo(const char** name, bool* hasBf16) {
+// The chip the call runs on, for argument checks and messages (the tiling reads it through the
+// platform API, like every CANN tiling function).
+void CurrentSocInfo(const char** name, bool* hasBf16) {
   const sim::SocProfile& soc = sim::CurrentSoc();
   *name = soc.name;
   *hasBf16 = soc.hasBf16;
-  return {static_cast<uint32_t>(soc.aivCores), soc.ubBytes, soc.hasHardSyncAll, soc.hasBrcb, soc.hasDataCopyPad};
 }
 
 bool IsFloatType(aclDataType d) { return d == ACL_FLOAT || d == ACL_FLOAT16 || d == ACL_BF16; }
-
-LayerNormGradDtype KernelDtype(aclDataType d) {
-  return d == ACL_FLOAT ? kLnFloat32 : (d == ACL_FLOAT16 ? kLnFloat16 : kLnBfloat16);
-}
 
 int64_t Product(const std::vector<int64_t>& v, size_t begin, size_t end) {
   int64_t p = 1;
@@ -187,7 +177,8 @@ TensorDesc BlockSafe(const TensorDesc& d, const LayerNormGradTiling& t) {
   return out;
 }
 
-aclnnStatus BuildExecutor(const Args& a, const LayerNormGradTiling& t, aclOpExecutor* exec) {
+aclnnStatus BuildExecutor(const Args& a, const LayerNormGradTiling& t, const sim::host::TilingResult& plan,
+                          aclOpExecutor* exec) {
   normgrad::DevPtr dy = exec->ContiguousInput(a.dy);
   normgrad::DevPtr x = (t.needDx || t.needDgamma) ? exec->ContiguousInput(a.x) : normgrad::DevPtr{};
   normgrad::DevPtr mean = (t.needDx || t.needDgamma) ? exec->ContiguousInput(a.mean) : normgrad::DevPtr{};
@@ -196,11 +187,33 @@ aclnnStatus BuildExecutor(const Args& a, const LayerNormGradTiling& t, aclOpExec
   normgrad::DevPtr dx = t.needDx ? exec->ContiguousOutput(BlockSafe(a.dx, t)) : normgrad::DevPtr{};
   normgrad::DevPtr dgamma = t.needDgamma ? exec->ContiguousOutput(BlockSafe(a.dgamma, t)) : normgrad::DevPtr{};
   normgrad::DevPtr dbeta = t.needDbeta ? exec->ContiguousOutput(BlockSafe(a.dbeta, t)) : normgrad::DevPtr{};
-  exec->AddKernel("layer_norm_grad", t.blockDim, &t, sizeof(t), {dy, x, rstd, mean, gamma, dx, dgamma, dbeta},
-                  t.workspaceBytes, [](uint8_t* const* p, uint8_t* ws, uint8_t* tiling) {
-                    layer_norm_grad(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], ws, tiling);
+  exec->AddKernel("layer_norm_grad_v3", plan.blockDim, plan.tilingData.data(), plan.tilingData.size(),
+                  {dy, x, rstd, mean, gamma, dx, dgamma, dbeta}, plan.workspaces.empty() ? 0 : plan.workspaces[0],
+                  [](uint8_t* const* p, uint8_t* ws, uint8_t* tiling) {
+                    layer_norm_grad_v3(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], ws, tiling);
                   });
   return ACL_SUCCESS;
+}
+
+// Tiles through LayerNormGradV3's registered tiling function: dy and x as [M, D], one statistic
+// per row; dgamma/dbeta (and gamma, when given) as [D] in the parameter dtype.
+std::string Plan(const Args& a, sim::host::TilingResult* plan, LayerNormGradTiling* tiling) {
+  using normgrad::TensorArgOf;
+  const std::vector<int64_t> data = {a.rows, a.cols};
+  const std::vector<int64_t> stats = {a.rows};
+  const std::vector<int64_t> params = {a.cols};
+  const aclDataType paramType =
+      a.hasWeight ? a.weight.dtype : (a.mask[1] ? a.dgamma.dtype : (a.mask[2] ? a.dbeta.dtype : a.x.dtype));
+  std::vector<sim::host::TensorArg> inputs = {TensorArgOf(data, a.dy.dtype), TensorArgOf(data, a.x.dtype),
+                                              TensorArgOf(stats, a.rstd.dtype), TensorArgOf(stats, a.mean.dtype),
+                                              a.hasWeight ? TensorArgOf(params, paramType) : sim::host::AbsentTensor()};
+  std::vector<sim::host::TensorArg> outputs = {TensorArgOf(data, a.x.dtype), TensorArgOf(params, paramType),
+                                               TensorArgOf(params, paramType)};
+  sim::host::NamedAttrs attrs = {{"output_mask", std::vector<bool>{a.mask[0], a.mask[1], a.mask[2]}}};
+  std::string why = normgrad::RegisteredTiling("LayerNormGradV3", inputs, outputs, attrs, plan);
+  if (why.empty() && plan->tilingData.size() != sizeof(*tiling)) why = "the tiling data is not one LayerNormGradTiling";
+  if (why.empty()) std::memcpy(tiling, plan->tilingData.data(), sizeof(*tiling));
+  return why;
 }
 
 }  // namespace
@@ -249,7 +262,7 @@ aclnnStatus aclnnLayerNormBackwardGetWorkspaceSize(const aclTensor* gradOut, con
   }
   const char* socName = nullptr;
   bool hasBf16 = false;
-  const LayerNormGradSocInfo soc = CurrentSocInfo(&socName, &hasBf16);
+  CurrentSocInfo(&socName, &hasBf16);
   aclnnStatus st = CheckDtypes(a, hasBf16, socName);
   if (st != ACL_SUCCESS) return st;
   if ((st = CheckShapes(a)) != ACL_SUCCESS) return st;
@@ -261,18 +274,14 @@ aclnnStatus aclnnLayerNormBackwardGetWorkspaceSize(const aclTensor* gradOut, con
     if (a.mask[1]) exec->AddZeroFill(exec->ContiguousOutput(a.dgamma), a.cols * normgrad::DtypeBytes(a.dgamma.dtype));
     if (a.mask[2]) exec->AddZeroFill(exec->ContiguousOutput(a.dbeta), a.cols * normgrad::DtypeBytes(a.dbeta.dtype));
   } else if (anyOutput && a.cols > 0) {
-    LayerNormGradTilingInput in{static_cast<uint64_t>(a.rows), static_cast<uint64_t>(a.cols), KernelDtype(a.x.dtype),
-                                KernelDtype(a.mean.dtype),
-                                KernelDtype(a.hasWeight ? a.weight.dtype
-                                                        : (a.mask[1] ? a.dgamma.dtype
-                                                                     : (a.mask[2] ? a.dbeta.dtype : a.x.dtype))),
-                                a.hasWeight, a.mask[0], a.mask[1], a.mask[2]};
-    LayerNormGradTilingResult tiling = LayerNormGradComputeTiling(in, soc);
-    if (!tiling.ok) {
+    sim::host::TilingResult plan;
+    LayerNormGradTiling tiling{};
+    const std::string why = Plan(a, &plan, &tiling);
+    if (!why.empty()) {
       delete exec;
-      return Error(kStatusInvalid, kApi, "input %s: %s", ShapeString(a.x.shape).c_str(), tiling.error.c_str());
+      return Error(kStatusInvalid, kApi, "input %s: %s", ShapeString(a.x.shape).c_str(), why.c_str());
     }
-    BuildExecutor(a, tiling.tiling, exec);
+    BuildExecutor(a, tiling, plan, exec);
   }
   *workspaceSize = exec->WorkspaceBytes();
   *executor = exec;

@@ -9,7 +9,7 @@
 #include "graph/operator_reg.h"
 #include "json_text.h"
 #include "normgrad_sim.h"
-#include "register/op_def_registry.h"
+#include "simhost/op_records.h"
 #include "self_check.h"
 
 using normgrad_sim::JsonArray;
@@ -136,7 +136,7 @@ const char* normgradGraphOpsJson(void) {
 }
 
 const char* normgradOpDefsJson(void) {
-  t_opDefs = ops::RegisteredOpDefsJson();
+  t_opDefs = sim::host::RegisteredOpDefsJson();
   return t_opDefs.c_str();
 }
 

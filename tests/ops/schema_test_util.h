@@ -9,7 +9,10 @@
 
 #include "acl/acl.h"
 #include "graph/operator_reg.h"
+#include "host_failure.h"
 #include "register/op_def_registry.h"
+#include "simhost/op_records.h"
+#include "simhost/op_runner.h"
 
 namespace schema_test {
 
@@ -43,7 +46,7 @@ struct ZeroTensor {
 
 // The prototype and the OpDef list exactly these inputs and outputs, in this order.
 // Call as ASSERT_NO_FATAL_FAILURE(ExpectParamNames(...)).
-inline void ExpectParamNames(const ge::OpSchema& proto, const ops::OpDefInfo& def,
+inline void ExpectParamNames(const ge::OpSchema& proto, const sim::host::OpDefInfo& def,
                              const std::vector<std::string>& inputs, const std::vector<std::string>& outputs) {
   ASSERT_EQ(proto.inputs.size(), inputs.size());
   ASSERT_EQ(def.inputs.size(), inputs.size());
@@ -57,6 +60,29 @@ inline void ExpectParamNames(const ge::OpSchema& proto, const ops::OpDefInfo& de
     EXPECT_EQ(proto.outputs[i].name, outputs[i]);
     EXPECT_EQ(def.outputs[i].name, outputs[i]);
   }
+}
+
+using Shapes = std::vector<std::vector<int64_t>>;
+
+// Runs op's registered InferShape through its gert context on these input shapes (every input
+// present, float32). On failure *error holds the function's recorded reason.
+inline bool InferShape(const std::string& op, const Shapes& inputs, const sim::host::NamedAttrs& attrs, Shapes* out,
+                       std::string* error) {
+  std::vector<sim::host::TensorArg> args;
+  for (const std::vector<int64_t>& s : inputs) args.push_back({s, ge::DT_FLOAT, true});
+  normgrad::ClearHostFailure();
+  if (sim::host::Runner::InferShape(op, args, attrs, out, error)) return true;
+  if (!normgrad::LastHostFailure().empty()) *error = normgrad::LastHostFailure();
+  return false;
+}
+
+// The host functions registered for op: InferShape, InferDataType and Tiling all present.
+inline void ExpectHostFunctions(const std::string& op) {
+  const sim::host::OpImplFuncs* impl = sim::host::FindOpImpl(op);
+  ASSERT_NE(impl, nullptr) << op;
+  EXPECT_NE(impl->inferShape, nullptr) << op;
+  EXPECT_NE(impl->inferDataType, nullptr) << op;
+  EXPECT_NE(impl->tiling, nullptr) << op;
 }
 
 }  // namespace schema_test

@@ -14,11 +14,11 @@
 
 namespace {
 
-constexpr const char* kOp = "SyncBatchNormBackwardElemt";
-// Graph input -> the aclnn argument that carries it (mean_dy is sumDy / total in aclnn terms).
+constexpr const char* kOp = "BatchNormElemtGrad";
+// Graph input -> the aclnn argument that carries it, in the kernel's argument order.
 const std::vector<std::pair<std::string, std::string>> kInputToAclnn = {
-    {"grad_output", "gradOut"}, {"save_input", "input"}, {"mean", "mean"},         {"invstd", "invstd"},
-    {"weight", "weight"},       {"mean_dy", "sumDy"},    {"mean_dy_xmu", "sumDyXmu"}};
+    {"grad_output", "gradOut"}, {"save_input", "input"}, {"mean", "mean"},           {"invstd", "invstd"},
+    {"weight", "weight"},       {"sum_dy", "sumDy"},     {"sum_dy_xmu", "sumDyXmu"}, {"counter", "counter"}};
 
 using schema_test::AclOf;
 using schema_test::ZeroTensor;
@@ -42,27 +42,29 @@ class BatchNormElemtGradSchema : public testing::Test {
 
 TEST_F(BatchNormElemtGradSchema, PrototypeAndOpDefNameTheSameParamsInOrder) {
   const ge::OpSchema* proto = ge::FindRegisteredOp(kOp);
-  const ops::OpDefInfo* def = ops::FindOpDef(kOp);
+  const sim::host::OpDefInfo* def = sim::host::FindOpDef(kOp);
   ASSERT_NE(proto, nullptr);
   ASSERT_NE(def, nullptr);
   std::vector<std::string> inputs;
   for (const auto& names : kInputToAclnn) inputs.push_back(names.first);
   ASSERT_NO_FATAL_FAILURE(schema_test::ExpectParamNames(*proto, *def, inputs, {"grad_input"}));
-  for (const auto& in : def->inputs) EXPECT_EQ(in.paramType, ops::REQUIRED) << in.name;
+  for (const auto& in : def->inputs) {
+    EXPECT_EQ(in.paramType, in.name == "weight" ? ops::OPTIONAL : ops::REQUIRED) << in.name;
+  }
   EXPECT_TRUE(proto->attrs.empty());
   EXPECT_TRUE(def->attrs.empty());
-  EXPECT_TRUE(ops::OpDefProblems(*def).empty());
-  EXPECT_TRUE(def->hasInferShape);
+  EXPECT_TRUE(sim::host::OpDefProblems(*def).empty());
+  ASSERT_NO_FATAL_FAILURE(schema_test::ExpectHostFunctions(kOp));
   EXPECT_EQ(def->socs, (std::vector<std::string>{"ascend910b", "ascend910_93"}));
 }
 
 TEST_F(BatchNormElemtGradSchema, EveryOpDefCombinationIsInThePrototypeAndAcceptedByAclnn) {
   const ge::OpSchema* proto = ge::FindRegisteredOp(kOp);
-  const ops::OpDefInfo* def = ops::FindOpDef(kOp);
+  const sim::host::OpDefInfo* def = sim::host::FindOpDef(kOp);
   ASSERT_NE(proto, nullptr);
   ASSERT_NE(def, nullptr);
   const size_t combos = def->inputs[0].dtypes.size();
-  ASSERT_EQ(combos, 4u);
+  ASSERT_EQ(combos, 8u);  // 4 (activation, statistic) pairs x an int32 or float counter
   for (size_t k = 0; k < combos; ++k) {
     for (size_t i = 0; i < def->inputs.size(); ++i) {
       const auto& allowed = proto->inputs[i].dtypes;
@@ -86,18 +88,21 @@ TEST_F(BatchNormElemtGradSchema, DtypesOutsideThePrototypeAreRejectedByAclnn) {
 }
 
 TEST_F(BatchNormElemtGradSchema, InferShapeGivesGradOutputShape) {
-  ops::Shapes out;
+  schema_test::Shapes out;
   std::string error;
   const std::vector<int64_t> dy = {4, 3, 5, 5}, c = {3};
-  ASSERT_TRUE(ops::InferShape(kOp, {dy, dy, c, c, c, c, c}, {}, &out, &error)) << error;
-  EXPECT_EQ(out, (ops::Shapes{dy}));
-  ASSERT_TRUE(ops::InferShape(kOp, {dy, dy, dy, dy, dy, dy, dy}, {}, &out, &error)) << error;  // pre-broadcast
-  EXPECT_EQ(out, (ops::Shapes{dy}));
-  EXPECT_FALSE(ops::InferShape(kOp, {dy, dy, {4}, c, c, c, c}, {}, &out, &error));
+  const std::vector<int64_t> ranks = {2};
+  ASSERT_TRUE(schema_test::InferShape(kOp, {dy, dy, c, c, c, c, c, ranks}, {}, &out, &error)) << error;
+  EXPECT_EQ(out, (schema_test::Shapes{dy}));
+  ASSERT_TRUE(schema_test::InferShape(kOp, {dy, dy, dy, dy, dy, dy, dy, ranks}, {}, &out, &error)) << error;
+  EXPECT_EQ(out, (schema_test::Shapes{dy}));  // pre-broadcast statistics
+  EXPECT_FALSE(schema_test::InferShape(kOp, {dy, dy, {4}, c, c, c, c, ranks}, {}, &out, &error));
   EXPECT_NE(error.find("mean has shape [4]"), std::string::npos) << error;
-  EXPECT_FALSE(ops::InferShape(kOp, {dy, {4, 3, 5}, c, c, c, c, c}, {}, &out, &error));
+  EXPECT_FALSE(schema_test::InferShape(kOp, {dy, {4, 3, 5}, c, c, c, c, c, ranks}, {}, &out, &error));
   EXPECT_NE(error.find("save_input"), std::string::npos) << error;
-  EXPECT_FALSE(ops::InferShape(kOp, {{7}, {7}, c, c, c, c, c}, {}, &out, &error));
+  EXPECT_FALSE(schema_test::InferShape(kOp, {dy, dy, c, c, c, c, c, {2, 1}}, {}, &out, &error));
+  EXPECT_NE(error.find("counter has shape [2, 1]"), std::string::npos) << error;
+  EXPECT_FALSE(schema_test::InferShape(kOp, {{7}, {7}, c, c, c, c, c, ranks}, {}, &out, &error));
   EXPECT_NE(error.find("2 to 8 dimensions"), std::string::npos) << error;
 }
 

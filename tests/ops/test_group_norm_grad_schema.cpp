@@ -56,7 +56,7 @@ class GroupNormGradSchema : public testing::Test {
 
 TEST_F(GroupNormGradSchema, PrototypeAndOpDefNameTheSameParamsAndAttrsInOrder) {
   const ge::OpSchema* proto = ge::FindRegisteredOp(kOp);
-  const ops::OpDefInfo* def = ops::FindOpDef(kOp);
+  const sim::host::OpDefInfo* def = sim::host::FindOpDef(kOp);
   ASSERT_NE(proto, nullptr);
   ASSERT_NE(def, nullptr);
   ASSERT_NO_FATAL_FAILURE(schema_test::ExpectParamNames(*proto, *def, kInputs, kOutputs));
@@ -71,9 +71,8 @@ TEST_F(GroupNormGradSchema, PrototypeAndOpDefNameTheSameParamsAndAttrsInOrder) {
     EXPECT_EQ(def->attrs[i].defaultJson, kAttrs[i][2]);
   }
   EXPECT_TRUE(proto->attrs[0].required);
-  EXPECT_TRUE(ops::OpDefProblems(*def).empty());
-  EXPECT_TRUE(def->hasInferShape);
-  EXPECT_TRUE(def->hasTiling);
+  EXPECT_TRUE(sim::host::OpDefProblems(*def).empty());
+  ASSERT_NO_FATAL_FAILURE(schema_test::ExpectHostFunctions(kOp));
   EXPECT_EQ(def->socs, (std::vector<std::string>{"ascend910b", "ascend910_93", "ascend910"}));
 }
 
@@ -90,7 +89,7 @@ TEST_F(GroupNormGradSchema, TrainingSeriesRunsFloatAndHalfAndRejectsBf16) {
 
 TEST_F(GroupNormGradSchema, EveryOpDefCombinationIsInThePrototypeAndRunsThroughAclnn) {
   const ge::OpSchema* proto = ge::FindRegisteredOp(kOp);
-  const ops::OpDefInfo* def = ops::FindOpDef(kOp);
+  const sim::host::OpDefInfo* def = sim::host::FindOpDef(kOp);
   ASSERT_NE(proto, nullptr);
   ASSERT_NE(def, nullptr);
   const size_t combos = def->inputs[0].dtypes.size();
@@ -114,21 +113,21 @@ TEST_F(GroupNormGradSchema, CombinationsOutsideTheOpDefAreRejectedByAclnn) {
 }
 
 TEST_F(GroupNormGradSchema, InferShape) {
-  ops::Shapes out;
+  schema_test::Shapes out;
   std::string error;
   const std::vector<int64_t> dy = {2, 8, 5, 5}, stat = {2, 4}, gamma = {8};
-  ops::Attrs attrs = {{"num_groups", int64_t{4}}};
-  ASSERT_TRUE(ops::InferShape(kOp, {dy, stat, stat, dy, gamma}, attrs, &out, &error)) << error;
-  EXPECT_EQ(out, (ops::Shapes{dy, gamma, gamma}));
-  EXPECT_FALSE(ops::InferShape(kOp, {dy, stat, stat, {2, 8, 25}, gamma}, attrs, &out, &error));
+  sim::host::NamedAttrs attrs = {{"num_groups", int64_t{4}}};
+  ASSERT_TRUE(schema_test::InferShape(kOp, {dy, stat, stat, dy, gamma}, attrs, &out, &error)) << error;
+  EXPECT_EQ(out, (schema_test::Shapes{dy, gamma, gamma}));
+  EXPECT_FALSE(schema_test::InferShape(kOp, {dy, stat, stat, {2, 8, 25}, gamma}, attrs, &out, &error));
   EXPECT_NE(error.find("x has shape [2, 8, 25], expected dy's [2, 8, 5, 5]"), std::string::npos) << error;
-  EXPECT_FALSE(ops::InferShape(kOp, {dy, {2, 3}, stat, dy, gamma}, attrs, &out, &error));
+  EXPECT_FALSE(schema_test::InferShape(kOp, {dy, {2, 3}, stat, dy, gamma}, attrs, &out, &error));
   EXPECT_NE(error.find("mean has shape [2, 3], expected N * num_groups = 8"), std::string::npos) << error;
-  EXPECT_FALSE(ops::InferShape(kOp, {dy, stat, stat, dy, {7}}, attrs, &out, &error));
+  EXPECT_FALSE(schema_test::InferShape(kOp, {dy, stat, stat, dy, {7}}, attrs, &out, &error));
   EXPECT_NE(error.find("gamma has shape [7], expected [C] = [8]"), std::string::npos) << error;
-  EXPECT_FALSE(ops::InferShape(kOp, {dy, stat, stat, dy, gamma}, {{"num_groups", int64_t{3}}}, &out, &error));
+  EXPECT_FALSE(schema_test::InferShape(kOp, {dy, stat, stat, dy, gamma}, {{"num_groups", int64_t{3}}}, &out, &error));
   EXPECT_NE(error.find("num_groups is 3"), std::string::npos) << error;
-  EXPECT_FALSE(ops::InferShape(kOp, {{8}, stat, stat, {8}, gamma}, attrs, &out, &error));
+  EXPECT_FALSE(schema_test::InferShape(kOp, {{8}, stat, stat, {8}, gamma}, attrs, &out, &error));
   EXPECT_NE(error.find("expected 2 to 8 dims"), std::string::npos) << error;
 }
 

@@ -48,7 +48,7 @@ class LayerNormGradSchema : public testing::Test {
 
 TEST_F(LayerNormGradSchema, PrototypeAndOpDefNameTheSameParamsInOrder) {
   const ge::OpSchema* proto = ge::FindRegisteredOp(kOp);
-  const ops::OpDefInfo* def = ops::FindOpDef(kOp);
+  const sim::host::OpDefInfo* def = sim::host::FindOpDef(kOp);
   ASSERT_NE(proto, nullptr);
   ASSERT_NE(def, nullptr);
   ASSERT_NO_FATAL_FAILURE(schema_test::ExpectParamNames(*proto, *def, kInputs, kOutputs));
@@ -59,14 +59,14 @@ TEST_F(LayerNormGradSchema, PrototypeAndOpDefNameTheSameParamsInOrder) {
   EXPECT_EQ(proto->attrs[0].type, "ListBool");
   EXPECT_EQ(def->attrs[0].type, "ListBool");
   EXPECT_EQ(proto->attrs[0].defaultJson, def->attrs[0].defaultJson);
-  EXPECT_TRUE(ops::OpDefProblems(*def).empty());
+  EXPECT_TRUE(sim::host::OpDefProblems(*def).empty());
   EXPECT_EQ(def->socs, (std::vector<std::string>{"ascend910b", "ascend910_93", "ascend910"}));
 }
 
 // The training series has no bfloat16 (seed 003 lists FLOAT and FLOAT16 for it): the OpDef
 // combinations without BF16 run there, the others are rejected by aclnn.
 TEST_F(LayerNormGradSchema, TrainingSeriesRunsFloatAndHalfCombinationsAndRejectsBf16) {
-  const ops::OpDefInfo* def = ops::FindOpDef(kOp);
+  const sim::host::OpDefInfo* def = sim::host::FindOpDef(kOp);
   ASSERT_NE(def, nullptr);
   const std::string before = sim::CurrentSoc().name;
   ASSERT_TRUE(sim::SetCurrentSoc("ascend910"));
@@ -86,7 +86,7 @@ TEST_F(LayerNormGradSchema, TrainingSeriesRunsFloatAndHalfCombinationsAndRejects
 
 TEST_F(LayerNormGradSchema, EveryOpDefCombinationIsInThePrototypeAndAcceptedByAclnn) {
   const ge::OpSchema* proto = ge::FindRegisteredOp(kOp);
-  const ops::OpDefInfo* def = ops::FindOpDef(kOp);
+  const sim::host::OpDefInfo* def = sim::host::FindOpDef(kOp);
   ASSERT_NE(proto, nullptr);
   ASSERT_NE(def, nullptr);
   const size_t combos = def->inputs[0].dtypes.size();
@@ -113,16 +113,16 @@ TEST_F(LayerNormGradSchema, CombinationsOutsideTheOpDefAreRejectedByAclnn) {
 }
 
 TEST_F(LayerNormGradSchema, InferShape) {
-  ops::Shapes out;
+  schema_test::Shapes out;
   std::string error;
   const std::vector<int64_t> dy = {2, 3, 4, 5}, stat = {2, 3, 1, 1}, gamma = {4, 5};
-  ASSERT_TRUE(ops::InferShape(kOp, {dy, dy, stat, stat, gamma}, {}, &out, &error)) << error;
-  EXPECT_EQ(out, (ops::Shapes{dy, gamma, gamma}));
-  EXPECT_FALSE(ops::InferShape(kOp, {dy, dy, stat, stat, {5, 4}}, {}, &out, &error));
+  ASSERT_TRUE(schema_test::InferShape(kOp, {dy, dy, stat, stat, gamma}, {}, &out, &error)) << error;
+  EXPECT_EQ(out, (schema_test::Shapes{dy, gamma, gamma}));
+  EXPECT_FALSE(schema_test::InferShape(kOp, {dy, dy, stat, stat, {5, 4}}, {}, &out, &error));
   EXPECT_NE(error.find("trailing dims"), std::string::npos) << error;
-  EXPECT_FALSE(ops::InferShape(kOp, {dy, dy, {2, 4}, stat, gamma}, {}, &out, &error));
+  EXPECT_FALSE(schema_test::InferShape(kOp, {dy, dy, {2, 4}, stat, gamma}, {}, &out, &error));
   EXPECT_NE(error.find("rstd has shape [2, 4]"), std::string::npos) << error;
-  EXPECT_FALSE(ops::InferShape(kOp, {dy, {2, 3, 4}, stat, stat, gamma}, {}, &out, &error));
+  EXPECT_FALSE(schema_test::InferShape(kOp, {dy, {2, 3, 4}, stat, stat, gamma}, {}, &out, &error));
   EXPECT_NE(error.find("x has shape"), std::string::npos) << error;
 }
 

@@ -2,12 +2,16 @@
 // field, their JSON parses to the same facts, and inconsistent definitions are reported.
 #include <gtest/gtest.h>
 
-#include <stdexcept>
+#include <cstring>
 #include <string>
 
 #include "graph/operator_reg.h"
 #include "normgrad_sim.h"
 #include "register/op_def_registry.h"
+#include "register/op_impl_registry.h"
+#include "simhost/op_records.h"
+#include "simhost/op_runner.h"
+#include "tiling/platform/platform_ascendc.h"
 
 namespace ge {
 REG_OP(TestNormGrad)
@@ -29,13 +33,54 @@ REG_OP(TestConflict).INPUT(a, TensorType({DT_FLOAT})).OP_END_FACTORY_REG(TestCon
 
 namespace {
 
-ops::Shapes SameAsX(const ops::Shapes& inputs, const ops::Attrs& attrs) {
-  if (inputs.size() < 2) throw std::invalid_argument("expected dy and x");
-  if (std::get<int64_t>(attrs.at("num_groups")) <= 0) throw std::invalid_argument("num_groups must be > 0");
-  return {inputs[1]};
+// Output 0 takes gamma's shape when given, else dy's; num_groups must be > 0.
+ge::graphStatus SameAsGammaOrDy(gert::InferShapeContext* context) {
+  const int64_t* groups = context->GetAttrs()->GetInt(0);
+  if (groups == nullptr || *groups <= 0) return ge::GRAPH_FAILED;
+  const gert::Shape* gamma = context->GetOptionalInputShape(1);
+  *context->GetOutputShape(0) = gamma != nullptr ? *gamma : *context->GetRequiredInputShape(0);
+  return ge::GRAPH_SUCCESS;
 }
 
-int FakeTiling(void*) { return 0; }
+ge::graphStatus DyType(gert::InferDataTypeContext* context) {
+  return context->SetOutputDataType(0, context->GetRequiredInputDataType(0));
+}
+
+struct TestTilingData {
+  int64_t elems;
+  int64_t groups;
+  float eps;
+  uint32_t cores;
+  uint32_t hasGamma;
+  uint32_t mask0;
+  uint32_t mask1;
+  uint64_t ub;
+};
+
+// Reads what a real tiling function reads and writes what it writes.
+ge::graphStatus TestTiling(gert::TilingContext* context) {
+  TestTilingData* t = context->GetTilingData<TestTilingData>();
+  if (t == nullptr) return ge::GRAPH_FAILED;
+  platform_ascendc::PlatformAscendC platform(context->GetPlatformInfo());
+  t->elems = context->GetRequiredInputShape(0)->GetOriginShape().GetShapeSize();
+  t->groups = *context->GetAttrs()->GetInt(0);
+  t->eps = *context->GetAttrs()->GetFloat(1);
+  const gert::ContinuousVector* mask = context->GetAttrs()->GetAttrPointer<gert::ContinuousVector>(2);
+  t->mask0 = static_cast<const bool*>(mask->GetData())[0];
+  t->mask1 = static_cast<const bool*>(mask->GetData())[1];
+  t->cores = platform.GetCoreNumAiv();
+  platform.GetCoreMemSize(platform_ascendc::CoreMemType::UB, t->ub);
+  t->hasGamma = context->GetOptionalInputDesc(1) != nullptr;
+  context->SetBlockDim(t->cores / 2);
+  context->SetTilingKey(7);
+  context->GetWorkspaceSizes(1)[0] = 4096;
+  return t->groups > 0 ? ge::GRAPH_SUCCESS : ge::GRAPH_FAILED;
+}
+
+ge::graphStatus ImplOnlyTiling(gert::TilingContext* context) {
+  context->SetBlockDim(3);
+  return ge::GRAPH_SUCCESS;
+}
 
 }  // namespace
 
@@ -49,8 +94,8 @@ class TestNormGradDef : public OpDef {
     this->Attr("num_groups").AttrType(REQUIRED).Int();
     this->Attr("eps").AttrType(OPTIONAL).Float(0.25f);
     this->Attr("mask").AttrType(OPTIONAL).ListBool({true, false});
-    this->SetInferShape(SameAsX);
-    this->AICore().SetTiling(FakeTiling);
+    this->SetInferShape(SameAsGammaOrDy).SetInferDataType(DyType);
+    this->AICore().SetTiling(TestTiling);
     this->AICore().AddConfig("ascend910b");
     this->AICore().AddConfig("ascend910_93");
   }
@@ -66,7 +111,20 @@ class TestBrokenDef : public OpDef {
   }
 };
 OP_ADD(TestBrokenDef);
+
+// An OpDef without functions: its tiling comes from IMPL_OP_OPTILING, as ops-nn registers it.
+class TestImplOnly : public OpDef {
+ public:
+  explicit TestImplOnly(const char* name) : OpDef(name) {
+    this->Input("a").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
+    this->Output("b").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
+    this->AICore().AddConfig("ascend910b");
+  }
+};
+OP_ADD(TestImplOnly);
 }  // namespace ops
+
+IMPL_OP_OPTILING(TestImplOnly).Tiling(ImplOnlyTiling);
 
 namespace {
 
@@ -136,7 +194,7 @@ TEST(OpRegistry, GraphOpsJsonCarriesTheSchema) {
 }
 
 TEST(OpRegistry, OpDefRecordsParamsAttrsAndConfigs) {
-  const ops::OpDefInfo* d = ops::FindOpDef("TestNormGradDef");
+  const sim::host::OpDefInfo* d = sim::host::FindOpDef("TestNormGradDef");
   ASSERT_NE(d, nullptr);
   ASSERT_EQ(d->inputs.size(), 2u);
   EXPECT_EQ(d->inputs[1].name, "gamma");
@@ -149,16 +207,17 @@ TEST(OpRegistry, OpDefRecordsParamsAttrsAndConfigs) {
   EXPECT_FALSE(d->attrs[0].hasDefault);
   EXPECT_EQ(d->attrs[1].defaultJson, "0.25");
   EXPECT_EQ(d->attrs[2].defaultJson, "[true, false]");
-  EXPECT_TRUE(d->hasInferShape);
-  EXPECT_TRUE(d->hasTiling);
+  ASSERT_NE(sim::host::FindOpImpl("TestNormGradDef"), nullptr);
+  EXPECT_EQ(sim::host::FindOpImpl("TestNormGradDef")->inferShape, &SameAsGammaOrDy);
+  EXPECT_EQ(sim::host::FindOpImpl("TestNormGradDef")->tiling, &TestTiling);
   EXPECT_EQ(d->socs, (std::vector<std::string>{"ascend910b", "ascend910_93"}));
-  EXPECT_TRUE(ops::OpDefProblems(*d).empty());
+  EXPECT_TRUE(sim::host::OpDefProblems(*d).empty());
 }
 
 TEST(OpRegistry, OpDefProblemsNameTheInconsistency) {
-  const ops::OpDefInfo* d = ops::FindOpDef("TestBrokenDef");
+  const sim::host::OpDefInfo* d = sim::host::FindOpDef("TestBrokenDef");
   ASSERT_NE(d, nullptr);
-  std::vector<std::string> p = ops::OpDefProblems(*d);
+  std::vector<std::string> p = sim::host::OpDefProblems(*d);
   std::vector<std::string> want = {
       "TestBrokenDef: input a lists 1 formats for 2 data types",
       "TestBrokenDef: output b lists 1 data types, but a lists 2",
@@ -169,19 +228,76 @@ TEST(OpRegistry, OpDefProblemsNameTheInconsistency) {
   EXPECT_EQ(p, want);
 }
 
-TEST(OpRegistry, InferShapeRunsTheRegisteredFunction) {
-  ops::Shapes out;
+TEST(OpRegistry, InferShapeRunsTheRegisteredFunctionThroughTheContext) {
+  using sim::host::TensorArg;
+  std::vector<std::vector<int64_t>> out;
   std::string error;
-  ops::Attrs attrs = {{"num_groups", int64_t{4}}};
-  ASSERT_TRUE(ops::InferShape("TestNormGradDef", {{2, 8}, {2, 8, 3}}, attrs, &out, &error)) << error;
-  EXPECT_EQ(out, (ops::Shapes{{2, 8, 3}}));
+  sim::host::NamedAttrs attrs = {{"num_groups", int64_t{4}}};
+  const TensorArg dy{{2, 8, 3}, ge::DT_FLOAT16};
+  ASSERT_TRUE(sim::host::Runner::InferShape("TestNormGradDef", {dy, sim::host::AbsentTensor()}, attrs, &out, &error))
+      << error;
+  EXPECT_EQ(out, (std::vector<std::vector<int64_t>>{{2, 8, 3}}));
+  ASSERT_TRUE(sim::host::Runner::InferShape("TestNormGradDef", {dy, TensorArg{{8}, ge::DT_FLOAT}}, attrs, &out, &error));
+  EXPECT_EQ(out, (std::vector<std::vector<int64_t>>{{8}}));
+  std::vector<ge::DataType> types;
+  ASSERT_TRUE(sim::host::Runner::InferDataType("TestNormGradDef", {dy, sim::host::AbsentTensor()}, attrs, &types,
+                                               &error));
+  EXPECT_EQ(types, (std::vector<ge::DataType>{ge::DT_FLOAT16}));
   attrs["num_groups"] = int64_t{0};
-  EXPECT_FALSE(ops::InferShape("TestNormGradDef", {{2, 8}, {2, 8, 3}}, attrs, &out, &error));
-  EXPECT_EQ(error, "TestNormGradDef InferShape: num_groups must be > 0");
-  EXPECT_FALSE(ops::InferShape("Unknown", {}, {}, &out, &error));
-  ops::RegisterInferShape("ByName", SameAsX);
-  EXPECT_TRUE(ops::InferShape("ByName", {{1}, {5}}, {{"num_groups", int64_t{1}}}, &out, &error)) << error;
-  EXPECT_EQ(out, (ops::Shapes{{5}}));
+  EXPECT_FALSE(sim::host::Runner::InferShape("TestNormGradDef", {dy, sim::host::AbsentTensor()}, attrs, &out, &error));
+  EXPECT_EQ(error, "TestNormGradDef: the registered InferShape function returned a failure status");
+  EXPECT_FALSE(sim::host::Runner::InferShape("Unknown", {}, {}, &out, &error));
+  EXPECT_EQ(error, "no OpDef is registered for Unknown");
+}
+
+TEST(OpRegistry, CallsThatDoNotFitTheOpDefAreRejectedBeforeAnyFunctionRuns) {
+  using sim::host::TensorArg;
+  std::vector<std::vector<int64_t>> out;
+  std::string error;
+  const TensorArg dy{{4}, ge::DT_FLOAT};
+  EXPECT_FALSE(sim::host::Runner::InferShape("TestNormGradDef", {dy}, {{"num_groups", int64_t{1}}}, &out, &error));
+  EXPECT_EQ(error, "TestNormGradDef: 1 inputs given, the OpDef has 2");
+  EXPECT_FALSE(sim::host::Runner::InferShape("TestNormGradDef", {sim::host::AbsentTensor(), dy},
+                                             {{"num_groups", int64_t{1}}}, &out, &error));
+  EXPECT_EQ(error, "TestNormGradDef: required input dy is absent");
+  EXPECT_FALSE(sim::host::Runner::InferShape("TestNormGradDef", {dy, dy}, {}, &out, &error));
+  EXPECT_EQ(error, "TestNormGradDef: attribute num_groups (Int) is required");
+  EXPECT_FALSE(sim::host::Runner::InferShape("TestNormGradDef", {dy, dy}, {{"num_groups", 1.0f}}, &out, &error));
+  EXPECT_EQ(error, "TestNormGradDef: attribute num_groups is Int, given Float");
+  EXPECT_FALSE(sim::host::Runner::InferShape("TestNormGradDef", {dy, dy}, {{"groups", int64_t{1}}}, &out, &error));
+  EXPECT_EQ(error, "TestNormGradDef has no attribute groups");
+}
+
+TEST(OpRegistry, TilingSeesShapesAttrsDefaultsAndThePlatformAndItsOutputsComeBack) {
+  using sim::host::TensorArg;
+  const sim::SocProfile* soc = sim::FindSoc("ascend910b");
+  ASSERT_NE(soc, nullptr);
+  sim::host::TilingResult r;
+  std::string error;
+  const TensorArg dy{{2, 8, 3}, ge::DT_FLOAT};
+  ASSERT_TRUE(sim::host::Runner::Tiling("TestNormGradDef", {dy, sim::host::AbsentTensor()}, {dy},
+                                        {{"num_groups", int64_t{4}}}, *soc, &r, &error))
+      << error;
+  ASSERT_EQ(r.tilingData.size(), sizeof(TestTilingData));
+  TestTilingData t;
+  std::memcpy(&t, r.tilingData.data(), sizeof(t));
+  EXPECT_EQ(t.elems, 48);
+  EXPECT_EQ(t.groups, 4);
+  EXPECT_EQ(t.eps, 0.25f);  // the OpDef's default
+  EXPECT_EQ(t.mask0, 1u);
+  EXPECT_EQ(t.mask1, 0u);
+  EXPECT_EQ(t.cores, static_cast<uint32_t>(soc->aivCores));
+  EXPECT_EQ(t.ub, soc->ubBytes);
+  EXPECT_EQ(t.hasGamma, 0u);
+  EXPECT_EQ(r.blockDim, static_cast<uint32_t>(soc->aivCores / 2));
+  EXPECT_EQ(r.tilingKey, 7u);
+  EXPECT_EQ(r.workspaces, (std::vector<size_t>{4096}));
+  EXPECT_FALSE(sim::host::Runner::Tiling("TestNormGradDef", {dy, dy}, {dy}, {{"num_groups", int64_t{0}}}, *soc, &r,
+                                         &error));
+  EXPECT_EQ(error, "TestNormGradDef: the registered Tiling function returned a failure status");
+  ASSERT_TRUE(sim::host::Runner::Tiling("TestImplOnly", {dy}, {dy}, {}, *soc, &r, &error)) << error;
+  EXPECT_EQ(r.blockDim, 3u);
+  EXPECT_TRUE(r.tilingData.empty());
 }
 
 TEST(OpRegistry, OpDefsJsonCarriesTheDefinition) {

@@ -2,7 +2,11 @@
 #pragma once
 #include <cstdint>
 
+#include "graph/ge_error_codes.h"
+
 namespace ge {
+
+using char_t = char;
 
 enum DataType {
   DT_FLOAT = 0,

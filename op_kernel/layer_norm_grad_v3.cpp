@@ -1,4 +1,4 @@
-// LayerNorm backward kernel entry: reads the tiling, picks the mode and the dy/x dtype, runs it.
+// LayerNorm backward kernel entry (op type LayerNormGradV3): reads the tiling, picks the mode and the dy/x dtype, runs it.
 // Inputs in the order of the graph op LayerNormGradV3: dy, x, rstd, mean, gamma.
 #include "kernel_operator.h"
 #include "layer_norm_grad_tiling.h"
@@ -50,7 +50,7 @@ __aicore__ inline void RunLayerNormGrad(const normgrad::LayerNormGradArgs& args,
 
 }  // namespace normgrad
 
-extern "C" __global__ __aicore__ void layer_norm_grad(GM_ADDR dy, GM_ADDR x, GM_ADDR rstd, GM_ADDR mean,
+extern "C" __global__ __aicore__ void layer_norm_grad_v3(GM_ADDR dy, GM_ADDR x, GM_ADDR rstd, GM_ADDR mean,
                                                       GM_ADDR gamma, GM_ADDR dx, GM_ADDR dgamma, GM_ADDR dbeta,
                                                       GM_ADDR workspace, GM_ADDR tiling) {
 // The Atlas training series (arch 1001) has no bfloat16 and no hard SyncAll: its build leaves out

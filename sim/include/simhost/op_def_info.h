@@ -1,0 +1,45 @@
+// The simulator's record of an OpDef (OP_ADD): inputs, outputs, attributes with their default
+// values, whether shape inference and tiling are registered, and the SoCs. Not a CANN header:
+// host code includes register/op_def_registry.h; the simulator and tests read these records
+// through simhost/op_records.h.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "graph/types.h"
+
+namespace sim::host {
+
+using AttrValue = std::variant<int64_t, float, bool, std::string, std::vector<int64_t>, std::vector<float>,
+                               std::vector<bool>>;
+
+struct ParamDefInfo {
+  std::string name;
+  int paramType = 2;                 // ops::Option: 1 OPTIONAL, 2 REQUIRED, 3 DYNAMIC
+  std::vector<ge::DataType> dtypes;  // positional combinations across all params
+  std::vector<ge::Format> formats;
+};
+
+struct AttrDefInfo {
+  std::string name;
+  int attrType = 1;         // ops::Option: 1 OPTIONAL, 2 REQUIRED
+  std::string type;         // "Int", "Float", "Bool", "String", "ListInt", "ListFloat", "ListBool"
+  bool hasDefault = false;
+  AttrValue defaultValue;   // meaningful when hasDefault
+  std::string defaultJson;  // "" when no default
+};
+
+struct OpDefInfo {
+  std::string name;
+  std::vector<ParamDefInfo> inputs;
+  std::vector<ParamDefInfo> outputs;
+  std::vector<AttrDefInfo> attrs;
+  bool hasInferShape = false;     // by SetInferShape or IMPL_OP_INFERSHAPE
+  bool hasInferDataType = false;
+  bool hasTiling = false;         // by AICore().SetTiling or IMPL_OP_OPTILING
+  std::vector<std::string> socs;  // AICore().AddConfig order
+};
+
+}  // namespace sim::host
