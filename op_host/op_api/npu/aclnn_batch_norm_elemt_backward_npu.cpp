@@ -64,7 +64,7 @@ aclnnStatus CheckShapes(const aclTensor* gradOut, const aclTensor* input, const 
 
 }  // namespace
 
-extern "C" aclnnStatus aclnnBatchNormElemtBackwardGetWorkspaceSize(
+extern "C" NORMGRAD_NPU_EXPORT aclnnStatus aclnnBatchNormElemtBackwardGetWorkspaceSize(
     const aclTensor* gradOut, const aclTensor* input, const aclTensor* mean, const aclTensor* invstd,
     const aclTensor* weight, const aclTensor* sumDy, const aclTensor* sumDyXmu, aclTensor* counter,
     aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor) {
@@ -85,7 +85,7 @@ extern "C" aclnnStatus aclnnBatchNormElemtBackwardGetWorkspaceSize(
                                                  gradInput, workspaceSize, executor);
 }
 
-extern "C" aclnnStatus aclnnBatchNormElemtBackward(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+extern "C" NORMGRAD_NPU_EXPORT aclnnStatus aclnnBatchNormElemtBackward(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
                                                    const aclrtStream stream) {
   return aclnnBatchNormElemtGrad(workspace, workspaceSize, executor, stream);
 }

@@ -71,7 +71,7 @@ aclnnStatus CheckOutputShapes(const aclTensor* input, const aclTensor* gamma, in
 
 }  // namespace
 
-extern "C" aclnnStatus aclnnGroupNormBackwardGetWorkspaceSize(
+extern "C" NORMGRAD_NPU_EXPORT aclnnStatus aclnnGroupNormBackwardGetWorkspaceSize(
     const aclTensor* gradOut, const aclTensor* input, const aclTensor* mean, const aclTensor* rstd,
     const aclTensor* gamma, int64_t N, int64_t C, int64_t HxW, int64_t group, const aclBoolArray* outputMask,
     aclTensor* gradInput, aclTensor* gradGammaOut, aclTensor* gradBetaOut, uint64_t* workspaceSize,
@@ -113,7 +113,7 @@ extern "C" aclnnStatus aclnnGroupNormBackwardGetWorkspaceSize(
                                             need[2], dx, dgamma, dbeta, workspaceSize, executor);
 }
 
-extern "C" aclnnStatus aclnnGroupNormBackward(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+extern "C" NORMGRAD_NPU_EXPORT aclnnStatus aclnnGroupNormBackward(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
                                               aclrtStream stream) {
   return aclnnGroupNormGrad(workspace, workspaceSize, executor, stream);
 }

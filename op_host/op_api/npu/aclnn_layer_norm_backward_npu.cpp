@@ -96,7 +96,7 @@ aclnnStatus CheckOutputs(const aclTensor* input, const std::vector<int64_t>& nor
 
 }  // namespace
 
-extern "C" aclnnStatus aclnnLayerNormBackwardGetWorkspaceSize(
+extern "C" NORMGRAD_NPU_EXPORT aclnnStatus aclnnLayerNormBackwardGetWorkspaceSize(
     const aclTensor* gradOut, const aclTensor* input, const aclIntArray* normalizedShape, const aclTensor* mean,
     const aclTensor* rstd, const aclTensor* weightOptional, const aclTensor* biasOptional,
     const aclBoolArray* outputMask, aclTensor* gradInputOut, aclTensor* gradWeightOut, aclTensor* gradBiasOut,
@@ -143,7 +143,7 @@ extern "C" aclnnStatus aclnnLayerNormBackwardGetWorkspaceSize(
                                               pdBeta, workspaceSize, executor);
 }
 
-extern "C" aclnnStatus aclnnLayerNormBackward(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+extern "C" NORMGRAD_NPU_EXPORT aclnnStatus aclnnLayerNormBackward(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
                                               aclrtStream stream) {
   return aclnnLayerNormGradV3(workspace, workspaceSize, executor, stream);
 }

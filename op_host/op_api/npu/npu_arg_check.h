@@ -12,6 +12,10 @@
 #include "opdev/op_log.h"
 #include "shape_string.h"
 
+// CANN compiles cust_opapi with -fvisibility=hidden; the seed-named functions must stay visible
+// (the generated level-1 ones carry the same attribute).
+#define NORMGRAD_NPU_EXPORT __attribute__((visibility("default")))
+
 // Logs "<api>: <message>" and returns `status` from the calling function.
 #define NORMGRAD_NPU_FAIL(status, api, fmt, ...)            \
   do {                                                      \
