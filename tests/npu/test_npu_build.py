@@ -87,6 +87,4 @@ def test_every_kernel_file_the_package_names_exists() -> None:
     for kernel in ("group_norm_grad.cpp", "layer_norm_grad_v3.cpp", "batch_norm_elemt_grad.cpp"):
         assert kernel in text
         if not (ROOT / "op_kernel" / kernel).exists():
-            pytest.xfail(
-                f"op_kernel/{kernel} not in this checkout yet (renamed by issue 9 part 2)"
-            )
+            pytest.xfail(f"op_kernel/{kernel} not in this checkout yet (renamed by issue 9 part 2)")
