@@ -2,18 +2,22 @@
 # Builds normgrad and runs its tests.
 #   ./build.sh                      simulator build (g++), C++ tests, examples and the Python tests
 #   ./build.sh --sanitize           the same C++ tests under AddressSanitizer + UBSan (no Python tests)
-#   ./build.sh --npu --soc <soc>    the CANN build for a real NPU (needs ASCEND_HOME_PATH)
+#   ./build.sh --npu --soc <soc>    the CANN custom operator package for a real NPU (needs ASCEND_HOME_PATH;
+#        [--install | --install-path <dir>] also installs it; docs/npu.md)
 set -euo pipefail
 cd "$(dirname "$0")"
 
 mode=sim
 soc=ascend910b
+npu_args=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --npu) mode=npu ;;
     --sanitize) mode=sanitize ;;
     --soc) soc="$2"; shift ;;
-    -h|--help) sed -n '2,5p' "$0"; exit 0 ;;
+    --install) npu_args+=(--install) ;;
+    --install-path) npu_args+=(--install-path "$2"); shift ;;
+    -h|--help) sed -n '2,6p' "$0"; exit 0 ;;
     *) echo "build.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
   shift
@@ -22,12 +26,7 @@ done
 jobs=$(nproc 2>/dev/null || echo 2)
 
 if [ "$mode" = npu ]; then
-  if [ -z "${ASCEND_HOME_PATH:-}" ]; then
-    echo "build.sh --npu: ASCEND_HOME_PATH is not set; source <CANN>/set_env.sh first (SoC: $soc)" >&2
-    exit 1
-  fi
-  echo "build.sh --npu: CANN at $ASCEND_HOME_PATH, SoC $soc: the CANN build is not wired up yet" >&2
-  exit 1
+  exec npu/build_package.sh --soc "$soc" ${npu_args[@]+"${npu_args[@]}"}
 fi
 
 # GoogleTest for the C++ tests: Debian's package, installed when missing and we may.

@@ -1,0 +1,146 @@
+"""The operators on a real Ascend NPU, through the installed normgrad package, against the float64 goldens.
+
+Same cases (shapes, inputs, goldens, per-dtype tolerances) as `normgrad check`; only the runner differs:
+torch_npu's aten kernels call aclnnGroupNormBackward / aclnnLayerNormBackward /
+aclnnBatchNormElemtBackward, which resolve to the package's libcust_opapi.so when ASCEND_CUSTOM_OPP_PATH
+names the installed vendor directory (docs/npu.md). Skipped, with the reason, on a machine without
+CANN, an NPU or torch_npu.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import glob
+import importlib.util
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from normgrad import cases
+from normgrad.cases.base import Case
+from normgrad.check import case_rng
+
+
+def _why_not_here() -> str | None:
+    if not os.environ.get("ASCEND_HOME_PATH"):
+        return "needs CANN (ASCEND_HOME_PATH is not set) and an Ascend NPU"
+    if not glob.glob("/dev/davinci[0-9]*"):
+        return "needs an Ascend NPU (no /dev/davinci<N>)"
+    if importlib.util.find_spec("torch_npu") is None:
+        return "needs torch_npu (not importable)"
+    return None
+
+
+pytestmark = [pytest.mark.npu, pytest.mark.skipif(_why_not_here() is not None, reason=str(_why_not_here()))]
+
+SEED = 0  # the seed `normgrad check` uses by default
+SEED_APIS = ("aclnnGroupNormBackward", "aclnnLayerNormBackward", "aclnnBatchNormElemtBackward")
+
+
+def installed_opapi_libraries() -> list[Path]:
+    """libcust_opapi.so of the normgrad vendor, where torch_npu looks first (ASCEND_CUSTOM_OPP_PATH)."""
+    roots = [p for p in os.environ.get("ASCEND_CUSTOM_OPP_PATH", "").split(":") if p]
+    return [Path(r) / "op_api" / "lib" / "libcust_opapi.so" for r in roots if Path(r).name == "normgrad"]
+
+
+def test_the_installed_package_exports_the_seed_functions() -> None:
+    libs = [lib for lib in installed_opapi_libraries() if lib.is_file()]
+    assert libs, "ASCEND_CUSTOM_OPP_PATH names no <dir>/vendors/normgrad with op_api/lib/libcust_opapi.so"
+    lib = ctypes.CDLL(str(libs[0]))
+    for api in SEED_APIS:
+        assert hasattr(lib, api), f"{libs[0]} does not export {api}"
+        assert hasattr(lib, api + "GetWorkspaceSize"), f"{libs[0]} does not export {api}GetWorkspaceSize"
+
+
+def _to_npu(a: np.ndarray | None):  # -> torch.Tensor | None
+    import torch
+    import torch_npu  # noqa: F401  (registers the npu device)
+
+    if a is None:
+        return None
+    if a.dtype.name == "bfloat16":  # numpy has no bf16 for torch.from_numpy: widen exactly, narrow exactly
+        return torch.from_numpy(a.astype(np.float32)).to(torch.bfloat16).npu()
+    return torch.from_numpy(np.ascontiguousarray(a)).npu()
+
+
+def _to_numpy(t, like: np.dtype) -> np.ndarray:
+    import torch
+
+    host = t.cpu()
+    if host.dtype == torch.bfloat16:
+        return host.to(torch.float32).numpy().astype(like)
+    return host.numpy()
+
+
+def run_on_npu(case: Case, a: dict[str, np.ndarray]) -> list[np.ndarray]:
+    import torch
+
+    t = {k: _to_npu(v) for k, v in a.items()}
+    if case.op == "group_norm_grad":
+        n, c = a["x"].shape[0], a["x"].shape[1]
+        hw = a["x"].size // max(n * c, 1)
+        group = a["mean"].size // max(n, 1)
+        outs = torch.ops.aten.native_group_norm_backward(
+            t["dy"], t["x"], t["mean"], t["rstd"], t["gamma"], n, c, hw, group, [True, True, True]
+        )
+    elif case.op == "layer_norm_grad":
+        ns = list(a["weight"].shape)  # the cases pass weight shaped like normalizedShape
+        outs = torch.ops.aten.native_layer_norm_backward(
+            t["dy"], t["x"], ns, t["mean"], t["rstd"], t["weight"], None, [True, True, True]
+        )
+    else:
+        outs = (
+            torch.ops.aten.batch_norm_backward_elemt(
+                t["dy"],
+                t["x"],
+                t["mean"],
+                t["invstd"],
+                t["weight"],
+                t["sum_dy"],
+                t["sum_dy_xmu"],
+                t["counter"],
+            ),
+        )
+    torch.npu.synchronize()
+    wants = case.golden(a)
+    return [
+        _to_numpy(o, np.dtype(w.dtype) if w is not None else np.dtype(np.float32))
+        for o, w in zip(outs, wants, strict=True)
+    ]
+
+
+QUICK_CASES = [c for c in cases.check_cases() if c.quick]
+
+
+@pytest.mark.parametrize(
+    "case", QUICK_CASES, ids=[f"{c.op}-{c.dtype}-{c.shape}-{c.name}" for c in QUICK_CASES]
+)
+def test_case_matches_the_float64_golden_on_the_npu(case: Case) -> None:
+    a = case.make_inputs(case_rng(case, SEED))
+    got = run_on_npu(case, a)
+    want = case.golden(a)
+    tol = case.tolerance
+    for name, g, w in zip(case.output_names, got, want, strict=True):
+        if w is None:
+            continue
+        g64 = np.asarray(g, dtype=np.float64).reshape(np.shape(w))
+        bound = tol.atol + tol.rtol * np.abs(w)
+        worst = float(np.max(np.abs(g64 - w) - bound)) if w.size else 0.0
+        assert worst <= 0.0, (
+            f"{case.op} {case.shape} {case.dtype} {name}: exceeds {tol} by {worst:g} ({tol.why})"
+        )
+
+
+def test_the_npu_is_deterministic() -> None:
+    """Bitwise identical outputs run after run (one case per operator, its first quick case)."""
+    firsts = {c.op: c for c in reversed(QUICK_CASES)}
+    for case in firsts.values():
+        a = case.make_inputs(case_rng(case, SEED))
+        first = run_on_npu(case, a)
+        second = run_on_npu(case, a)
+        for name, x, y in zip(case.output_names, first, second, strict=True):
+            assert x.tobytes() == y.tobytes(), (
+                f"{case.op} {case.shape} {case.dtype} {name} differs between runs"
+            )
