@@ -1,0 +1,66 @@
+// Cross-core GM race detection. Every core records the GM bytes it reads and writes (DMA copies,
+// atomic adds, fills, scalar GetValue/SetValue) with the vector clock it held at the time; the
+// inter-core syncs (SyncAll, CrossCoreSetFlag/WaitFlag, IBSet/IBWait, NotifyNextBlock/
+// WaitPreBlock) order the clocks. After the launch, two accesses of different cores to
+// overlapping bytes, at least one a write, that no sync orders, are a race, unless both are
+// atomic adds (they commute). The check runs after the cores joined, over the recorded accesses
+// sorted by address, so its verdict and message do not depend on how the host scheduled threads.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ascendc/core.h"
+
+namespace sim {
+
+// Whether launches detect races. kEnvironment (the initial mode) reads NORMGRAD_SIM_RACES (0/1)
+// at each launch; on by default.
+enum class RaceMode { kEnvironment, kOff, kOn };
+void SetRaceDetection(RaceMode mode);
+bool RaceDetectionEnabled();
+
+namespace race {
+
+enum Kind : uint8_t { kRead = 0, kWrite, kAtomic };
+
+// The GM accesses of one core during one launch.
+class Recorder {
+ public:
+  struct Access {
+    uintptr_t begin;     // first byte of the first row
+    uint64_t rows;       // rows of rowBytes, pitch bytes apart (rows == 1: one contiguous run)
+    uint64_t rowBytes;
+    uint64_t pitch;
+    uint32_t segment;    // index into segments(): the clock the core held
+    Kind kind;
+    const char* api;
+    uintptr_t End() const { return begin + (rows - 1) * pitch + rowBytes; }
+  };
+
+  // Starts recording for core `core` of a launch with the given initial clock.
+  void Reset(int core, const std::vector<uint32_t>& clock);
+  void Add(Kind kind, const char* api, const void* gm, uint64_t rows, uint64_t rowBytes, uint64_t pitch);
+  // The core's clock changed (a sync): later accesses carry the new one.
+  void NewSegment(const std::vector<uint32_t>& clock);
+
+  int core() const { return core_; }
+  const std::vector<Access>& accesses() const { return accesses_; }
+  const std::vector<std::vector<uint32_t>>& segments() const { return segments_; }
+
+ private:
+  int core_ = 0;
+  std::vector<Access> accesses_;
+  std::vector<std::vector<uint32_t>> segments_;
+};
+
+// The first race among the cores' accesses ("core 0: DataCopy: cross-core GM race ..."), or "".
+std::string FindRace(const std::vector<const Recorder*>& cores);
+
+// Hooks for the simulator's instruction implementations; no-ops when detection is off.
+inline void GmAccess(Kind kind, const char* api, const void* gm, uint64_t rows, uint64_t rowBytes, uint64_t pitch) {
+  if (Recorder* r = Core().races) r->Add(kind, api, gm, rows, rowBytes, pitch);
+}
+
+}  // namespace race
+}  // namespace sim
