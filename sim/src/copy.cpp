@@ -226,7 +226,8 @@ void UbToGm(const char* api, uint8_t* gm, Ub src, uint32_t elemBytes, int elemCo
   TrackUbRows(hazard::kMte3, false, api, src.addr, blockCount, blockBytes, ubPitch);
   hazard::GmWrite(api, gm, blockCount, blockBytes, gmPitch, c.ub.data() + src.addr, ubPitch,
                   c.atomicType != kElemNone);
-  race::GmAccess(c.atomicType != kElemNone ? race::kAtomic : race::kWrite, api, gm, blockCount, blockBytes, gmPitch);
+  race::GmAccess(c.atomicType != kElemNone ? race::kAtomic : race::kWrite, api, gm, blockCount, blockBytes, gmPitch,
+                 c.ub.data() + src.addr, ubPitch);
   StoreBlocks(api, gm, c.ub.data() + src.addr, elemCode, blockCount, blockBytes, ubPitch, gmPitch);
   c.counters.ubToGmBytes += blockCount * blockBytes;
 }
@@ -313,7 +314,7 @@ void PadUbToGm(uint8_t* gm, Ub src, uint32_t elemBytes, int elemCode, const PadA
   hazard::GmWrite(api, gm, a.blockCount, a.blockLen, gmPitch, c.ub.data() + src.addr, ubPitch,
                   c.atomicType != kElemNone);
   race::GmAccess(c.atomicType != kElemNone ? race::kAtomic : race::kWrite, api, gm, a.blockCount, a.blockLen,
-                 gmPitch);
+                 gmPitch, c.ub.data() + src.addr, ubPitch);
   StoreBlocks(api, gm, c.ub.data() + src.addr, elemCode, a.blockCount, a.blockLen, ubPitch, gmPitch);
   c.counters.ubToGmBytes += static_cast<uint64_t>(a.blockCount) * a.blockLen;
 }

@@ -42,6 +42,7 @@ namespace race {
 void Recorder::Reset(int core, const std::vector<uint32_t>& clock) {
   core_ = core;
   accesses_.clear();
+  shadow_.clear();
   segments_.assign(1, clock);
 }
 
@@ -55,9 +56,20 @@ void Recorder::NewSegment(const std::vector<uint32_t>& clock) {
   }
 }
 
-void Recorder::Add(Kind kind, const char* api, const void* gm, uint64_t rows, uint64_t rowBytes, uint64_t pitch) {
+void Recorder::Add(Kind kind, const char* api, const void* gm, uint64_t rows, uint64_t rowBytes, uint64_t pitch,
+                   const uint8_t* data, uint64_t dataPitch) {
   if (rows == 0 || rowBytes == 0) return;
+  if (kind == kRead) data = nullptr;
+  auto keep = [&](uint8_t* out) {  // copies the stored bytes, row by row
+    for (uint64_t i = 0; i < rows; ++i) std::memcpy(out + i * rowBytes, data + i * dataPitch, rowBytes);
+  };
+  if (data != nullptr && (rows == 1 || dataPitch == rowBytes)) dataPitch = rowBytes;
   if (rows == 1 || pitch == rowBytes) {  // one contiguous run
+    if (data != nullptr && dataPitch != rowBytes) {  // gather the rows first so the run's bytes are contiguous
+      std::vector<uint8_t> tmp(rows * rowBytes);
+      keep(tmp.data());
+      return Add(kind, api, gm, 1, rows * rowBytes, rows * rowBytes, tmp.data(), rows * rowBytes);
+    }
     rowBytes *= rows;
     rows = 1;
     pitch = rowBytes;
@@ -70,15 +82,30 @@ void Recorder::Add(Kind kind, const char* api, const void* gm, uint64_t rows, ui
     Access& last = accesses_.back();
     if (last.rows == 1 && last.segment == segment && last.kind == kind && last.api == api) {
       uintptr_t end = begin + rowBytes;
-      if (begin >= last.begin && end <= last.End()) return;
-      if (begin == last.End()) {
+      bool shadowed = (last.shadow != kNoShadow) == (data != nullptr);
+      if (shadowed && begin >= last.begin && end <= last.End()) {
+        uint8_t* kept = data != nullptr ? shadow_.data() + last.shadow + (begin - last.begin) : nullptr;
+        if (kept != nullptr && kind == kWrite) std::memcpy(kept, data, rowBytes);  // the later bytes supersede
+        if (kept != nullptr && kind == kAtomic) {  // the adds accumulate: keep "was any byte non-zero"
+          for (uint64_t k = 0; k < rowBytes; ++k) kept[k] |= data[k];
+        }
+        return;
+      }
+      if (shadowed && begin == last.End() && (data == nullptr || last.shadow + last.rowBytes == shadow_.size())) {
+        if (data != nullptr) shadow_.insert(shadow_.end(), data, data + rowBytes);
         last.rowBytes += rowBytes;
         last.pitch = last.rowBytes;
         return;
       }
     }
   }
-  accesses_.push_back(Access{begin, rows, rowBytes, rows == 1 ? rowBytes : pitch, segment, kind, api});
+  uint64_t shadow = kNoShadow;
+  if (data != nullptr) {
+    shadow = shadow_.size();
+    shadow_.resize(shadow + rows * rowBytes);
+    keep(shadow_.data() + shadow);
+  }
+  accesses_.push_back(Access{begin, rows, rowBytes, rows == 1 ? rowBytes : pitch, segment, kind, api, shadow});
 }
 
 namespace {
@@ -114,14 +141,30 @@ bool ForEachRun(const Item& it, uintptr_t lo, uintptr_t hi, F f) {
   return false;
 }
 
-// The first byte range both items touch, if any.
-bool Overlap(const Item& a, const Item& b, uintptr_t* lo, uintptr_t* hi) {
+// An atomic add of zero bytes over [l, h) leaves memory as it was (x + 0 == x; only -0.0 becomes
+// +0.0), so it conflicts with nothing there: the padding of a block-rounded atomic store.
+bool AddsZeros(const Item& i, const Recorder::Access& a, uintptr_t l, uintptr_t h) {
+  if (a.kind != kAtomic || a.shadow == Recorder::kNoShadow) return false;
+  const uint8_t* p = i.core->ShadowAt(a, l);
+  for (uintptr_t k = 0; k < h - l; ++k) {
+    if (p[k] != 0) return false;
+  }
+  return true;
+}
+
+// The first byte range both items touch, if any; with sameBytesOk, only ranges where both are plain
+// writes of different bytes count (identical stores leave the same memory in either order).
+bool Overlap(const Item& a, const Item& b, bool sameBytesOk, uintptr_t* lo, uintptr_t* hi) {
+  const Recorder::Access& x = a.core->accesses()[a.index];
+  const Recorder::Access& y = b.core->accesses()[b.index];
   uintptr_t boxLo = std::max(a.begin, b.begin), boxHi = std::min(a.end, b.end);
   if (boxLo >= boxHi) return false;
   return ForEachRun(a, boxLo, boxHi, [&](uintptr_t a0, uintptr_t a1) {
     return ForEachRun(b, std::max(a0, boxLo), std::min(a1, boxHi), [&](uintptr_t b0, uintptr_t b1) {
       uintptr_t l = std::max(a0, b0), h = std::min(a1, b1);
       if (l >= h) return false;
+      if (sameBytesOk && std::memcmp(a.core->ShadowAt(x, l), b.core->ShadowAt(y, l), h - l) == 0) return false;
+      if (AddsZeros(a, x, l, h) || AddsZeros(b, y, l, h)) return false;
       *lo = l;
       *hi = h;
       return true;
@@ -190,7 +233,8 @@ std::string FindRace(const std::vector<const Recorder*>& cores) {
         if (x.kind == kAtomic && y.kind == kAtomic) continue;
         if (Before(*other->core, y, *it.core, x) || Before(*it.core, x, *other->core, y)) continue;
         uintptr_t lo = 0, hi = 0;
-        if (!Overlap(*other, it, &lo, &hi)) continue;
+        bool sameBytesOk = x.shadow != Recorder::kNoShadow && y.shadow != Recorder::kNoShadow;
+        if (!Overlap(*other, it, sameBytesOk, &lo, &hi)) continue;
         // Name the lower core first so the message does not depend on the sweep order.
         return other->core->core() < it.core->core() ? Describe(*other, it, lo, hi) : Describe(it, *other, lo, hi);
       }

@@ -288,6 +288,21 @@ TEST(Races, AtomicAddsDoNotRaceButAPlainReadOfThemDoes) {
     });
   };
   EXPECT_LAUNCH_OK(run(false, false));
+  // Core 1 adds zeros over the block core 0 reads: memory is unchanged whatever the order.
+  EXPECT_LAUNCH_OK(RunOn("ascend910b", 2, [&] {
+    TPipe pipe;
+    TBuf<> ub;
+    pipe.InitBuffer(ub, 32);
+    LocalTensor<float> u = ub.Get<float>();
+    for (int i = 0; i < 8; ++i) u.SetValue(static_cast<uint32_t>(i), 0.0f);
+    if (Idx() == 1) {
+      SetAtomicAdd<float>();
+      DataCopy(acc.Tensor(), u, 8);
+      SetAtomicNone();
+    } else {
+      DataCopy(u, acc.Tensor(), 8);
+    }
+  }));
   EXPECT_LAUNCH_ERROR(run(true, false), "core 0: DataCopy: cross-core GM race: core 0 reads bytes [0, 32) of the "
                                         "32-byte GM allocation at ");
   EXPECT_LAUNCH_ERROR(run(true, false), "and core 1 atomically adds to them (DataCopy)");
@@ -296,14 +311,15 @@ TEST(Races, AtomicAddsDoNotRaceButAPlainReadOfThemDoes) {
 
 TEST(Races, TwoCoresWritingTheSameBytes) {
   GmBuf<int32_t> data(64);
-  auto run = [&](int overlapElems) {
-    return RunOn("ascend910b", 2, [&, overlapElems] {
+  auto run = [&](int overlapElems, bool sameValue = false) {
+    return RunOn("ascend910b", 2, [&, overlapElems, sameValue] {
       GlobalTensor<int32_t> d = data.Tensor();
       int first = Idx() * (32 - overlapElems);
-      for (int i = 0; i < 32; ++i) d.SetValue(static_cast<uint64_t>(first + i), Idx());
+      for (int i = 0; i < 32; ++i) d.SetValue(static_cast<uint64_t>(first + i), sameValue ? 5 : Idx());
     });
   };
   EXPECT_LAUNCH_OK(run(0));
+  EXPECT_LAUNCH_OK(run(2, true));  // both store the same bytes: either order leaves the same memory
   auto r = run(2);
   EXPECT_LAUNCH_ERROR(r, "core 0: GlobalTensor::SetValue: cross-core GM race: core 0 writes bytes [120, 128) of the "
                          "256-byte GM allocation");

@@ -35,31 +35,44 @@ class Recorder {
     uint32_t segment;    // index into segments(): the clock the core held
     Kind kind;
     const char* api;
+    uint64_t shadow;     // writes and atomic adds: offset of their bytes in the shadow, else kNoShadow
     uintptr_t End() const { return begin + (rows - 1) * pitch + rowBytes; }
   };
 
   // Starts recording for core `core` of a launch with the given initial clock.
   void Reset(int core, const std::vector<uint32_t>& clock);
-  void Add(Kind kind, const char* api, const void* gm, uint64_t rows, uint64_t rowBytes, uint64_t pitch);
+  static constexpr uint64_t kNoShadow = ~0ull;
+  // `data` (may be null) holds the bytes a write stores or an atomic adds, row i at data + i *
+  // dataPitch: two cores storing the same bytes leave the same memory in either order, and adding
+  // zeros leaves memory unchanged, so neither is a race.
+  void Add(Kind kind, const char* api, const void* gm, uint64_t rows, uint64_t rowBytes, uint64_t pitch,
+           const uint8_t* data = nullptr, uint64_t dataPitch = 0);
   // The core's clock changed (a sync): later accesses carry the new one.
   void NewSegment(const std::vector<uint32_t>& clock);
 
   int core() const { return core_; }
   const std::vector<Access>& accesses() const { return accesses_; }
   const std::vector<std::vector<uint32_t>>& segments() const { return segments_; }
+  // The stored bytes of access x at GM address a (inside one of its rows).
+  const uint8_t* ShadowAt(const Access& x, uintptr_t a) const {
+    uint64_t row = (a - x.begin) / x.pitch;
+    return shadow_.data() + x.shadow + row * x.rowBytes + (a - x.begin - row * x.pitch);
+  }
 
  private:
   int core_ = 0;
   std::vector<Access> accesses_;
   std::vector<std::vector<uint32_t>> segments_;
+  std::vector<uint8_t> shadow_;
 };
 
 // The first race among the cores' accesses ("core 0: DataCopy: cross-core GM race ..."), or "".
 std::string FindRace(const std::vector<const Recorder*>& cores);
 
 // Hooks for the simulator's instruction implementations; no-ops when detection is off.
-inline void GmAccess(Kind kind, const char* api, const void* gm, uint64_t rows, uint64_t rowBytes, uint64_t pitch) {
-  if (Recorder* r = Core().races) r->Add(kind, api, gm, rows, rowBytes, pitch);
+inline void GmAccess(Kind kind, const char* api, const void* gm, uint64_t rows, uint64_t rowBytes, uint64_t pitch,
+                     const uint8_t* data = nullptr, uint64_t dataPitch = 0) {
+  if (Recorder* r = Core().races) r->Add(kind, api, gm, rows, rowBytes, pitch, data, dataPitch);
 }
 
 }  // namespace race

@@ -143,7 +143,8 @@ class GlobalTensor {
   void SetValue(const uint64_t offset, T value) const {
     sim::gm::CheckRange("GlobalTensor::SetValue", base_ + offset, sizeof(T), true);
     sim::ScalarGmWrite(base_ + offset, sizeof(T));
-    sim::race::GmAccess(sim::race::kWrite, "GlobalTensor::SetValue", base_ + offset, 1, sizeof(T), sizeof(T));
+    sim::race::GmAccess(sim::race::kWrite, "GlobalTensor::SetValue", base_ + offset, 1, sizeof(T), sizeof(T),
+                        reinterpret_cast<const uint8_t*>(&value), sizeof(T));
     base_[offset] = value;
   }
   __gm__ T* GetPhyAddr() const { return base_; }
