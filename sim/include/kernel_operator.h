@@ -10,6 +10,7 @@
 #include "ascendc/tensor.h"
 #include "ascendc/entry.h"
 #include "ascendc/sync.h"
+#include "ascendc/cross_core_sync.h"
 #include "ascendc/pipe.h"
 #include "ascendc/copy.h"
 #include "ascendc/mask.h"

@@ -1,7 +1,11 @@
 // CANN's CPU-debug harness (tikicpulib), on the simulator: GmAlloc/GmFree, ICPU_SET_TILING_KEY,
 // SetKernelMode and ICPU_RUN_KF, so kernel unit tests written for CANN's CPU mode build unchanged.
 //
-// A fault inside ICPU_RUN_KF prints the launch report to stderr. It is also observable:
+// A fault inside ICPU_RUN_KF (a hardware-rule violation, a race, a deadlock, an argument that is
+// not a GmAlloc pointer) prints `error: ICPU_RUN_KF(<kernel>) failed: core <i>: <API>: <rule>` to
+// stderr and ends the process with EXIT_FAILURE: on hardware the kernel would hang, trap or corrupt
+// memory, so the caller must not go on. With NORMGRAD_SIM_CONTINUE_ON_ERROR=1 in the environment
+// (read at each run) ICPU_RUN_KF returns instead and the fault is observable:
 //  - in a GoogleTest file that includes <gtest/gtest.h> before this header, ICPU_RUN_KF adds a
 //    non-fatal test failure (ADD_FAILURE) carrying the error text;
 //  - anywhere, sim::cpu::LastReport() holds the report of the latest ICPU_RUN_KF on this thread

@@ -7,6 +7,7 @@
 
 #include "ascendc/hazard.h"
 #include "ascendc/pipe.h"
+#include "ascendc/race.h"
 #include "core_runtime.h"
 
 namespace sim {
@@ -206,6 +207,7 @@ void GmToUb(const char* api, Ub dst, const uint8_t* gm, uint32_t elemBytes, uint
   gm::CheckRange(api, gm, (blockCount - 1) * gmPitch + blockBytes, false);
   TrackUbRows(hazard::kMte2, true, api, dst.addr, blockCount, blockBytes, ubPitch);
   hazard::GmRead(api, gm, blockCount, blockBytes, gmPitch);
+  race::GmAccess(race::kRead, api, gm, blockCount, blockBytes, gmPitch);
   CopyBlocks(c.ub.data() + dst.addr, gm, blockCount, blockBytes, gmPitch, ubPitch);
   c.counters.gmToUbBytes += blockCount * blockBytes;
 }
@@ -224,6 +226,8 @@ void UbToGm(const char* api, uint8_t* gm, Ub src, uint32_t elemBytes, int elemCo
   TrackUbRows(hazard::kMte3, false, api, src.addr, blockCount, blockBytes, ubPitch);
   hazard::GmWrite(api, gm, blockCount, blockBytes, gmPitch, c.ub.data() + src.addr, ubPitch,
                   c.atomicType != kElemNone);
+  race::GmAccess(c.atomicType != kElemNone ? race::kAtomic : race::kWrite, api, gm, blockCount, blockBytes, gmPitch,
+                 c.ub.data() + src.addr, ubPitch);
   StoreBlocks(api, gm, c.ub.data() + src.addr, elemCode, blockCount, blockBytes, ubPitch, gmPitch);
   c.counters.ubToGmBytes += blockCount * blockBytes;
 }
@@ -262,6 +266,7 @@ void PadGmToUb(Ub dst, const uint8_t* gm, uint32_t elemBytes, const PadArgs& a) 
   gm::CheckRange(api, gm, (a.blockCount - 1) * gmPitch + a.blockLen, false);
   TrackUbRows(hazard::kMte2, true, api, dst.addr, a.blockCount, ubBlockBytes, ubPitch);
   hazard::GmRead(api, gm, a.blockCount, a.blockLen, gmPitch);
+  race::GmAccess(race::kRead, api, gm, a.blockCount, a.blockLen, gmPitch);
 
   uint8_t padValue[8];
   std::memcpy(padValue, &a.padBits, 8);
@@ -308,6 +313,8 @@ void PadUbToGm(uint8_t* gm, Ub src, uint32_t elemBytes, int elemCode, const PadA
   TrackUbRows(hazard::kMte3, false, api, src.addr, a.blockCount, a.blockLen, ubPitch);
   hazard::GmWrite(api, gm, a.blockCount, a.blockLen, gmPitch, c.ub.data() + src.addr, ubPitch,
                   c.atomicType != kElemNone);
+  race::GmAccess(c.atomicType != kElemNone ? race::kAtomic : race::kWrite, api, gm, a.blockCount, a.blockLen,
+                 gmPitch, c.ub.data() + src.addr, ubPitch);
   StoreBlocks(api, gm, c.ub.data() + src.addr, elemCode, a.blockCount, a.blockLen, ubPitch, gmPitch);
   c.counters.ubToGmBytes += static_cast<uint64_t>(a.blockCount) * a.blockLen;
 }
@@ -330,6 +337,7 @@ void FillGm(const char* api, uint8_t* gm, uint64_t count, uint32_t elemBytes, co
   if (bytes == 0) return;
   gm::CheckRange(api, gm, bytes, true);
   hazard::GmWrite(api, gm, 1, bytes, bytes, nullptr, 0, false);  // staged in UB by V, stored by MTE3 (§3.7)
+  race::GmAccess(race::kWrite, api, gm, 1, bytes, bytes);
   FillValue(gm, bytes, static_cast<const uint8_t*>(value), elemBytes);
   c.counters.dmaOut += (bytes + chunkBytes - 1) / chunkBytes;
   c.counters.ubToGmBytes += bytes;

@@ -1,6 +1,7 @@
 // Error reporting, the per-thread core context, and the global-memory allocation registry.
 #include "ascendc/core.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <iterator>
 #include <map>
@@ -96,6 +97,18 @@ void CheckRange(const char* api, const void* p, uint64_t bytes, bool isWrite) {
   }
   Fail(api, "global-memory %s of %llu bytes at %p is outside every device allocation",
        isWrite ? "write" : "read", static_cast<unsigned long long>(bytes), p);
+}
+
+bool FindAllocation(const void* p, uintptr_t* base, uint64_t* bytes) {
+  uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  std::shared_lock<std::shared_mutex> lock(g_mutex);
+  auto it = g_regions.upper_bound(a);
+  if (it == g_regions.begin()) return false;
+  --it;
+  if (a >= it->first + std::max<uint64_t>(it->second, 1)) return false;
+  *base = it->first;
+  *bytes = it->second;
+  return true;
 }
 
 }  // namespace gm

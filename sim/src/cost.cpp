@@ -54,7 +54,8 @@ KernelTime ModelKernel(const std::vector<CoreCounters>& cores, const SocProfile&
     k.bytesOut += c.ubToGmBytes + c.scalarGmBytesOut;
     k.scalarBytesIn += c.scalarGmBytesIn;
     k.scalarBytesOut += c.scalarGmBytesOut;
-    syncAlls = std::max(syncAlls, c.syncAll);
+    // Each inter-core wait (SyncAll, CrossCoreWaitFlag, IBWait, WaitPreBlock) costs one barrier latency.
+    syncAlls = std::max(syncAlls, c.syncAll + c.crossCoreWaits);
     sumCoreUs += t.coreUs;
     k.maxCoreUs = std::max(k.maxCoreUs, t.coreUs);
     if (t.coreUs > 0) ++k.busyCores;

@@ -2,6 +2,7 @@
 // checks, and the run log.
 #include "ascendc/launch.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <mutex>
@@ -12,6 +13,7 @@
 #include "ascendc/entry.h"
 #include "ascendc/hazard.h"
 #include "ascendc/pipe.h"
+#include "ascendc/race.h"
 #include "ascendc/sync.h"
 #include "core_runtime.h"
 
@@ -79,13 +81,15 @@ void EndOfKernelChecks(CoreContext& c) {
 }
 
 void RunCore(const SocProfile& soc, int idx, int blockDim, uint64_t tilingKey, bool trackHazards,
-             LaunchBarrier& barrier, const std::function<void()>& body, CoreResult& out) {
+             race::Recorder* races, LaunchBarrier& barrier, const std::function<void()>& body, CoreResult& out) {
   CoreContext ctx;
   ctx.blockIdx = idx;
   ctx.blockNum = blockDim;
   ctx.soc = &soc;
   ctx.ub = TakeUb(soc.ubBytes);
   if (trackHazards) ctx.hazards = hazard::TakeTracker(soc.ubBytes);
+  if (races != nullptr) races->Reset(idx, barrier.Clock(idx));
+  ctx.races = races;
   CoreRuntime rt;
   rt.barrier = &barrier;
   BindCore(&ctx);
@@ -174,6 +178,28 @@ void ThrowIfLaunchAborted() {
 
 // ---------------------------------------------------------------- LaunchBarrier
 
+LaunchBarrier::LaunchBarrier(int blockDim)
+    : finished_(static_cast<size_t>(blockDim), false),
+      waiting_(static_cast<size_t>(blockDim), nullptr),
+      waitReady_(static_cast<size_t>(blockDim), nullptr),
+      clocks_(static_cast<size_t>(blockDim), VectorClock(static_cast<size_t>(blockDim), 0)),
+      roundClock_(static_cast<size_t>(blockDim), 0),
+      releasedClock_(static_cast<size_t>(blockDim), 0) {
+  for (int c = 0; c < blockDim; ++c) clocks_[static_cast<size_t>(c)][static_cast<size_t>(c)] = 1;
+}
+
+void LaunchBarrier::Release(int core, VectorClock& into) {
+  VectorClock& mine = clocks_[static_cast<size_t>(core)];
+  if (into.size() != mine.size()) into.assign(mine.size(), 0);
+  for (size_t i = 0; i < mine.size(); ++i) into[i] = std::max(into[i], mine[i]);
+  ++mine[static_cast<size_t>(core)];
+}
+
+void LaunchBarrier::Acquire(int core, const VectorClock& from) {
+  VectorClock& mine = clocks_[static_cast<size_t>(core)];
+  for (size_t i = 0; i < mine.size() && i < from.size(); ++i) mine[i] = std::max(mine[i], from[i]);
+}
+
 void LaunchBarrier::Arrive(int core, bool hard, int participants, uint32_t number) {
   std::unique_lock<std::mutex> lock(mutex_);
   if (aborted_) throw AbortCore();
@@ -188,6 +214,7 @@ void LaunchBarrier::Arrive(int core, bool hard, int participants, uint32_t numbe
     roundParticipants_ = participants;
     roundNumber_ = number;
     roundFirstCore_ = core;
+    std::fill(roundClock_.begin(), roundClock_.end(), 0);
   } else if (roundHard_ != hard || roundParticipants_ != participants) {
     throw SimError("core " + std::to_string(core) + ": SyncAll: reached " + (hard ? "hard" : "soft") +
                    " SyncAll #" + std::to_string(number) + " over " + std::to_string(participants) +
@@ -195,15 +222,69 @@ void LaunchBarrier::Arrive(int core, bool hard, int participants, uint32_t numbe
                    (roundHard_ ? "hard" : "soft") + " SyncAll #" + std::to_string(roundNumber_) + " over " +
                    std::to_string(roundParticipants_) + " cores");
   }
+  Release(core, roundClock_);
   if (++arrived_ == participants) {
     arrived_ = 0;
     ++generation_;
+    releasedClock_ = roundClock_;
+    Acquire(core, releasedClock_);
     cv_.notify_all();
     return;
   }
   uint64_t gen = generation_;
-  cv_.wait(lock, [&] { return generation_ != gen || aborted_; });
-  if (generation_ == gen) throw AbortCore();
+  WaitUntil(lock, core, std::string(hard ? "hard" : "soft") + " SyncAll #" + std::to_string(number),
+            [&] { return generation_ != gen; });
+  // The next round cannot complete (and overwrite releasedClock_) before this core arrives at it.
+  Acquire(core, releasedClock_);
+}
+
+void LaunchBarrier::WaitUntil(std::unique_lock<std::mutex>& lock, int core, const std::string& what,
+                              const std::function<bool()>& ready) {
+  if (aborted_) throw AbortCore();
+  if (ready()) return;
+  const size_t c = static_cast<size_t>(core);
+  waiting_[c] = &what;
+  waitReady_[c] = &ready;
+  struct Unregister {
+    LaunchBarrier* b;
+    size_t c;
+    ~Unregister() {
+      b->waiting_[c] = nullptr;
+      b->waitReady_[c] = nullptr;
+    }
+  } unregister{this, c};
+  CheckDeadlock();
+  cv_.wait(lock, [&] { return aborted_ || !deadlock_.empty() || ready(); });
+  if (!deadlock_.empty()) throw SimError(deadlock_);
+  if (!ready()) throw AbortCore();
+}
+
+void LaunchBarrier::CheckDeadlock() {
+  if (!deadlock_.empty() || aborted_) return;
+  std::vector<int> waiters, done;
+  for (size_t c = 0; c < finished_.size(); ++c) {
+    if (finished_[c]) {
+      done.push_back(static_cast<int>(c));
+      continue;
+    }
+    if (waiting_[c] == nullptr || (*waitReady_[c])()) return;  // a core that runs or may go on
+    waiters.push_back(static_cast<int>(c));
+  }
+  if (waiters.empty()) return;
+  std::string msg = "core " + std::to_string(waiters[0]) + ": " + *waiting_[static_cast<size_t>(waiters[0])] +
+                    ": deadlock: no core can end the wait of ";
+  for (size_t i = 0; i < waiters.size(); ++i) {
+    msg += (i == 0 ? "core " : ", core ") + std::to_string(waiters[i]) + " (" +
+           *waiting_[static_cast<size_t>(waiters[i])] + ")";
+  }
+  if (!done.empty()) {
+    msg += "; finished: core";
+    if (done.size() > 1) msg += "s";
+    for (size_t i = 0; i < done.size(); ++i) msg += (i == 0 ? " " : ", ") + std::to_string(done[i]);
+  }
+  msg += " (hangs on hardware)";
+  deadlock_ = msg;
+  cv_.notify_all();
 }
 
 void LaunchBarrier::Finish(int core) {
@@ -213,6 +294,7 @@ void LaunchBarrier::Finish(int core) {
     throw SimError("core " + std::to_string(core) + ": SyncAll: core " + std::to_string(core) +
                    " finished without reaching SyncAll #" + std::to_string(roundNumber_));
   }
+  CheckDeadlock();  // the cores still waiting may have waited for this one
 }
 
 void LaunchBarrier::Abort(int core) {
@@ -250,8 +332,11 @@ LaunchReport LaunchOn(const SocProfile& soc, const std::string& kernel, int bloc
   threads.reserve(static_cast<size_t>(blockDim));
   uint64_t key = g_tilingKey;
   bool trackHazards = HazardTrackingEnabled();
+  // Races are only possible between cores; recorders live until the check after the join.
+  std::vector<race::Recorder> races(RaceDetectionEnabled() && blockDim > 1 ? static_cast<size_t>(blockDim) : 0);
   for (int i = 0; i < blockDim; ++i) {
-    threads.emplace_back(RunCore, std::cref(soc), i, blockDim, key, trackHazards, std::ref(barrier),
+    race::Recorder* recorder = races.empty() ? nullptr : &races[static_cast<size_t>(i)];
+    threads.emplace_back(RunCore, std::cref(soc), i, blockDim, key, trackHazards, recorder, std::ref(barrier),
                          std::cref(body), std::ref(results[static_cast<size_t>(i)]));
   }
   for (std::thread& t : threads) t.join();
@@ -263,6 +348,15 @@ LaunchReport LaunchOn(const SocProfile& soc, const std::string& kernel, int bloc
     if (r.fault && report.ok) {
       report.ok = false;
       report.error = r.error;
+    }
+  }
+  if (report.ok && !races.empty()) {
+    std::vector<const race::Recorder*> recorders;
+    for (const race::Recorder& r : races) recorders.push_back(&r);
+    std::string race = race::FindRace(recorders);
+    if (!race.empty()) {
+      report.ok = false;
+      report.error = race;
     }
   }
   report.warnings = MergeWarnings(results);

@@ -4,6 +4,7 @@
 #include "ascendc/entry.h"
 #include "ascendc/hazard.h"
 #include "ascendc/pipe.h"
+#include "ascendc/race.h"
 #include "core_runtime.h"
 
 namespace sim {
@@ -104,6 +105,7 @@ void HardSyncAll(bool isAivOnly) {
   ++c.counters.syncAll;
   ++rt.syncAllCount;
   rt.barrier->Arrive(c.blockIdx, true, c.blockNum, rt.syncAllCount);
+  if (c.races != nullptr) c.races->NewSegment(rt.barrier->Clock(c.blockIdx));
   if (c.hazards != nullptr) c.hazards->FullBarrier();  // SyncAll waits for every pipe of the core
 }
 
@@ -149,6 +151,7 @@ void SoftSyncAll(int32_t* gmWorkspace, uint64_t gmElems, uint32_t ubAddr, uint32
   ++c.counters.syncAll;
   ++rt.syncAllCount;
   rt.barrier->Arrive(c.blockIdx, false, participants, rt.syncAllCount);
+  if (c.races != nullptr) c.races->NewSegment(rt.barrier->Clock(c.blockIdx));
   if (c.hazards != nullptr) c.hazards->FullBarrier();
   PoisonUb(ubAddr, static_cast<uint32_t>(needBytes));  // the polling scratch is clobbered
 }

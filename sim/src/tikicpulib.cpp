@@ -16,9 +16,21 @@ std::atomic<int> g_failures{0};
 std::atomic<AscendC::KernelMode> g_mode{AscendC::KernelMode::MIX_MODE};
 thread_local sim::LaunchReport t_last;
 
+// On hardware a rule violation hangs, traps or corrupts memory; a CPU-mode run must not go on
+// as if it had worked, so the process ends here unless the caller opted out.
+bool ContinueOnError() {
+  const char* env = std::getenv("NORMGRAD_SIM_CONTINUE_ON_ERROR");
+  return env != nullptr && std::strcmp(env, "1") == 0;
+}
+
 void Record(sim::LaunchReport report) {
   if (!report.ok) {
     ++g_failures;
+    if (!ContinueOnError()) {
+      std::fprintf(stderr, "error: ICPU_RUN_KF(%s) failed: %s\n", report.kernel.c_str(), report.error.c_str());
+      std::fflush(stderr);
+      std::exit(EXIT_FAILURE);
+    }
     std::fprintf(stderr, "ICPU_RUN_KF(%s) failed: %s\n", report.kernel.c_str(), report.error.c_str());
   }
   t_last = std::move(report);

@@ -5,9 +5,18 @@
 
 #include "tikicpulib.h"
 
+#include <cstdlib>
 #include <memory>
 
 namespace {
+
+// ICPU_RUN_KF ends the process on a fault unless NORMGRAD_SIM_CONTINUE_ON_ERROR=1; the tests that
+// check how a fault is reported to the caller set it for their scope.
+class ContinueOnError {
+ public:
+  ContinueOnError() { setenv("NORMGRAD_SIM_CONTINUE_ON_ERROR", "1", 1); }
+  ~ContinueOnError() { unsetenv("NORMGRAD_SIM_CONTINUE_ON_ERROR"); }
+};
 
 // ---- a CANN-style kernel: z = x + y (scalar add until the vector ops exist), double-buffered
 
@@ -121,6 +130,7 @@ TEST(Tikicpulib, CannStyleKernelTestRunsUnchanged) {
 }
 
 TEST(Tikicpulib, FaultFailsTheTest) {
+  ContinueOnError continueOnError;
   uint8_t* z = (uint8_t*)AscendC::GmAlloc(1024 * sizeof(float));
   uint8_t* ws = (uint8_t*)AscendC::GmAlloc(32);
   uint8_t* tiling = (uint8_t*)AscendC::GmAlloc(32);
@@ -134,6 +144,7 @@ TEST(Tikicpulib, FaultFailsTheTest) {
 }
 
 TEST(Tikicpulib, ArgumentsMustComeFromGmAlloc) {
+  ContinueOnError continueOnError;
   float host[8] = {};
   uint8_t* ws = (uint8_t*)AscendC::GmAlloc(32);
   uint8_t* tiling = (uint8_t*)AscendC::GmAlloc(32);
@@ -158,6 +169,7 @@ TEST(Tikicpulib, GmAllocIsZeroedAndRegistered) {
 }
 
 TEST(Tikicpulib, MixModeRunsAsVectorWithAWarning) {
+  ContinueOnError continueOnError;
   uint8_t* z = (uint8_t*)AscendC::GmAlloc(4096);
   AscendC::SetKernelMode(KernelMode::MIX_MODE);
   EXPECT_NONFATAL_FAILURE(ICPU_RUN_KF(overrun_custom, 1, z, z, z), "global-memory write");

@@ -1,10 +1,8 @@
 // aclnnBatchNormElemtBackward: the element-wise input gradient of (synchronized) BatchNorm from
 // precomputed per-channel sums (CANN's two-phase aclnn API, signatures as CANN declares them).
 #pragma once
-#include <cstdint>
-
-#include "acl/acl.h"
-#include "aclnn/acl_meta.h"
+#include "aclnn/aclnn_base.h"
+#include "aclnn_util.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -14,14 +12,14 @@ extern "C" {
 // channel axis 1, total = the sum of every element of counter; weight may be null (ones).
 // Returns 161001 for a null required argument, 161002 for a dtype, format or shape the operator
 // does not accept; the message names the argument and the values.
-aclnnStatus aclnnBatchNormElemtBackwardGetWorkspaceSize(const aclTensor* gradOut, const aclTensor* input,
+ACLNN_API aclnnStatus aclnnBatchNormElemtBackwardGetWorkspaceSize(const aclTensor* gradOut, const aclTensor* input,
                                                         const aclTensor* mean, const aclTensor* invstd,
                                                         const aclTensor* weight, const aclTensor* sumDy,
                                                         const aclTensor* sumDyXmu, aclTensor* counter,
                                                         aclTensor* gradInput, uint64_t* workspaceSize,
                                                         aclOpExecutor** executor);
 
-aclnnStatus aclnnBatchNormElemtBackward(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+ACLNN_API aclnnStatus aclnnBatchNormElemtBackward(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
                                         const aclrtStream stream);
 
 #ifdef __cplusplus

@@ -1,10 +1,8 @@
 // aclnnLayerNormBackward: the gradients of LayerNorm over the trailing normalizedShape dims
 // (CANN's two-phase aclnn API, signatures as CANN declares them).
 #pragma once
-#include <cstdint>
-
-#include "acl/acl.h"
-#include "aclnn/acl_meta.h"
+#include "aclnn/aclnn_base.h"
+#include "aclnn_util.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -13,7 +11,7 @@ extern "C" {
 // Validates the arguments and builds the executor. outputMask = {gradInput, gradWeight, gradBias}.
 // Returns 161001 for a null required argument (or a requested output that is null), 161002 for
 // dtypes, shapes or a mask length the operator does not accept; the message names the argument.
-aclnnStatus aclnnLayerNormBackwardGetWorkspaceSize(const aclTensor* gradOut, const aclTensor* input,
+ACLNN_API aclnnStatus aclnnLayerNormBackwardGetWorkspaceSize(const aclTensor* gradOut, const aclTensor* input,
                                                    const aclIntArray* normalizedShape, const aclTensor* mean,
                                                    const aclTensor* rstd, const aclTensor* weightOptional,
                                                    const aclTensor* biasOptional, const aclBoolArray* outputMask,
@@ -21,7 +19,7 @@ aclnnStatus aclnnLayerNormBackwardGetWorkspaceSize(const aclTensor* gradOut, con
                                                    aclTensor* gradBiasOut, uint64_t* workspaceSize,
                                                    aclOpExecutor** executor);
 
-aclnnStatus aclnnLayerNormBackward(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+ACLNN_API aclnnStatus aclnnLayerNormBackward(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
                                    aclrtStream stream);
 
 #ifdef __cplusplus

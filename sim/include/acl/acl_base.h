@@ -9,6 +9,7 @@ extern "C" {
 #endif
 
 typedef int aclError;
+typedef void* aclrtStream;  // in acl_base.h as in CANN (acl_base_rt.h), so aclnnop headers see it
 
 static const int ACL_SUCCESS = 0;
 static const int ACL_ERROR_INVALID_PARAM = 100000;

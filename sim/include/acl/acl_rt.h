@@ -3,13 +3,16 @@
 // (exactly the requested bytes, so a kernel reading past a tensor's end is caught).
 // Work runs synchronously: a stream is only a handle, and a launch has finished on return.
 #pragma once
+// The standard headers CANN's acl_rt.h includes, so clients relying on them compile unchanged.
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
 #include "acl/acl_base.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-typedef void* aclrtStream;
 
 typedef enum aclrtMemMallocPolicy {
   ACL_MEM_MALLOC_HUGE_FIRST = 0,

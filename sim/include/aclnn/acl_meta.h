@@ -1,8 +1,9 @@
 // aclnn metadata objects with CANN's signatures: aclTensor (view over device storage),
 // aclIntArray, aclBoolArray, their accessors, and the opaque executor handle.
 #pragma once
-#include <stdbool.h>
-#include <stdint.h>
+// The standard headers CANN's acl_meta.h includes.
+#include <cstdint>
+#include <cstdlib>
 
 #include "acl/acl_base.h"
 

@@ -15,6 +15,9 @@ namespace sim {
 namespace hazard {
 class Tracker;
 }  // namespace hazard
+namespace race {
+class Recorder;
+}  // namespace race
 
 // Thrown when a kernel breaks a hardware rule; the launch turns it into an error report
 // naming the core. Message format: "<API>: <rule>, <values>".
@@ -47,6 +50,7 @@ struct CoreCounters {
   uint64_t scalarUb = 0;      // LocalTensor GetValue/SetValue
   uint64_t syncs = 0;         // SetFlag/WaitFlag/PipeBarrier
   uint64_t syncAll = 0;       // inter-core barriers
+  uint64_t crossCoreWaits = 0;  // CrossCoreWaitFlag, IBWait, WaitPreBlock (ascendc/cross_core_sync.h)
 };
 
 // Hard events (kernel_event.h order); only the AIV pairs are legal in a vector kernel.
@@ -71,6 +75,7 @@ struct CoreContext {
   int atomicType = 0;
   void* pipe = nullptr;          // the kernel's TPipe (AscendC::TPipe*), one per kernel
   hazard::Tracker* hazards = nullptr;  // pipe-hazard tracker (ascendc/hazard.h), null when off
+  race::Recorder* races = nullptr;     // cross-core GM race recorder (ascendc/race.h), null when off
   std::vector<std::string> warnings;
 };
 
@@ -93,6 +98,8 @@ void Unregister(const void* base);
 bool IsRegistered(const void* base);
 // Fails (inside a kernel) if [p, p+bytes) is not inside one registered allocation.
 void CheckRange(const char* api, const void* p, uint64_t bytes, bool isWrite);
+// The registered allocation holding p: its base and size; false if none.
+bool FindAllocation(const void* p, uintptr_t* base, uint64_t* bytes);
 }  // namespace gm
 
 }  // namespace sim

@@ -7,6 +7,7 @@
 #include "ascendc/core.h"
 #include "ascendc/dtype.h"
 #include "ascendc/hazard.h"
+#include "ascendc/race.h"
 
 #ifndef __gm__
 #define __gm__
@@ -136,11 +137,14 @@ class GlobalTensor {
   T GetValue(const uint64_t offset) const {
     sim::gm::CheckRange("GlobalTensor::GetValue", base_ + offset, sizeof(T), false);
     sim::ScalarGmRead(base_ + offset, sizeof(T));
+    sim::race::GmAccess(sim::race::kRead, "GlobalTensor::GetValue", base_ + offset, 1, sizeof(T), sizeof(T));
     return base_[offset];
   }
   void SetValue(const uint64_t offset, T value) const {
     sim::gm::CheckRange("GlobalTensor::SetValue", base_ + offset, sizeof(T), true);
     sim::ScalarGmWrite(base_ + offset, sizeof(T));
+    sim::race::GmAccess(sim::race::kWrite, "GlobalTensor::SetValue", base_ + offset, 1, sizeof(T), sizeof(T),
+                        reinterpret_cast<const uint8_t*>(&value), sizeof(T));
     base_[offset] = value;
   }
   __gm__ T* GetPhyAddr() const { return base_; }
