@@ -441,11 +441,20 @@ class GroupNormGradTile {
     }
     AscendC::LocalTensor<float> db = wsDb_.template Get<float>();
     AscendC::LocalTensor<float> ds = wsDs_.template Get<float>();
+    const uint64_t waveEnd = WaveEndSlot(q);
     for (uint64_t b = 0; b < t_->groupSlots; b += wsBatch_) {
       uint32_t n = static_cast<uint32_t>(t_->groupSlots - b < wsBatch_ ? t_->groupSlots - b : wsBatch_);
-      if (t_->blockCopyOnly) {  // whole blocks; lanes past n are not read (planes are 512-byte padded)
-        AscendC::DataCopy(db, gm_.wsDb[first + b], (n + 7) / 8 * 8);
-        AscendC::DataCopy(ds, gm_.wsDs[first + b], (n + 7) / 8 * 8);
+      uint32_t lane0 = 0;  // UB lane of piece first + b
+      if (t_->blockCopyOnly) {
+        // Whole blocks, as a window of n rounded up to 8 lanes that ends by this wave's last piece:
+        // the extra lanes are then sums of this or earlier waves, all complete after the wave's
+        // SyncAll, never lanes the next wave's cores are adding to meanwhile.
+        const uint64_t len = (n + 7) / 8 * 8;
+        uint64_t start = first + b;
+        if (start + len > waveEnd) start = waveEnd >= len ? waveEnd - len : 0;
+        lane0 = static_cast<uint32_t>(first + b - start);
+        AscendC::DataCopy(db, gm_.wsDb[start], static_cast<uint32_t>(len));
+        AscendC::DataCopy(ds, gm_.wsDs[start], static_cast<uint32_t>(len));
       } else {
         AscendC::DataCopyExtParams p(1, n * static_cast<uint32_t>(sizeof(float)), 0, 0, 0);
         AscendC::DataCopyPadExtParams<float> pad(false, 0, 0, 0.0f);
@@ -455,11 +464,21 @@ class GroupNormGradTile {
       PipeFence<AscendC::HardEvent::MTE2_S>();
       for (uint32_t i = 0; i < n; ++i) {
         float gamma = Gamma(first + b + i);
-        sumDb += gamma * db.GetValue(i);
-        sumDs += gamma * ds.GetValue(i);
+        sumDb += gamma * db.GetValue(lane0 + i);
+        sumDs += gamma * ds.GetValue(lane0 + i);
       }
       PipeFence<AscendC::HardEvent::S_MTE2>();
     }
+  }
+
+  // One past the last workspace slot of the wave that holds group q (of the whole-group phase,
+  // the group itself): every slot below it is final once the wave's SyncAll has passed.
+  __aicore__ inline uint64_t WaveEndSlot(uint64_t q) const {
+    const uint64_t groups = t_->n * t_->g;
+    const uint64_t wholeEnd = t_->wholeGroupsPerCore * t_->blockDim;
+    if (q < wholeEnd || t_->waveGroups == 0) return (q + 1) * t_->groupSlots;
+    const uint64_t waveLast = wholeEnd + ((q - wholeEnd) / t_->waveGroups + 1) * t_->waveGroups;
+    return (waveLast < groups ? waveLast : groups) * t_->groupSlots;
   }
 
   // Rows from slot s to the end of its run, at most `rows` (a run is consecutive pieces in GM).

@@ -26,15 +26,6 @@ using normgrad::TensorDesc;
 bool IsFloatType(aclDataType d) { return d == ACL_FLOAT || d == ACL_FLOAT16 || d == ACL_BF16; }
 bool IsCounterType(aclDataType d) { return d == ACL_FLOAT || d == ACL_FLOAT16 || d == ACL_INT32; }
 
-uint32_t KernelDtype(aclDataType d) {
-  switch (d) {
-    case ACL_FLOAT16: return normgrad::kBnElemtFloat16;
-    case ACL_BF16: return normgrad::kBnElemtBFloat16;
-    case ACL_INT32: return normgrad::kBnElemtInt32;
-    default: return normgrad::kBnElemtFloat32;
-  }
-}
-
 // Formats that describe a plain row-major layout; the private (fractal, C0-blocked) ones are rejected.
 bool IsPlainFormat(aclFormat f) {
   return f != ACL_FORMAT_NC1HWC0 && f != ACL_FORMAT_FRACTAL_Z && f != ACL_FORMAT_NC1HWC0_C04 &&

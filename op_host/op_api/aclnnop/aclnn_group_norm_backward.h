@@ -4,7 +4,7 @@
 #include <array>
 
 #include "aclnn/aclnn_base.h"
-#include "aclnn_util.h"
+#include "aclnnop/aclnn_util.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -2,7 +2,7 @@
 // (CANN's two-phase aclnn API, signatures as CANN declares them).
 #pragma once
 #include "aclnn/aclnn_base.h"
-#include "aclnn_util.h"
+#include "aclnnop/aclnn_util.h"
 
 #ifdef __cplusplus
 extern "C" {
