@@ -54,7 +54,17 @@ ge::graphStatus TilingLayerNormGradV3(gert::TilingContext* context) {
   in.rows = static_cast<uint64_t>(rows);
   in.cols = static_cast<uint64_t>(numel / rows);
   in.hasWeight = gammaDesc != nullptr;
-  const ge::DataType weightType = in.hasWeight ? gammaDesc->GetDataType() : dgammaDesc->GetDataType();
+  // Without gamma the parameter dtype is that of an output asked for (an output left out of the mask
+  // may stand in for another tensor: the aclnn wrapper passes gradOut there).
+  const gert::CompileTimeTensorDesc* dbetaDesc = context->GetOutputDesc(2);
+  ge::DataType weightType = dyDesc->GetDataType();
+  if (in.hasWeight) {
+    weightType = gammaDesc->GetDataType();
+  } else if (need[1]) {
+    weightType = dgammaDesc->GetDataType();
+  } else if (need[2] && dbetaDesc != nullptr) {
+    weightType = dbetaDesc->GetDataType();
+  }
   if (!KernelDtype(dyDesc->GetDataType(), soc.trainingSeries, &in.dtype) ||
       !KernelDtype(rstdDesc->GetDataType(), soc.trainingSeries, &in.statsDtype) ||
       !KernelDtype(weightType, soc.trainingSeries, &in.weightDtype)) {
