@@ -50,8 +50,8 @@ def _cache_dir() -> Path:
 
 def _download_wheel(dest: Path) -> Path:
     """pip download of the torch_npu wheel for this torch, Python and platform (pip picks the tag)."""
-    cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:", "--disable-pip-version-check",
-           f"torch-npu=={TORCH_VERSION}", "-d", str(dest)]
+    cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
+           "--disable-pip-version-check", f"torch-npu=={TORCH_VERSION}", "-d", str(dest)]
     try:
         run = subprocess.run(cmd, capture_output=True, text=True, timeout=DOWNLOAD_TIMEOUT_S)
     except subprocess.TimeoutExpired:
