@@ -14,7 +14,8 @@ Ops (schemas are torch's, argument for argument):
 On CPU the backward ops run the Ascend C kernels on normgrad's simulator through the NumPy API
 (normgrad.ops). The ops are defined with Library.define rather than custom_op so that an output
 whose output_mask entry is False comes back as None, exactly as aten's ops do. enable_npu()
-registers the same ops for torch_npu's PrivateUse1 key (untested here: no NPU, no CANN).
+loads the C++ extension normgrad._npu_ops (csrc/npu_ops.cpp), which registers the backward ops for
+torch_npu's PrivateUse1 key (compile-checked here, never run: no NPU, no CANN).
 """
 
 from __future__ import annotations
@@ -346,38 +347,30 @@ def layer_norm(x: torch.Tensor, normalized_shape: int | Sequence[int], weight: t
 
 # ---- torch_npu (PrivateUse1) -------------------------------------------------------------------
 
-def _register_privateuse1() -> None:
-    """Registers the backward ops for the PrivateUse1 key (torch_npu's "npu" device).
+def _npu_extension_path() -> str | None:
+    """The compiled NPU extension (normgrad/_npu_ops*.so, built by `pip install` where torch_npu
+    imports), or None when this install has none."""
+    import importlib.util
 
-    Each kernel calls torch_npu's aten op of the same meaning; op-plugin runs it as
-    EXEC_NPU_CMD(aclnnGroupNormBackward / aclnnLayerNormBackward / aclnnBatchNormElemtBackward, ...),
-    and resolves those names in custom OPP packages (ASCEND_CUSTOM_OPP_PATH, read once when
-    torch_npu loads) before CANN's libopapi.so, so with normgrad's OPP installed they are normgrad's
-    kernels. Untested here: this CI has neither an NPU nor CANN.
-    """
-    aten = torch.ops.aten
-
-    def gn(dy: Any, x: Any, mean: Any, rstd: Any, w: Any, n: Any, c: Any, hw: Any, g: int, mask: Any) -> Any:
-        return aten.native_group_norm_backward(dy, x, mean, rstd, w, n, c, hw, g, mask)
-
-    def ln(dy: Any, x: Any, shape: Any, mean: Any, rstd: Any, w: Any, b: Any, mask: Any) -> Any:
-        return aten.native_layer_norm_backward(dy, x, shape, mean, rstd, w, b, mask)
-
-    def bn(dy: Any, x: Any, mean: Any, invstd: Any, w: Any, sdy: Any, sdyx: Any, count: Any) -> Any:
-        return aten.batch_norm_backward_elemt(dy, x, mean, invstd, w, sdy, sdyx, count)
-
-    for name, fn in (("group_norm_backward", gn), ("layer_norm_backward", ln),
-                     ("batch_norm_elemt_backward", bn)):
-        if not torch._C._dispatch_has_kernel_for_dispatch_key(f"{_NS}::{name}", "PrivateUse1"):
-            _lib.impl(name, fn, "PrivateUse1")
+    spec = importlib.util.find_spec("normgrad._npu_ops")
+    return spec.origin if spec is not None else None
 
 
 def enable_npu() -> None:
-    """Imports torch_npu and registers the ops for NPU tensors. Set ASCEND_CUSTOM_OPP_PATH to
-    normgrad's OPP before the first import of torch_npu (it is read once, at load)."""
+    """Imports torch_npu and loads normgrad's NPU extension, which registers the three backward ops
+    for NPU tensors (PrivateUse1) in C++ and calls aclnnGroupNormBackward, aclnnLayerNormBackward and
+    aclnnBatchNormElemtBackward through torch_npu. Set ASCEND_CUSTOM_OPP_PATH to normgrad's OPP
+    before the first import of torch_npu (it is read once, at load). Calling it again does nothing."""
     try:
         import torch_npu  # noqa: F401  (registers the "npu" device)
     except ImportError as err:
         raise ImportError(f"normgrad.torch.enable_npu: torch_npu cannot be imported ({err}); it needs "
                           f"an Ascend host with CANN installed") from err
-    _register_privateuse1()
+    if torch._C._dispatch_has_kernel_for_dispatch_key(f"{_NS}::group_norm_backward", "PrivateUse1"):
+        return
+    path = _npu_extension_path()
+    if path is None:
+        raise ImportError("normgrad.torch.enable_npu: the NPU extension normgrad._npu_ops is not built in "
+                          "this install; it is built by `pip install --no-build-isolation .` on a machine "
+                          "where torch_npu imports and $ASCEND_HOME_PATH points at CANN (docs/torch.md)")
+    torch.ops.load_library(path)  # its TORCH_LIBRARY_IMPL adds kernels to the schemas defined above

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import importlib.util
 import math
+import sys
+import types
 
 import pytest
 
@@ -424,11 +426,15 @@ def test_channels_last_input_keeps_its_memory_format(shape: tuple[int, ...], dty
 
 # ---- torch_npu path (registration only: no NPU here) --------------------------------------------
 
-def test_privateuse1_registration_without_a_device() -> None:
-    ngt._register_privateuse1()
-    for name in ("group_norm_backward", "layer_norm_backward", "batch_norm_elemt_backward"):
-        assert torch._C._dispatch_has_kernel_for_dispatch_key(f"normgrad::{name}", "PrivateUse1")
-    ngt._register_privateuse1()  # a second call must not re-register (that would raise)
+def test_enable_npu_without_the_extension_names_what_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:
+    # torch_npu importing (a stand-in module) but no compiled normgrad._npu_ops in this install
+    monkeypatch.setitem(sys.modules, "torch_npu", types.ModuleType("torch_npu"))
+    monkeypatch.setattr(ngt, "_npu_extension_path", lambda: None)
+    want = (r"enable_npu: the NPU extension normgrad\._npu_ops is not built in this install; "
+            r"it is built by `pip install --no-build-isolation \.`")
+    with pytest.raises(ImportError, match=want):
+        ngt.enable_npu()
+    assert not torch._C._dispatch_has_kernel_for_dispatch_key("normgrad::group_norm_backward", "PrivateUse1")
 
 
 @pytest.mark.skipif(importlib.util.find_spec("torch_npu") is not None, reason="torch_npu is installed")
