@@ -121,6 +121,7 @@ aclnnStatus CheckShapes(const Args& a) {
   for (const auto& b : big) {
     if (aclnnStatus st = normgrad::CheckTensorBytes(kApi, b.name, *b.t)) return st;
   }
+  if (aclnnStatus st = normgrad::CheckOutputLayout(kApi, "gradInput", a.dx)) return st;
   const std::vector<int64_t> channels = {xs[1]};
   for (uint32_t i = 0; i < normgrad::kBnStatCount; ++i) {
     if (i == normgrad::kBnWeight && !a.hasWeight) continue;

@@ -4,6 +4,7 @@
 // launches, so they appear in neither sim::RunLog() nor the modeled kernel traffic.
 #include "aclnn_common.h"
 
+#include <algorithm>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -135,6 +136,27 @@ aclnnStatus CheckTensorBytes(const char* api, const char* name, const TensorDesc
     return Error(kStatusInvalid, api, "%s %s has %lld elements (%s), more than the %llu bytes a tensor may span",
                  name, ShapeString(t.shape).c_str(), static_cast<long long>(t.numel), DtypeName(t.dtype),
                  static_cast<unsigned long long>(kMaxTensorBytes));
+  }
+  return ACL_SUCCESS;
+}
+
+aclnnStatus CheckOutputLayout(const char* api, const char* name, const TensorDesc& t) {
+  if (t.numel <= 1 || t.contiguous) return ACL_SUCCESS;
+  std::vector<std::pair<int64_t, int64_t>> dims;  // (stride, size) of the dims with size > 1
+  for (size_t d = 0; d < t.shape.size(); ++d) {
+    if (t.shape[d] > 1) dims.emplace_back(t.strides[d], t.shape[d]);
+  }
+  std::sort(dims.begin(), dims.end());
+  int64_t span = 0;  // largest offset the smaller-stride dims reach
+  for (const auto& [stride, size] : dims) {
+    if (stride <= span) {
+      std::string strides = ShapeString(t.strides);
+      return Error(kStatusInvalid, api,
+                   "%s %s with strides %s could write one element twice (a zero stride, or a stride within the "
+                   "span of the smaller ones); an output needs one address per element",
+                   name, ShapeString(t.shape).c_str(), strides.c_str());
+    }
+    span += (size - 1) * stride;
   }
   return ACL_SUCCESS;
 }

@@ -66,6 +66,10 @@ void ForEachElement(const TensorDesc& t, F f) {
     }
   }
 }
+// kStatusInvalid naming the output when its view could map two elements to one address (a zero
+// stride, or a stride within the span of the smaller ones): the kernel's writes would collide.
+// Conservative: a rare interleaved layout that is in fact one-to-one is refused too.
+aclnnStatus CheckOutputLayout(const char* api, const char* name, const TensorDesc& t);
 // The values of an array argument ({} for nullptr).
 std::vector<int64_t> IntArrayValues(const aclIntArray* array);
 std::vector<bool> BoolArrayValues(const aclBoolArray* array);

@@ -149,6 +149,7 @@ aclnnStatus CheckShapes(const Args& a, int64_t n, int64_t c, int64_t hw, int64_t
   for (const auto& o : outs) {
     if (!o.present) continue;
     if (aclnnStatus st = normgrad::CheckTensorBytes(kApi, o.name, *o.t)) return st;
+    if (aclnnStatus st = normgrad::CheckOutputLayout(kApi, o.name, *o.t)) return st;
   }
   if (a.need[0] && a.dx.shape != a.x.shape) {
     return Error(kStatusInvalid, kApi, "gradInput has shape %s, expected input's shape %s",

@@ -144,6 +144,13 @@ aclnnStatus CheckShapes(Args& a) {
     if (!t.present) continue;
     if (aclnnStatus st = normgrad::CheckTensorBytes(kApi, t.name, *t.t)) return st;
   }
+  const struct { const TensorDesc* t; const char* name; bool present; } outs[] = {
+      {&a.dx, "gradInputOut", a.mask[0]}, {&a.dgamma, "gradWeightOut", a.mask[1]},
+      {&a.dbeta, "gradBiasOut", a.mask[2]}};
+  for (const auto& o : outs) {
+    if (!o.present) continue;
+    if (aclnnStatus st = normgrad::CheckOutputLayout(kApi, o.name, *o.t)) return st;
+  }
   a.rows = Product(xs, 0, lead);
   a.cols = Product(xs, lead, xs.size());
   if (a.mean.numel != a.rows) {
