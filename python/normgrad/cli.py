@@ -97,7 +97,8 @@ def _check_rows(results: Sequence[CaseResult]) -> list[list[str]]:
         c = r.case
         head = [c.op, c.name, c.dtype, c.shape]
         if r.error:
-            rows.append(head + ["-", "-", "-", f"{c.tolerance.atol:g}", f"{c.tolerance.rtol:g}", "-", "ERROR"])
+            tol = [f"{c.tolerance.atol:g}", f"{c.tolerance.rtol:g}"]
+            rows.append(head + ["-", "-", "-", *tol, "-", "ERROR"])
         for cmp in r.comparisons:
             rows.append(head + [cmp.output, sci(cmp.max_abs), sci(cmp.max_rel), f"{c.tolerance.atol:g}",
                                 f"{c.tolerance.rtol:g}", f"{cmp.worst:.2f}", "ok" if cmp.ok else "FAIL"])

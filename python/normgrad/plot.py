@@ -79,7 +79,8 @@ def _plot_op(plt, op: str, rows: Sequence[BenchRow], path: Path) -> None:  # noq
     fig_height = max(3.0, 0.32 * len(cases) * max(len(socs), 1) ** 0.5 + 1.5)
     with plt.rc_context({"font.size": FONT_SIZE}):
         fig, axes = plt.subplots(1, 2, figsize=(13, fig_height), sharey=True)
-        panels = [("roofline_pct", "% of HBM roofline", 100.0), ("traffic_ratio", "bytes moved / minimum", 1.0)]
+        panels = [("roofline_pct", "% of HBM roofline", 100.0),
+                  ("traffic_ratio", "bytes moved / minimum", 1.0)]
         for ax, (attr, label, reference) in zip(axes, panels, strict=True):
             for j, soc in enumerate(socs):
                 ys, widths = [], []
