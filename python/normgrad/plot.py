@@ -95,8 +95,9 @@ def _plot_op(plt, op: str, rows: Sequence[BenchRow], path: Path) -> None:  # noq
             ax.grid(axis="x", alpha=0.3)
         axes[0].set_yticks(range(len(cases)), cases)
         axes[0].invert_yaxis()  # first case on top, as in the table
-        axes[0].legend(loc="lower right")
-        fig.suptitle(f"normgrad bench: {op} (modeled)")
-        fig.tight_layout()
+        # The legend above the panels, beside the title, so that it hides no bar.
+        fig.legend(*axes[0].get_legend_handles_labels(), loc="upper right", ncol=len(socs), frameon=False)
+        fig.suptitle(f"normgrad bench: {op} (modeled)", x=0.02, ha="left")
+        fig.tight_layout(rect=(0, 0, 1, 0.95))
         fig.savefig(path, dpi=100)
         plt.close(fig)

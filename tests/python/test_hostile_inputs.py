@@ -254,3 +254,16 @@ def test_int_array_and_call_arguments_refuse_values_past_int64():
         _native.int_array([2**64])
     with pytest.raises(OverflowError, match="argument 0"):
         _native._c_arg("aclnnX", 0, 2**63)
+
+
+def test_bench_plot_writes_one_figure_per_operator(tmp_path):
+    pytest.importorskip("matplotlib", reason="--plot needs the optional extra: pip install 'normgrad[plot]'")
+    from normgrad import plot
+    from normgrad.bench import BenchRow
+
+    rows = [BenchRow(op, f"c{i}", "float16", "[1]", soc, "ok", roofline_pct=50.0 + i, traffic_ratio=1.1)
+            for op in ("group_norm_grad", "layer_norm_grad") for i in range(3)
+            for soc in ("ascend910b", "ascend910")]
+    written = plot.plot_bench(rows, tmp_path / "bench.png")
+    assert written == [tmp_path / "bench-group_norm_grad.png", tmp_path / "bench-layer_norm_grad.png"]
+    assert all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in written)
