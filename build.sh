@@ -78,10 +78,12 @@ fi
 
 if [ "$mode" = sanitize ]; then
   # The aclnn fuzzer (tests/fuzz/aclnn_fuzz.py) against the sanitized library: Python is not built
-  # with ASan, so its runtime is preloaded; leaks are not checked (the interpreter keeps memory).
+  # with ASan, so its runtime is preloaded, with libstdc++ (ASan must see the real __cxa_throw when
+  # it starts); leaks are not checked (the interpreter keeps memory).
   seconds=${NORMGRAD_FUZZ_SECONDS:-120}
   echo "build.sh: aclnn fuzzer under ASan/UBSan for $seconds s, seed 13" >&2
-  LD_PRELOAD="$(${CXX:-c++} -print-file-name=libasan.so)" ASAN_OPTIONS=detect_leaks=0 \
+  preload="$(${CXX:-c++} -print-file-name=libasan.so) $(${CXX:-c++} -print-file-name=libstdc++.so)"
+  LD_PRELOAD="$preload" ASAN_OPTIONS=detect_leaks=0 \
     NORMGRAD_FUZZ_LAST="$build_dir/fuzz_last_input.txt" \
     python3 tests/fuzz/aclnn_fuzz.py --seconds "$seconds" --seed 13 ||
     { echo "build.sh: the fuzzer failed; the input it was running: $(cat "$build_dir/fuzz_last_input.txt")" >&2; exit 1; }
