@@ -170,7 +170,8 @@ aclnnStatus RunExecutor(const char* api, void* workspace, uint64_t workspaceSize
   // CANN's executors run once: the execute phase frees them. A second run of the same pointer
   // would read freed memory, so only a registered (live) executor is run.
   // Claimed atomically, so that two threads running one executor cannot both free it.
-  switch (aclOpExecutor::ClaimFor(executor, api)) {
+  aclnnStatus workspaceStatus = ACL_SUCCESS;
+  switch (aclOpExecutor::ClaimFor(executor, api, workspace, workspaceSize, &workspaceStatus)) {
     case aclOpExecutor::kNotLive:
       return Error(kStatusInvalid, api,
                    "executor %p is not a live executor: an executor runs once (this one already ran, or did not "
@@ -179,6 +180,8 @@ aclnnStatus RunExecutor(const char* api, void* workspace, uint64_t workspaceSize
     case aclOpExecutor::kOtherApi:
       return Error(kStatusInvalid, api, "executor %p was made by %sGetWorkspaceSize, not %sGetWorkspaceSize",
                    static_cast<void*>(executor), executor->api.c_str(), api);
+    case aclOpExecutor::kBadWorkspace:
+      return workspaceStatus;
     case aclOpExecutor::kClaimed:
       break;
   }
@@ -208,11 +211,14 @@ aclOpExecutor::~aclOpExecutor() {
   g_live.erase(this);
 }
 
-aclOpExecutor::Claim aclOpExecutor::ClaimFor(aclOpExecutor* e, const char* api) {
+aclOpExecutor::Claim aclOpExecutor::ClaimFor(aclOpExecutor* e, const char* api, void* workspace,
+                                              uint64_t workspaceSize, aclnnStatus* status) {
   std::lock_guard<std::mutex> lock(g_liveMutex);
   auto it = g_live.find(e);
   if (it == g_live.end()) return kNotLive;
   if (e->api != api) return kOtherApi;
+  *status = e->CheckWorkspace(workspace, workspaceSize);
+  if (*status != ACL_SUCCESS) return kBadWorkspace;
   g_live.erase(it);
   return kClaimed;
 }
@@ -282,7 +288,7 @@ void aclOpExecutor::AddKernel(const std::string& name, uint32_t blockDim, const 
   }});
 }
 
-aclnnStatus aclOpExecutor::Run(void* workspace, uint64_t workspaceSize) {
+aclnnStatus aclOpExecutor::CheckWorkspace(void* workspace, uint64_t workspaceSize) const {
   const char* name = api.c_str();
   if (workspaceSize < workspaceBytes_) {
     return Error(normgrad::kStatusInvalid, name,
@@ -306,6 +312,10 @@ aclnnStatus aclOpExecutor::Run(void* workspace, uint64_t workspaceSize) {
                    static_cast<unsigned long long>(workspaceBytes_));
     }
   }
+  return ACL_SUCCESS;
+}
+
+aclnnStatus aclOpExecutor::Run(void* workspace, uint64_t workspaceSize) {
   uint8_t* ws = workspaceBytes_ > 0 ? static_cast<uint8_t*>(workspace) : nullptr;
   for (const std::vector<Step>* steps : {&pre_, &kernels_, &post_}) {
     for (const Step& s : *steps) {

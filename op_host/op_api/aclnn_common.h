@@ -95,10 +95,15 @@ struct aclOpExecutor {
   ~aclOpExecutor();
   aclOpExecutor(const aclOpExecutor&) = delete;
   aclOpExecutor& operator=(const aclOpExecutor&) = delete;
-  // The execute phase's claim on e for api: kClaimed (e is no longer registered: the caller owns
-  // and deletes it), kNotLive (not a live executor) or kOtherApi (made by another API; stays live).
-  enum Claim { kClaimed, kNotLive, kOtherApi };
-  static Claim ClaimFor(aclOpExecutor* e, const char* api);
+  // The execute phase's claim on e for api with this workspace: kClaimed (e is no longer
+  // registered: the caller runs and deletes it), kNotLive (not a live executor), kOtherApi (made
+  // by another API) or kBadWorkspace (*status says why). Only kClaimed consumes the executor, so
+  // a call refused for its workspace can be repeated with the right one.
+  enum Claim { kClaimed, kNotLive, kOtherApi, kBadWorkspace };
+  static Claim ClaimFor(aclOpExecutor* e, const char* api, void* workspace, uint64_t workspaceSize,
+                        aclnnStatus* status);
+  // ACL_SUCCESS, or the status and message for a workspace smaller than asked, null, or not device memory.
+  aclnnStatus CheckWorkspace(void* workspace, uint64_t workspaceSize) const;
 
   std::string api;  // "aclnnGroupNormBackward", for messages
 
@@ -120,8 +125,9 @@ struct aclOpExecutor {
                  normgrad::KernelThunk thunk);
   uint64_t WorkspaceBytes() const { return workspaceBytes_; }
 
-  // Execute phase: runs every step in order. Returns ACL_SUCCESS or an error status with the
-  // message recorded (a kernel fault in the simulator becomes kStatusInner with its text).
+  // Execute phase, on a workspace CheckWorkspace accepted: runs every step in order. Returns
+  // ACL_SUCCESS or an error status with the message recorded (a kernel fault in the simulator
+  // becomes kStatusInner with its text).
   aclnnStatus Run(void* workspace, uint64_t workspaceSize);
 
   struct Step {

@@ -194,7 +194,10 @@ def examples(draw: Any) -> Example:
         d["huge_at"] = draw(st.integers(0, 1))
     elif mutation == "overlapping_output":
         d["overlap_stride"] = draw(st.integers(0, 1))
-    ex.valid = mutation in ("none", "workspace_larger", "run_twice")
+    # The workspace and executor changes keep valid arguments: after the refused run, the proper
+    # run must succeed and match the golden.
+    ex.valid = mutation in ("none", "workspace_larger", "run_twice", "workspace_short", "workspace_null",
+                            "other_api")
     return ex
 
 
