@@ -181,6 +181,7 @@ aclnnStatus RunExecutor(const char* api, void* workspace, uint64_t workspaceSize
       return Error(kStatusInvalid, api, "executor %p was made by %sGetWorkspaceSize, not %sGetWorkspaceSize",
                    static_cast<void*>(executor), executor->api.c_str(), api);
     case aclOpExecutor::kBadWorkspace:
+      delete executor;  // spent, as CANN's executors are by any execute call; a retry is kNotLive
       return workspaceStatus;
     case aclOpExecutor::kClaimed:
       break;
@@ -218,9 +219,8 @@ aclOpExecutor::Claim aclOpExecutor::ClaimFor(aclOpExecutor* e, const char* api, 
   if (it == g_live.end()) return kNotLive;
   if (e->api != api) return kOtherApi;
   *status = e->CheckWorkspace(workspace, workspaceSize);
-  if (*status != ACL_SUCCESS) return kBadWorkspace;
   g_live.erase(it);
-  return kClaimed;
+  return *status != ACL_SUCCESS ? kBadWorkspace : kClaimed;
 }
 
 DevPtr aclOpExecutor::ContiguousInput(const TensorDesc& t) {

@@ -96,9 +96,9 @@ struct aclOpExecutor {
   aclOpExecutor(const aclOpExecutor&) = delete;
   aclOpExecutor& operator=(const aclOpExecutor&) = delete;
   // The execute phase's claim on e for api with this workspace: kClaimed (e is no longer
-  // registered: the caller runs and deletes it), kNotLive (not a live executor), kOtherApi (made
-  // by another API) or kBadWorkspace (*status says why). Only kClaimed consumes the executor, so
-  // a call refused for its workspace can be repeated with the right one.
+  // registered: the caller runs and deletes it), kBadWorkspace (*status says why; e is no longer
+  // registered either: the caller deletes it unrun, as an execute call spends its executor),
+  // kNotLive (not a live executor) or kOtherApi (made by another API; e stays live).
   enum Claim { kClaimed, kNotLive, kOtherApi, kBadWorkspace };
   static Claim ClaimFor(aclOpExecutor* e, const char* api, void* workspace, uint64_t workspaceSize,
                         aclnnStatus* status);

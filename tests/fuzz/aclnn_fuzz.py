@@ -566,12 +566,16 @@ def run_example(ex: Example) -> str:
                          else "aclnnGroupNormBackward")
                 st_other = run(_native._aclnn_function(lib, other), ws, need)
                 _expect_error(ex, other, st_other, (INVALID,), "executor of another API")
-            if ex.mutation == "workspace_short" and need > 0:
-                st_short = run(execute, ws, need - 1)
-                _expect_error(ex, call.api, st_short, (INVALID,), "short workspace")
-            if ex.mutation == "workspace_null" and need > 0:
-                st_null = run(execute, 0, need)
-                _expect_error(ex, call.api, st_null, (NULLPTR,), "null workspace")
+            if ex.mutation in ("workspace_short", "workspace_null") and need > 0:
+                short = ex.mutation == "workspace_short"
+                refused = run(execute, ws, need - 1) if short else run(execute, 0, need)
+                _expect_error(ex, call.api, refused, (INVALID,) if short else (NULLPTR,), "bad workspace")
+                # The refusal spent the executor: a retry is an error (not a use-after-free), and
+                # GetWorkspaceSize makes a new one for the proper run below.
+                _expect_error(ex, call.api, run(execute, ws, alloc), (INVALID,), "retry of a spent executor")
+                again = get_size(*c_args, ctypes.byref(ws_size), ctypes.byref(executor))
+                if again != 0 or ws_size.value != need:
+                    raise FuzzFailure(f"GetWorkspaceSize changed its answer: {_native.recent_error()}")
             status = run(execute, ws, alloc)
             if status != 0:
                 if valid:

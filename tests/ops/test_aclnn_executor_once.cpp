@@ -59,17 +59,18 @@ TEST_F(AclnnExecutorOnce, SecondRunOfAnExecutorIsAnErrorNotACrash) {
       << aclGetRecentErrMsg();
 }
 
-// Found by the fuzzer: a run refused for its workspace used to free the executor, so the retry
-// with the right workspace read freed memory. The refusal now leaves the executor to be run.
-TEST_F(AclnnExecutorOnce, ARunRefusedForItsWorkspaceLeavesTheExecutorRunnable) {
+// Found by the fuzzer: a run refused for its workspace frees the executor, so a retry with the
+// right workspace read freed memory. The retry is now an error; GetWorkspaceSize makes a new one.
+TEST_F(AclnnExecutorOnce, ARetryAfterAWorkspaceRefusalIsAnErrorNotAUseAfterFree) {
   GroupNormCall call;
   aclOpExecutor* exec = call.Prepare();
   ASSERT_GT(call.wsBytes, 0u);
   EXPECT_EQ(aclnnGroupNormBackward(call.ws, call.wsBytes - 1, exec, nullptr), 161002);
   EXPECT_NE(std::string(aclGetRecentErrMsg()).find("but GetWorkspaceSize asked for"), std::string::npos);
-  EXPECT_EQ(aclnnGroupNormBackward(nullptr, call.wsBytes, exec, nullptr), 161001);
-  EXPECT_EQ(aclnnGroupNormBackward(call.ws, call.wsBytes, exec, nullptr), ACL_SUCCESS) << aclGetRecentErrMsg();
-  EXPECT_EQ(aclnnGroupNormBackward(call.ws, call.wsBytes, exec, nullptr), 161002);  // and only once
+  EXPECT_EQ(aclnnGroupNormBackward(call.ws, call.wsBytes, exec, nullptr), 161002);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("not a live executor"), std::string::npos);
+  aclOpExecutor* fresh = call.Prepare();
+  EXPECT_EQ(aclnnGroupNormBackward(call.ws, call.wsBytes, fresh, nullptr), ACL_SUCCESS) << aclGetRecentErrMsg();
 }
 
 TEST_F(AclnnExecutorOnce, APointerThatIsNoExecutorIsRefused) {
