@@ -19,9 +19,11 @@ ROOT = Path(__file__).resolve().parent
 def stale_cache_reason(build_dir: Path, generator: str | None, make_program: str | None) -> str:
     """Why build_dir's CMake cache cannot be reused ('' when it can).
 
-    pip builds in an isolated environment that it deletes afterwards, and CMake caches the paths of
-    that environment's ninja; the next `pip install .` would then fail on a ninja that no longer
-    exists. A cache made for another generator cannot be reconfigured either.
+    pip builds in an isolated environment that it deletes afterwards, and CMake caches the path of
+    that environment's ninja; the next `pip install .` failed on a ninja that no longer exists. The
+    configure step now always passes this build's ninja (CMAKE_MAKE_PROGRAM), which replaces the
+    cached one, so such a cache stays usable and the rebuild is incremental. A cache made for
+    another generator cannot be reconfigured: that one is started afresh.
     """
     cache = build_dir / "CMakeCache.txt"
     if not cache.is_file():
@@ -32,10 +34,8 @@ def stale_cache_reason(build_dir: Path, generator: str | None, make_program: str
     if generator is not None and cached_generator != generator:
         return f"it was made for the generator '{cached_generator}', this build uses '{generator}'"
     cached_make = entries.get("CMAKE_MAKE_PROGRAM", "")
-    if cached_make and not Path(cached_make).exists():
-        return f"its build tool {cached_make} no longer exists (a deleted pip build environment)"
-    if cached_make and make_program and Path(cached_make).resolve() != Path(make_program).resolve():
-        return f"it names the build tool {cached_make}, this build uses {make_program}"
+    if cached_make and not Path(cached_make).exists() and not make_program:
+        return f"its build tool {cached_make} no longer exists and this build has none to put in its place"
     return ""
 
 
@@ -97,7 +97,7 @@ class BuildWithCMake(build_py):
         generator = "Ninja" if ninja else None
         status = _Status()
         try:
-            reason = stale_cache_reason(build_dir, generator, ninja)
+            reason = stale_cache_reason(build_dir, generator, ninja)  # '' also for a deleted env's ninja
             if reason:
                 status.say(f"normgrad: starting {build_dir} afresh: {reason}")
                 (build_dir / "CMakeCache.txt").unlink()
