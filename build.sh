@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds normgrad and runs its tests.
 #   ./build.sh                      simulator build (g++), C++ tests, examples and the Python tests
-#   ./build.sh --sanitize           the same C++ tests under AddressSanitizer + UBSan (no Python tests)
+#   ./build.sh --sanitize           the same C++ tests under AddressSanitizer + UBSan, then the aclnn
+#                                   fuzzer under them for NORMGRAD_FUZZ_SECONDS (default 120) s, seed 13
 #   ./build.sh --npu --soc <soc>    the CANN custom operator package for a real NPU (needs ASCEND_HOME_PATH;
 #        [--install | --install-path <dir>] also installs it; docs/npu.md)
 set -euo pipefail
@@ -17,7 +18,7 @@ while [ $# -gt 0 ]; do
     --soc) soc="$2"; shift ;;
     --install) npu_args+=(--install) ;;
     --install-path) npu_args+=(--install-path "$2"); shift ;;
-    -h|--help) sed -n '2,6p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,7p' "$0"; exit 0 ;;
     *) echo "build.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
   shift
@@ -32,7 +33,7 @@ fi
 # GoogleTest for the C++ tests: Debian's package, installed when missing and we may.
 if [ ! -f /usr/include/gtest/gtest.h ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    echo "build.sh: installing libgtest-dev" >&2
+    echo "build.sh: GoogleTest is missing; installing the system package libgtest-dev with apt-get" >&2
     (apt-get install -y -qq libgtest-dev >/dev/null 2>&1) || (apt-get update -qq && apt-get install -y -qq libgtest-dev >/dev/null)
   else
     echo "build.sh: GoogleTest is missing; install libgtest-dev" >&2
@@ -42,21 +43,47 @@ fi
 
 # cmake and ninja: the system's, or PyPI's.
 if ! command -v cmake >/dev/null || ! command -v ninja >/dev/null; then
+  echo "build.sh: cmake or ninja is missing; installing both from PyPI with pip" >&2
   python3 -m pip install -q --root-user-action=ignore cmake ninja
 fi
 
 build_dir=build/$mode
-flags=(-DNORMGRAD_BUILD_TESTS=ON -DCMAKE_BUILD_TYPE=Release)
+# -Werror: the build stays warning-free (a warning fails it here and in CI).
+flags=(-DNORMGRAD_BUILD_TESTS=ON -DNORMGRAD_WERROR=ON -DCMAKE_BUILD_TYPE=Release)
 if [ "$mode" = sanitize ]; then
-  flags=(-DNORMGRAD_BUILD_TESTS=ON -DNORMGRAD_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo)
+  flags=(-DNORMGRAD_BUILD_TESTS=ON -DNORMGRAD_WERROR=ON -DNORMGRAD_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo)
+fi
+# Say whether this is an incremental build or why everything compiles (a first build takes minutes).
+if [ -f "$build_dir/libnormgrad.so" ]; then
+  echo "build.sh: reusing $build_dir: only what changed since its last build is compiled" >&2
+elif [ -f build/pip/libnormgrad.so ] && [ "$mode" = sim ]; then
+  echo "build.sh: building $build_dir from scratch: the library 'pip install .' built (build/pip) has no C++" \
+       "tests and is not built with -Werror, so its objects cannot be reused; a few minutes on 2 cores" >&2
+else
+  echo "build.sh: building $build_dir from scratch (first build of this mode; a few minutes on 2 cores)" >&2
 fi
 cmake -S . -B "$build_dir" -G Ninja "${flags[@]}" >/dev/null
 cmake --build "$build_dir" -j "$jobs"
 (cd "$build_dir" && ctest --output-on-failure -j "$jobs")
 
+# Test dependencies (a no-op when present; torch is pinned to the CPU build on the machine's disk).
+echo "build.sh: pip installs what is missing of the Python test dependencies (tests/requirements.txt)" >&2
+python3 -m pip install -q --root-user-action=ignore --disable-pip-version-check -r tests/requirements.txt
+export NORMGRAD_LIBRARY="$PWD/$build_dir/libnormgrad.so" PYTHONPATH="$PWD/python${PYTHONPATH:+:$PYTHONPATH}"
+
 if [ "$mode" = sim ]; then
-  # Test dependencies (a no-op when present; torch is pinned to the CPU build on the machine's disk).
-  python3 -m pip install -q --root-user-action=ignore --disable-pip-version-check -r tests/requirements.txt
-  NORMGRAD_LIBRARY="$PWD/$build_dir/libnormgrad.so" PYTHONPATH="$PWD/python${PYTHONPATH:+:$PYTHONPATH}" \
-    python3 -m pytest -q tests
+  python3 -m pytest -q tests
+fi
+
+if [ "$mode" = sanitize ]; then
+  # The aclnn fuzzer (tests/fuzz/aclnn_fuzz.py) against the sanitized library: Python is not built
+  # with ASan, so its runtime is preloaded, with libstdc++ (ASan must see the real __cxa_throw when
+  # it starts); leaks are not checked (the interpreter keeps memory).
+  seconds=${NORMGRAD_FUZZ_SECONDS:-120}
+  echo "build.sh: aclnn fuzzer under ASan/UBSan for $seconds s, seed 13" >&2
+  preload="$(${CXX:-c++} -print-file-name=libasan.so) $(${CXX:-c++} -print-file-name=libstdc++.so)"
+  LD_PRELOAD="$preload" ASAN_OPTIONS=detect_leaks=0 \
+    NORMGRAD_FUZZ_LAST="$build_dir/fuzz_last_input.txt" \
+    python3 tests/fuzz/aclnn_fuzz.py --seconds "$seconds" --seed 13 ||
+    { echo "build.sh: the fuzzer failed; the input it was running: $(cat "$build_dir/fuzz_last_input.txt")" >&2; exit 1; }
 fi

@@ -546,7 +546,13 @@ std::string GroupNormGradTilingFor(const GroupNormGradRequest& req, const GroupN
   if (t.softSync) t.workspaceBytes += AlignUp(uint64_t{t.blockDim} * 32, 512);
   t.ubBytesUsed = std::max({GroupNormGradWholeUbBytes(t), GroupNormGradSplitUbBytes(t),
                             needParams ? GroupNormGradParamUbBytes(t) : 0u});
-  if (t.ubBytesUsed > budget) return "internal: the tiling exceeds the Unified Buffer";
+  if (t.ubBytesUsed > budget) {
+    // In practice rows so long (HxW beyond about 4e8 elements on A2) that the piece sums of a
+    // channel batch outgrow the UB: a shape limit, not a bug.
+    return "rows of HxW = " + std::to_string(t.hw) + " elements cut into " + std::to_string(t.hwParts) +
+           " pieces need " + std::to_string(t.ubBytesUsed) + " bytes of Unified Buffer per core, more than the " +
+           std::to_string(budget) + " available: HxW is too large for this SoC";
+  }
   *tiling = t;
   return "";
 }

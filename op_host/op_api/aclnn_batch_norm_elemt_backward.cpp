@@ -3,9 +3,15 @@
 // by the executor, empty tensors launch nothing.
 #include "aclnnop/aclnn_batch_norm_elemt_backward.h"
 
+#include <algorithm>
+
+#include <cmath>
+#include <cstring>
 #include <vector>
 
 #include "aclnn_common.h"
+#include "simhost/op_records.h"
+#include "ascendc/dtype.h"
 #include "ascendc/soc.h"
 #include "batch_norm_elemt_grad_tiling.h"
 
@@ -97,6 +103,12 @@ aclnnStatus CheckShapes(const Args& a) {
     return Error(kStatusInvalid, kApi, "gradInput has shape %s, expected the shape of input %s",
                  ShapeString(a.dx.shape).c_str(), ShapeString(xs).c_str());
   }
+  const struct { const TensorDesc* t; const char* name; } big[] = {
+      {&a.x, "input"}, {&a.dy, "gradOut"}, {&a.dx, "gradInput"}, {&a.counter, "counter"}};
+  for (const auto& b : big) {
+    if (aclnnStatus st = normgrad::CheckTensorBytes(kApi, b.name, *b.t)) return st;
+  }
+  if (aclnnStatus st = normgrad::CheckOutputLayout(kApi, "gradInput", a.dx)) return st;
   const std::vector<int64_t> channels = {xs[1]};
   for (uint32_t i = 0; i < normgrad::kBnStatCount; ++i) {
     if (i == normgrad::kBnWeight && !a.hasWeight) continue;
@@ -126,7 +138,50 @@ std::string Plan(const Args& a, sim::host::TilingResult* plan) {
   return why;
 }
 
+// counter[i] as a double (int32, float16 or float32 storage).
+double CounterValue(const uint8_t* base, int64_t index, aclDataType dtype) {
+  if (dtype == ACL_INT32) {
+    int32_t v;
+    std::memcpy(&v, base + index * 4, 4);
+    return v;
+  }
+  if (dtype == ACL_FLOAT16) {
+    uint16_t h;
+    std::memcpy(&h, base + index * 2, 2);
+    return sim::HalfToFloat(h);
+  }
+  float f;
+  std::memcpy(&f, base + index * 4, 4);
+  return f;
+}
+
+// The counts are device data, so they are checked in the execute phase, before any kernel: a
+// negative or non-finite count, or a total of 0 for a non-empty input, has no meaning (the mean
+// over zero elements), and the kernel would turn it into NaN/inf outputs without a word.
+void AddCounterCheck(const TensorDesc& counter, aclOpExecutor* exec) {
+  exec->pre_.push_back({[counter](uint8_t*) -> aclnnStatus {
+    const auto* base = static_cast<const uint8_t*>(counter.data);
+    double total = 0;
+    aclnnStatus status = ACL_SUCCESS;
+    normgrad::ForEachElement(counter, [&](int64_t storage, int64_t linear) {
+      const double v = CounterValue(base, storage, counter.dtype);
+      if (status == ACL_SUCCESS && (!std::isfinite(v) || v < 0)) {
+        status = Error(kStatusInvalid, kApi, "counter[%lld] is %g; counts must be finite and >= 0",
+                       static_cast<long long>(linear), v);
+      }
+      total += v;
+    });
+    if (status == ACL_SUCCESS && !(total > 0)) {
+      status = Error(kStatusInvalid, kApi,
+                     "counter %s sums to 0: the statistics average over no elements (the total must be > 0 "
+                     "when input is not empty)", ShapeString(counter.shape).c_str());
+    }
+    return status;
+  }});
+}
+
 void AddLaunch(const Args& a, const sim::host::TilingResult& plan, aclOpExecutor* exec) {
+  AddCounterCheck(a.counter, exec);
   std::vector<normgrad::DevPtr> args;
   args.push_back(exec->ContiguousInput(a.dy));
   args.push_back(exec->ContiguousInput(a.x));
@@ -167,6 +222,18 @@ aclnnStatus aclnnBatchNormElemtBackwardGetWorkspaceSize(const aclTensor* gradOut
   }
   a.counter = normgrad::Describe(counter);
   a.dx = normgrad::Describe(gradInput);
+  // The SoCs the OpDef lists (AICore().AddConfig) are the ones served: the kernel moves rows of any
+  // length with DataCopyPad, which the training series lacks.
+  const char* socName = sim::CurrentSoc().name;
+  const sim::host::OpDefInfo* def = sim::host::FindOpDef("BatchNormElemtGrad");
+  if (def == nullptr || std::find(def->socs.begin(), def->socs.end(), socName) == def->socs.end()) {
+    std::string served;
+    for (const std::string& s : def == nullptr ? std::vector<std::string>{} : def->socs) {
+      served += (served.empty() ? "" : " and ") + s;
+    }
+    return Error(kStatusInvalid, kApi, "SoC %s is not served: this operator runs on %s (its kernel needs DataCopyPad)",
+                 socName, served.c_str());
+  }
   aclnnStatus st = CheckDtypes(a);
   if (st == ACL_SUCCESS) st = CheckFormats(a);
   if (st == ACL_SUCCESS) st = CheckShapes(a);

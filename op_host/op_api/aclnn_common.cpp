@@ -4,11 +4,14 @@
 // launches, so they appear in neither sim::RunLog() nor the modeled kernel traffic.
 #include "aclnn_common.h"
 
+#include <algorithm>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <mutex>
+#include <set>
 
 #include "aclnn/acl_objects.h"
 #include "ascendc/core.h"
@@ -28,26 +31,6 @@ uint8_t* Resolve(const DevPtr& p, uint8_t* ws) {
   if (p.direct != nullptr) return static_cast<uint8_t*>(p.direct);
   if (p.wsOffset >= 0 && ws != nullptr) return ws + p.wsOffset;
   return nullptr;
-}
-
-// Calls f(storageIndex, linearIndex) for every element of the view, in row-major order.
-template <typename F>
-void ForEachElement(const TensorDesc& t, F f) {
-  if (t.numel == 0) return;
-  const size_t rank = t.shape.size();
-  std::vector<int64_t> idx(rank, 0);
-  int64_t storage = t.offset;
-  for (int64_t linear = 0; linear < t.numel; ++linear) {
-    f(storage, linear);
-    for (size_t d = rank; d-- > 0;) {
-      if (++idx[d] < t.shape[d]) {
-        storage += t.strides[d];
-        break;
-      }
-      storage -= (t.shape[d] - 1) * t.strides[d];
-      idx[d] = 0;
-    }
-  }
 }
 
 bool IsContiguous(const TensorDesc& t) {
@@ -169,11 +152,61 @@ std::vector<bool> BoolArrayValues(const aclBoolArray* array) {
   return array != nullptr ? array->values : std::vector<bool>{};
 }
 
+aclnnStatus CheckTensorBytes(const char* api, const char* name, const TensorDesc& t) {
+  const uint64_t elem = DtypeBytes(t.dtype);
+  if (t.numel > 0 && elem > 0 && static_cast<uint64_t>(t.numel) > kMaxTensorBytes / elem) {
+    return Error(kStatusInvalid, api, "%s %s has %lld elements (%s), more than the %llu bytes a tensor may span",
+                 name, ShapeString(t.shape).c_str(), static_cast<long long>(t.numel), DtypeName(t.dtype),
+                 static_cast<unsigned long long>(kMaxTensorBytes));
+  }
+  return ACL_SUCCESS;
+}
+
+aclnnStatus CheckOutputLayout(const char* api, const char* name, const TensorDesc& t) {
+  if (t.numel <= 1 || t.contiguous) return ACL_SUCCESS;
+  std::vector<std::pair<int64_t, int64_t>> dims;  // (stride, size) of the dims with size > 1
+  for (size_t d = 0; d < t.shape.size(); ++d) {
+    if (t.shape[d] > 1) dims.emplace_back(t.strides[d], t.shape[d]);
+  }
+  std::sort(dims.begin(), dims.end());
+  int64_t span = 0;  // largest offset the smaller-stride dims reach
+  for (const auto& [stride, size] : dims) {
+    if (stride <= span) {
+      std::string strides = ShapeString(t.strides);
+      return Error(kStatusInvalid, api,
+                   "%s %s with strides %s could write one element twice (a zero stride, or a stride within the "
+                   "span of the smaller ones); an output needs one address per element",
+                   name, ShapeString(t.shape).c_str(), strides.c_str());
+    }
+    span += (size - 1) * stride;
+  }
+  return ACL_SUCCESS;
+}
+
 aclnnStatus RunExecutor(const char* api, void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
                         aclrtStream stream) {
   if (executor == nullptr) {
     return Error(kStatusNullptr, api, "executor is null; call %sGetWorkspaceSize first and pass the executor it returned",
                  api);
+  }
+  // CANN's executors run once: the execute phase frees them. A second run of the same pointer
+  // would read freed memory, so only a registered (live) executor is run.
+  // Claimed atomically, so that two threads running one executor cannot both free it.
+  aclnnStatus workspaceStatus = ACL_SUCCESS;
+  switch (aclOpExecutor::ClaimFor(executor, api, workspace, workspaceSize, &workspaceStatus)) {
+    case aclOpExecutor::kNotLive:
+      return Error(kStatusInvalid, api,
+                   "executor %p is not a live executor: an executor runs once (this one already ran, or did not "
+                   "come from %sGetWorkspaceSize); call %sGetWorkspaceSize again",
+                   static_cast<void*>(executor), api, api);
+    case aclOpExecutor::kOtherApi:
+      return Error(kStatusInvalid, api, "executor %p was made by %sGetWorkspaceSize, not %sGetWorkspaceSize",
+                   static_cast<void*>(executor), executor->api.c_str(), api);
+    case aclOpExecutor::kBadWorkspace:
+      delete executor;  // spent, as CANN's executors are by any execute call; a retry is kNotLive
+      return workspaceStatus;
+    case aclOpExecutor::kClaimed:
+      break;
   }
   std::unique_ptr<aclOpExecutor> owned(executor);  // one execution per executor, as in CANN
   sim::ClearRunLog();
@@ -185,6 +218,32 @@ aclnnStatus RunExecutor(const char* api, void* workspace, uint64_t workspaceSize
 using normgrad::DevPtr;
 using normgrad::Error;
 using normgrad::TensorDesc;
+
+namespace {
+std::mutex g_liveMutex;
+std::set<const aclOpExecutor*> g_live;  // executors made and not yet run (or deleted)
+}  // namespace
+
+aclOpExecutor::aclOpExecutor() {
+  std::lock_guard<std::mutex> lock(g_liveMutex);
+  g_live.insert(this);
+}
+
+aclOpExecutor::~aclOpExecutor() {
+  std::lock_guard<std::mutex> lock(g_liveMutex);
+  g_live.erase(this);
+}
+
+aclOpExecutor::Claim aclOpExecutor::ClaimFor(aclOpExecutor* e, const char* api, void* workspace,
+                                              uint64_t workspaceSize, aclnnStatus* status) {
+  std::lock_guard<std::mutex> lock(g_liveMutex);
+  auto it = g_live.find(e);
+  if (it == g_live.end()) return kNotLive;
+  if (e->api != api) return kOtherApi;
+  *status = e->CheckWorkspace(workspace, workspaceSize);
+  g_live.erase(it);
+  return *status != ACL_SUCCESS ? kBadWorkspace : kClaimed;
+}
 
 DevPtr aclOpExecutor::ContiguousInput(const TensorDesc& t) {
   if (t.contiguous) return DevPtr{t.data, -1};
@@ -251,7 +310,7 @@ void aclOpExecutor::AddKernel(const std::string& name, uint32_t blockDim, const 
   }});
 }
 
-aclnnStatus aclOpExecutor::Run(void* workspace, uint64_t workspaceSize) {
+aclnnStatus aclOpExecutor::CheckWorkspace(void* workspace, uint64_t workspaceSize) const {
   const char* name = api.c_str();
   if (workspaceSize < workspaceBytes_) {
     return Error(normgrad::kStatusInvalid, name,
@@ -275,6 +334,10 @@ aclnnStatus aclOpExecutor::Run(void* workspace, uint64_t workspaceSize) {
                    static_cast<unsigned long long>(workspaceBytes_));
     }
   }
+  return ACL_SUCCESS;
+}
+
+aclnnStatus aclOpExecutor::Run(void* workspace, uint64_t workspaceSize) {
   uint8_t* ws = workspaceBytes_ > 0 ? static_cast<uint8_t*>(workspace) : nullptr;
   for (const std::vector<Step>* steps : {&pre_, &kernels_, &post_}) {
     for (const Step& s : *steps) {

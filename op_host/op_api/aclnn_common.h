@@ -40,6 +40,12 @@ struct TensorDesc {
   bool contiguous = true;        // row-major strides and offset 0
 };
 TensorDesc Describe(const aclTensor* t);
+// The most bytes one tensor view may span (numel * element size): 2^40 (1 TiB), beyond the HBM of
+// any Ascend device. A larger view (only possible with zero strides) would need a gather workspace
+// no device has, and its byte counts would come near uint64 overflow.
+constexpr uint64_t kMaxTensorBytes = uint64_t{1} << 40;
+// kStatusInvalid naming the argument when t spans more than kMaxTensorBytes, else ACL_SUCCESS.
+aclnnStatus CheckTensorBytes(const char* api, const char* name, const TensorDesc& t);
 size_t DtypeBytes(aclDataType dtype);  // 0 for a type normgrad does not handle
 const char* DtypeName(aclDataType dtype);
 // A tensor as the registered host functions see it (shape, data type); aclDataType and
@@ -51,6 +57,29 @@ sim::host::TensorArg TensorArgOf(const std::vector<int64_t>& shape, aclDataType 
 std::string RegisteredTiling(const char* opType, const std::vector<sim::host::TensorArg>& inputs,
                              const std::vector<sim::host::TensorArg>& outputs, const sim::host::NamedAttrs& attrs,
                              sim::host::TilingResult* result);
+// Calls f(storageIndex, linearIndex) for every element of the view, in row-major order.
+template <typename F>
+void ForEachElement(const TensorDesc& t, F f) {
+  if (t.numel == 0) return;
+  const size_t rank = t.shape.size();
+  std::vector<int64_t> idx(rank, 0);
+  int64_t storage = t.offset;
+  for (int64_t linear = 0; linear < t.numel; ++linear) {
+    f(storage, linear);
+    for (size_t d = rank; d-- > 0;) {
+      if (++idx[d] < t.shape[d]) {
+        storage += t.strides[d];
+        break;
+      }
+      storage -= (t.shape[d] - 1) * t.strides[d];
+      idx[d] = 0;
+    }
+  }
+}
+// kStatusInvalid naming the output when its view could map two elements to one address (a zero
+// stride, or a stride within the span of the smaller ones): the kernel's writes would collide.
+// Conservative: a rare interleaved layout that is in fact one-to-one is refused too.
+aclnnStatus CheckOutputLayout(const char* api, const char* name, const TensorDesc& t);
 // The values of an array argument ({} for nullptr).
 std::vector<int64_t> IntArrayValues(const aclIntArray* array);
 std::vector<bool> BoolArrayValues(const aclBoolArray* array);
@@ -70,6 +99,22 @@ using KernelThunk = std::function<void(uint8_t* const* args, uint8_t* workspace,
 
 // The executor handle of the two-phase API (declared opaque in aclnn/acl_meta.h).
 struct aclOpExecutor {
+  // Every executor is registered while it lives, so that the execute phase can refuse a pointer
+  // that is not one (already run and freed, or never returned by GetWorkspaceSize).
+  aclOpExecutor();
+  ~aclOpExecutor();
+  aclOpExecutor(const aclOpExecutor&) = delete;
+  aclOpExecutor& operator=(const aclOpExecutor&) = delete;
+  // The execute phase's claim on e for api with this workspace: kClaimed (e is no longer
+  // registered: the caller runs and deletes it), kBadWorkspace (*status says why; e is no longer
+  // registered either: the caller deletes it unrun, as an execute call spends its executor),
+  // kNotLive (not a live executor) or kOtherApi (made by another API; e stays live).
+  enum Claim { kClaimed, kNotLive, kOtherApi, kBadWorkspace };
+  static Claim ClaimFor(aclOpExecutor* e, const char* api, void* workspace, uint64_t workspaceSize,
+                        aclnnStatus* status);
+  // ACL_SUCCESS, or the status and message for a workspace smaller than asked, null, or not device memory.
+  aclnnStatus CheckWorkspace(void* workspace, uint64_t workspaceSize) const;
+
   std::string api;  // "aclnnGroupNormBackward", for messages
 
   // A contiguous device image of an input: the tensor itself when it is contiguous, otherwise
@@ -90,8 +135,9 @@ struct aclOpExecutor {
                  normgrad::KernelThunk thunk);
   uint64_t WorkspaceBytes() const { return workspaceBytes_; }
 
-  // Execute phase: runs every step in order. Returns ACL_SUCCESS or an error status with the
-  // message recorded (a kernel fault in the simulator becomes kStatusInner with its text).
+  // Execute phase, on a workspace CheckWorkspace accepted: runs every step in order. Returns
+  // ACL_SUCCESS or an error status with the message recorded (a kernel fault in the simulator
+  // becomes kStatusInner with its text).
   aclnnStatus Run(void* workspace, uint64_t workspaceSize);
 
   struct Step {

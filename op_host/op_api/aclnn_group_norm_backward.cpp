@@ -111,16 +111,26 @@ aclnnStatus CheckShapes(const Args& a, int64_t n, int64_t c, int64_t hw, int64_t
     return Error(kStatusInvalid, kApi, "C = %lld is not divisible by group = %lld", static_cast<long long>(c),
                  static_cast<long long>(group));
   }
+  // The products are the element counts the tensors must have: one past int64 cannot be a count.
+  int64_t nc = 0, nchw = 0, ng = 0;
+  if (__builtin_mul_overflow(n, c, &nc) || __builtin_mul_overflow(nc, hw, &nchw)) {
+    return Error(kStatusInvalid, kApi, "N * C * HxW overflows int64 (N = %lld, C = %lld, HxW = %lld)",
+                 static_cast<long long>(n), static_cast<long long>(c), static_cast<long long>(hw));
+  }
+  if (__builtin_mul_overflow(n, group, &ng)) {
+    return Error(kStatusInvalid, kApi, "N * group overflows int64 (N = %lld, group = %lld)", static_cast<long long>(n),
+                 static_cast<long long>(group));
+  }
   struct Count {
     const char* name;
     const TensorDesc* t;
     bool present;
     int64_t expected;
     const char* formula;
-  } counts[] = {{"gradOut", &a.dy, true, n * c * hw, "N * C * HxW"},
-                {"input", &a.x, true, n * c * hw, "N * C * HxW"},
-                {"mean", &a.mean, true, n * group, "N * group"},
-                {"rstd", &a.rstd, true, n * group, "N * group"},
+  } counts[] = {{"gradOut", &a.dy, true, nchw, "N * C * HxW"},
+                {"input", &a.x, true, nchw, "N * C * HxW"},
+                {"mean", &a.mean, true, ng, "N * group"},
+                {"rstd", &a.rstd, true, ng, "N * group"},
                 {"gamma", &a.gamma, a.hasGamma, c, "C"}};
   for (const Count& k : counts) {
     if (!k.present) continue;
@@ -128,11 +138,23 @@ aclnnStatus CheckShapes(const Args& a, int64_t n, int64_t c, int64_t hw, int64_t
       return Error(kStatusInvalid, kApi, "%s has %zu dimensions, at most %zu are supported", k.name, k.t->shape.size(),
                    kMaxDims);
     }
+    if (aclnnStatus st = normgrad::CheckTensorBytes(kApi, k.name, *k.t)) return st;
     if (k.t->numel != k.expected) {
       return Error(kStatusInvalid, kApi, "%s %s has %lld elements, expected %s = %lld", k.name,
                    ShapeString(k.t->shape).c_str(), static_cast<long long>(k.t->numel), k.formula,
                    static_cast<long long>(k.expected));
     }
+  }
+  const struct {
+    const char* name;
+    const TensorDesc* t;
+    bool present;
+  } outs[] = {{"gradInput", &a.dx, a.need[0]}, {"gradGammaOut", &a.dgamma, a.need[1]},
+              {"gradBetaOut", &a.dbeta, a.need[2]}};
+  for (const auto& o : outs) {
+    if (!o.present) continue;
+    if (aclnnStatus st = normgrad::CheckTensorBytes(kApi, o.name, *o.t)) return st;
+    if (aclnnStatus st = normgrad::CheckOutputLayout(kApi, o.name, *o.t)) return st;
   }
   if (a.need[0] && a.dx.shape != a.x.shape) {
     return Error(kStatusInvalid, kApi, "gradInput has shape %s, expected input's shape %s",
@@ -239,7 +261,7 @@ extern "C" aclnnStatus aclnnGroupNormBackwardGetWorkspaceSize(
 
   auto* exec = new aclOpExecutor();
   exec->api = kApi;
-  if (N * C * HxW == 0) {
+  if (N == 0 || C == 0 || HxW == 0) {
     BuildEmpty(exec, a);
   } else {
     sim::host::TilingResult plan;

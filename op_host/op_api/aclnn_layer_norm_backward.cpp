@@ -134,6 +134,22 @@ aclnnStatus CheckShapes(Args& a) {
     return Error(kStatusInvalid, kApi, "gradOut has shape %s, expected the shape of input %s",
                  ShapeString(a.dy.shape).c_str(), ShapeString(xs).c_str());
   }
+  const struct { const TensorDesc* t; const char* name; bool present; } all[] = {
+      {&a.dy, "gradOut", true}, {&a.x, "input", true}, {&a.mean, "mean", true}, {&a.rstd, "rstd", true},
+      {&a.weight, "weightOptional", a.hasWeight}, {&a.bias, "biasOptional", a.hasBias},
+      {&a.dx, "gradInputOut", a.mask[0]}, {&a.dgamma, "gradWeightOut", a.mask[1]},
+      {&a.dbeta, "gradBiasOut", a.mask[2]}};
+  for (const auto& t : all) {
+    if (!t.present) continue;
+    if (aclnnStatus st = normgrad::CheckTensorBytes(kApi, t.name, *t.t)) return st;
+  }
+  const struct { const TensorDesc* t; const char* name; bool present; } outs[] = {
+      {&a.dx, "gradInputOut", a.mask[0]}, {&a.dgamma, "gradWeightOut", a.mask[1]},
+      {&a.dbeta, "gradBiasOut", a.mask[2]}};
+  for (const auto& o : outs) {
+    if (!o.present) continue;
+    if (aclnnStatus st = normgrad::CheckOutputLayout(kApi, o.name, *o.t)) return st;
+  }
   a.rows = Product(xs, 0, lead);
   a.cols = Product(xs, lead, xs.size());
   if (a.mean.numel != a.rows) {

@@ -14,12 +14,19 @@ What the operator modules use (names are stable):
     _native.last_run()  # the kernel launches of that call, with modeled timing
 
 The ACL runtime (aclInit, device 0, one stream) starts on first use and stops at interpreter exit.
+
+SoC selection is context-local: `with soc(name)` sets a contextvars.ContextVar, and every call into
+the library first hands the calling context's choice to the C side as the thread's own SoC
+(normgradSimSetThreadSoc), so threads (and asyncio tasks) in different `soc()` blocks do not see
+each other's profile. The launch reports last_run() reads are per thread as well. set_soc() changes
+the process-wide default that code outside any `soc()` block runs on.
 """
 
 from __future__ import annotations
 
 import atexit
 import contextlib
+import contextvars
 import ctypes
 import json
 import os
@@ -31,9 +38,11 @@ from typing import Any, Self
 import ml_dtypes
 import numpy as np
 
-from normgrad.errors import AclError, AclnnError, LibraryNotFoundError
+from normgrad.errors import AclError, AclnnError, LibraryNotFoundError, SocError
 
 LIBRARY_ENV = "NORMGRAD_LIBRARY"
+SOC_ENV = "NORMGRAD_SOC"
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 PACKAGED_LIBRARY = Path(__file__).resolve().parent / "lib" / "libnormgrad.so"
 
 # acl/acl_base.h values.
@@ -80,6 +89,7 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "aclDestroyIntArray": (_int, [_vp]),
     "aclGetRecentErrMsg": (_str, []),
     "normgradSimSetSoc": (_int, [_str]),
+    "normgradSimSetThreadSoc": (_int, [_str]),
     "normgradSimGetSoc": (_str, []),
     "normgradSimSocsJson": (_str, []),
     "normgradSimLastRunJson": (_str, []),
@@ -134,8 +144,21 @@ def load() -> ctypes.CDLL:
                 continue
             fn.restype = restype
             fn.argtypes = argtypes
+        _check_soc_env(lib)
         _lib = lib
         return lib
+
+
+def _check_soc_env(lib: ctypes.CDLL) -> None:
+    # The library falls back to the default for a name it does not know; a typo must not pass
+    # silently for a run on another chip than the one asked for.
+    name = os.environ.get(SOC_ENV)
+    if not name:
+        return
+    known = _soc_names_of(lib)
+    if name not in known:
+        raise SocError(f"{SOC_ENV}={name} is not a SoC profile; expected one of {', '.join(known)} "
+                       f"(or unset it for the default, {known[0]})")
 
 
 def _missing(path: Path, name: str) -> Any:
@@ -443,6 +466,8 @@ def int_array(values: Sequence[int]) -> IntArray:
     for i, v in enumerate(values):
         if isinstance(v, bool | np.bool_) or not isinstance(v, int | np.integer):
             raise TypeError(f"normgrad.int_array: element {i} is {v!r} ({type(v).__name__}), expected an int")
+        if not INT64_MIN <= int(v) <= INT64_MAX:
+            raise OverflowError(f"normgrad.int_array: element {i} = {int(v)} does not fit in int64")
     return IntArray([int(v) for v in values])
 
 
@@ -456,6 +481,9 @@ def _c_arg(api: str, index: int, value: Any) -> Any:
     if isinstance(value, bool | np.bool_):
         return ctypes.c_bool(bool(value))
     if isinstance(value, int | np.integer):
+        if not INT64_MIN <= int(value) <= INT64_MAX:
+            # ctypes would silently keep the low 64 bits (2**64 -> 0).
+            raise OverflowError(f"call_aclnn({api}): argument {index} = {int(value)} does not fit in int64_t")
         return ctypes.c_int64(int(value))
     if isinstance(value, float):
         return ctypes.c_double(value)
@@ -484,8 +512,8 @@ def call_aclnn(name: str, *args: Any) -> int:
     workspace. Returns the workspace size in bytes. Raises AclnnError with the api, status and
     aclGetRecentErrMsg() text when either phase fails; outputs are then undefined.
     """
-    lib = load()
     handle = stream()
+    lib = _apply_soc()
     get_size = _aclnn_function(lib, name + "GetWorkspaceSize")
     execute = _aclnn_function(lib, name)
     c_args = [_c_arg(name, i, a) for i, a in enumerate(args)]
@@ -512,10 +540,10 @@ def _json(text: bytes | None, api: str) -> Any:
 
 
 def last_run() -> list[dict[str, Any]]:
-    """The kernel launches of the latest aclnn call, in order, as normgradSimLastRunJson reports
+    """The kernel launches of this thread's latest aclnn call, in order, as normgradSimLastRunJson reports
     them: kernel, soc, blockDim, ok, error, warnings, cores (per-core counters) and the modeled
     timing totalUs, launchUs, hbmUs, maxCoreUs, meanCoreUs, syncUs, bytesIn, bytesOut, loadBalance."""
-    data = _json(load().normgradSimLastRunJson(), "normgradSimLastRunJson")
+    data = _json(_apply_soc().normgradSimLastRunJson(), "normgradSimLastRunJson")
     if isinstance(data, dict) and "launches" in data:
         data = data["launches"]
     return list(data)
@@ -529,40 +557,68 @@ def socs() -> list[dict[str, Any]]:
     return list(data)
 
 
+def _soc_names_of(lib: ctypes.CDLL) -> list[str]:
+    data = _json(lib.normgradSimSocsJson(), "normgradSimSocsJson")
+    if isinstance(data, dict) and "socs" in data:
+        data = data["socs"]
+    return [str(p["name"]) for p in data]
+
+
 def soc_names() -> list[str]:
     return [str(p["name"]) for p in socs()]
 
 
+# The SoC of the current context (None: the process-wide default). See the module docstring.
+_context_soc: contextvars.ContextVar[str | None] = contextvars.ContextVar("normgrad_soc", default=None)
+
+
+def _apply_soc() -> ctypes.CDLL:
+    """The library, with the calling thread's C-side SoC set to the current context's choice."""
+    lib = load()
+    name = _context_soc.get()
+    lib.normgradSimSetThreadSoc(name.encode() if name else None)
+    return lib
+
+
 def get_soc() -> str:
-    """The name of the SoC profile kernels currently run on."""
-    name = load().normgradSimGetSoc()
+    """The name of the SoC profile kernels run on in the current context."""
+    name = _apply_soc().normgradSimGetSoc()
     return name.decode() if name else ""
 
 
-def set_soc(name: str) -> None:
-    """Makes kernels run on the SoC profile `name` ('ascend910b', 'ascend910_93', 'ascend910').
-    Raises ValueError naming the known profiles for any other name."""
+def _known_soc(func: str, name: object) -> str:
     if not isinstance(name, str):
-        raise TypeError(f"set_soc: name must be a str, got {type(name).__name__}")
+        raise TypeError(f"{func}: name must be a str, got {type(name).__name__}")
+    known = soc_names()
+    if name not in known:
+        raise SocError(f"{func}: unknown SoC '{name}'; expected one of {', '.join(known)}")
+    return name
+
+
+def set_soc(name: str) -> None:
+    """Makes kernels run on the SoC profile `name` ('ascend910b', 'ascend910_93', 'ascend910'),
+    process-wide: in every thread and context not inside a `with soc(...)` block (such a block's
+    choice wins within it). Raises SocError (a ValueError) naming the known profiles for any other name."""
+    _known_soc("set_soc", name)
     if load().normgradSimSetSoc(name.encode()) != 0:
-        raise ValueError(f"set_soc: unknown SoC '{name}'; expected one of {', '.join(soc_names())}")
+        raise SocError(f"set_soc: unknown SoC '{name}'; expected one of {', '.join(soc_names())}")
 
 
 @contextlib.contextmanager
 def soc(name: str) -> Iterator[str]:
-    """Runs the `with` block on SoC profile `name` and restores the previous profile after it."""
-    previous = get_soc()
-    set_soc(name)
+    """Runs the `with` block on SoC profile `name`, in this context only: other threads (and other
+    asyncio tasks) keep theirs. The previous choice is back after the block."""
+    token = _context_soc.set(_known_soc("soc", name))
     try:
         yield name
     finally:
-        set_soc(previous)
+        _context_soc.reset(token)
 
 
 def self_check() -> tuple[bool, str]:
     """normgradSimSelfCheck: (passed, message) of the simulator's built-in sanity run."""
     buf = ctypes.create_string_buffer(4096)
-    status = load().normgradSimSelfCheck(buf, len(buf))
+    status = _apply_soc().normgradSimSelfCheck(buf, len(buf))
     return status == 0, buf.value.decode(errors="replace")
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import functools
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
@@ -50,8 +51,26 @@ class BenchRow:
     note: str = ""  # why skipped or failed
 
 
+# Case.op -> the operator definition (normgradOpDefsJson) whose "socs" lists the SoCs it serves.
+OP_DEFS = {"group_norm_grad": "GroupNormGrad", "layer_norm_grad": "LayerNormGradV3",
+           "batch_norm_elemt_grad": "BatchNormElemtGrad"}
+
+
+@functools.cache
+def served_socs(op: str) -> tuple[str, ...] | None:
+    """The SoC profiles the operator of case op serves, from its definition (None: not known)."""
+    name = OP_DEFS.get(op)
+    for definition in _native.op_defs() if name else []:
+        if definition.get("name") == name and definition.get("socs"):
+            return tuple(str(s) for s in definition["socs"])
+    return None
+
+
 def skip_reason(case: Case, profile: dict[str, Any]) -> str | None:
     """Why profile cannot run case at all, known before running it (None when it can)."""
+    served = served_socs(case.op)
+    if served is not None and profile["name"] not in served:
+        return f"{OP_DEFS[case.op]} does not serve {profile['name']} (it runs on {', '.join(served)})"
     if case.dtype == "bfloat16" and not profile.get("hasBf16", True):
         return f"{profile['name']} has no bfloat16"
     return None

@@ -15,11 +15,13 @@ import normgrad
 from normgrad import _native, cases, plot
 from normgrad.bench import BenchRow, run_bench, skip_reason, write_csv
 from normgrad.check import CaseResult, run_case, select
-from normgrad.errors import LibraryNotFoundError
+from normgrad.errors import LibraryNotFoundError, SocError
 from normgrad.progress import Progress
 from normgrad.report import fixed, sci, table
 
 DTYPES = ("float32", "float16", "bfloat16")
+RULE = ("rule: an element passes when |got - want| <= atol + rtol * |want| (want: the float64 golden); "
+        "'worst' is the largest |got - want| / (atol + rtol * |want|) over the elements, <= 1 passes")
 
 
 class UsageError(Exception):
@@ -95,10 +97,11 @@ def _check_rows(results: Sequence[CaseResult]) -> list[list[str]]:
         c = r.case
         head = [c.op, c.name, c.dtype, c.shape]
         if r.error:
-            rows.append(head + ["-", "-", "-", f"{c.tolerance.atol:g}", f"{c.tolerance.rtol:g}", "ERROR"])
+            tol = [f"{c.tolerance.atol:g}", f"{c.tolerance.rtol:g}"]
+            rows.append(head + ["-", "-", "-", *tol, "-", "ERROR"])
         for cmp in r.comparisons:
             rows.append(head + [cmp.output, sci(cmp.max_abs), sci(cmp.max_rel), f"{c.tolerance.atol:g}",
-                                f"{c.tolerance.rtol:g}", "ok" if cmp.ok else "FAIL"])
+                                f"{c.tolerance.rtol:g}", f"{cmp.worst:.2f}", "ok" if cmp.ok else "FAIL"])
     return rows
 
 
@@ -113,11 +116,18 @@ def cmd_check(args: argparse.Namespace) -> int:
                          f"{' --full' if args.full else ''}")
     soc = args.soc or _native.get_soc()
     profile = _validate_socs([soc], "check")[0]
-    # A case the chip cannot express at all (bf16 on a SoC without bf16) is skipped, as in bench.
-    skipped = [c for c in chosen if skip_reason(c, profile)]
+    # A case the chip cannot run at all (an operator that does not serve the SoC, bf16 on a SoC
+    # without bf16) is skipped, as in bench.
+    reasons: dict[str, int] = {}
+    for c in chosen:
+        reason = skip_reason(c, profile)
+        if reason:
+            reasons[reason] = reasons.get(reason, 0) + 1
     chosen = [c for c in chosen if not skip_reason(c, profile)]
-    print(f"normgrad check: {len(chosen)} cases on {soc}, seed {args.seed}"
-          + (f" ({len(skipped)} skipped: {skip_reason(skipped[0], profile)})" if skipped else ""))
+    print(f"normgrad check: {len(chosen)} cases on {soc}, seed {args.seed}")
+    for reason, count in reasons.items():
+        print(f"skipped {count} case{'s' if count > 1 else ''}: {reason}")
+    print(RULE)
     progress = Progress(len(chosen))
     results = []
     with _native.soc(soc):
@@ -126,8 +136,8 @@ def cmd_check(args: argparse.Namespace) -> int:
             results.append(run_case(case, args.seed))
     progress.close()
     headers = ["op", "case", "dtype", "shape", "output", "max abs err", "max rel err", "atol", "rtol",
-               "result"]
-    print(table(headers, _check_rows(results), right=[5, 6, 7, 8]))
+               "worst", "result"]
+    print(table(headers, _check_rows(results), right=[5, 6, 7, 8, 9]))
     failed = [r for r in results if not r.ok]
     for r in failed:
         c = r.case
@@ -165,8 +175,10 @@ def _bench_notes(rows: Sequence[BenchRow], listed: int = 3) -> list[str]:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    if args.plot is not None and not plot.available():
-        raise UsageError(f"normgrad bench --plot: {plot.INSTALL_HINT}")
+    if args.plot is not None:  # before the run, which takes minutes
+        problem = plot.check_path(args.plot)
+        if problem:
+            raise UsageError(f"normgrad bench --plot: {problem}")
     registered = cases.bench_cases()
     if not registered:
         return _no_cases("bench")
@@ -188,8 +200,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         write_csv(rows, args.csv)
         print(f"wrote {args.csv}")
     if args.plot is not None:
-        plot.plot_bench(rows, args.plot)
-        print(f"wrote {args.plot}")
+        for written in plot.plot_bench(rows, args.plot):
+            print(f"wrote {written}")
     return 1 if any(r.status == "failed" for r in rows) else 0
 
 
@@ -229,6 +241,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except LibraryNotFoundError as err:
         print(f"normgrad {args.command}: {err}", file=sys.stderr)
         return 1
+    except SocError as err:  # NORMGRAD_SOC names no profile: a usage error of the environment
+        print(f"normgrad {args.command}: {err}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

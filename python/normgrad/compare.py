@@ -16,7 +16,10 @@ class Comparison:
     max_abs is max |got - want| and max_rel is max |got - want| / |want| over the elements whose
     golden is non-zero (both 0.0 for an empty output; inf when a non-finite value disagrees).
     ok means every element satisfies |got - want| <= atol + rtol * |want|, and NaN/inf in the
-    golden are matched exactly. detail explains a failure with the worst element ('' when ok).
+    golden are matched exactly. worst is the largest |got - want| / (atol + rtol * |want|) over the
+    elements, the share of its allowance the worst element uses: ok exactly when worst <= 1 (an
+    element with a zero bound counts 0 when exact, inf otherwise). detail explains a failure with
+    the worst element ('' when ok).
     """
 
     output: str
@@ -24,10 +27,11 @@ class Comparison:
     max_abs: float
     max_rel: float
     detail: str = ""
+    worst: float = 0.0
 
 
 def _failed(output: str, detail: str) -> Comparison:
-    return Comparison(output, False, float("inf"), float("inf"), detail)
+    return Comparison(output, False, float("inf"), float("inf"), detail, float("inf"))
 
 
 def compare(output: str, got: object, want: object, tol: Tolerance) -> Comparison | None:
@@ -57,8 +61,11 @@ def compare(output: str, got: object, want: object, tol: Tolerance) -> Compariso
     nonzero = finite & (w != 0)
     max_abs = float(diff.max())
     max_rel = float((diff[nonzero] / np.abs(w[nonzero])).max()) if nonzero.any() else 0.0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        share = np.where(diff == 0, 0.0, diff / bound)  # a zero bound: 0 when exact, inf otherwise
+    worst_share = float(share.max())
     if not bad.any():
-        return Comparison(output, True, max_abs, max_rel)
+        return Comparison(output, True, max_abs, max_rel, worst=worst_share)
 
     with np.errstate(divide="ignore", invalid="ignore"):
         excess = np.where(bad, diff / bound, 0.0)
@@ -68,4 +75,4 @@ def compare(output: str, got: object, want: object, tol: Tolerance) -> Compariso
         f"{int(bad.sum())} of {g.size} elements out of tolerance; worst {where}: got {float(g[worst])!r}, "
         f"want {float(w[worst])!r}, |diff| {diff[worst]:.3g} > {tol.atol:g} + {tol.rtol:g} * |want|"
     )
-    return Comparison(output, False, max_abs, max_rel, detail)
+    return Comparison(output, False, max_abs, max_rel, detail, worst_share)

@@ -67,4 +67,8 @@ class LibraryNotFoundError(FileNotFoundError):
     """libnormgrad.so was not found or could not be loaded; the message says how to build it."""
 
 
-__all__ = ["AclError", "AclnnError", "LibraryNotFoundError", "STATUS_NAMES", "status_name"]
+class SocError(ValueError):
+    """An unknown SoC profile name, from NORMGRAD_SOC or set_soc/soc(); the message names the valid ones."""
+
+
+__all__ = ["AclError", "AclnnError", "LibraryNotFoundError", "SocError", "STATUS_NAMES", "status_name"]

@@ -9,15 +9,19 @@
 extern "C" {
 #endif
 
-// Selects the SoC profile later launches run on: "ascend910b", "ascend910_93", "ascend910".
-// Returns 0, or 1 for an unknown name (the current SoC is unchanged).
+// Selects the SoC profile later launches run on, process-wide: "ascend910b", "ascend910_93",
+// "ascend910". Returns 0, or 1 for an unknown name (the current SoC is unchanged).
 int normgradSimSetSoc(const char* name);
+// Selects the calling thread's own SoC profile, which wins over the process-wide one for the
+// operators this thread runs; NULL or "" clears it. Returns 0, or 1 for an unknown name.
+int normgradSimSetThreadSoc(const char* name);
+// The profile the calling thread's operators run on (its own, else the process-wide one).
 const char* normgradSimGetSoc(void);
 
 // [{"name":..., "aivCores":..., "ubBytes":..., "clockGHz":..., ... every SocProfile field}]
 const char* normgradSimSocsJson(void);
 
-// The launches since the last operator call began (the aclnn execute phase clears the log):
+// The launches of the calling thread's latest operator call (its aclnn execute phase clears the log):
 // {"soc": "<current soc>", "totalUs": <sum over launches>, "bytesIn": ..., "bytesOut": ...,
 //  "launches": [{"kernel", "soc", "blockDim", "ok", "error", "warnings": [...],
 //                "totalUs", "launchUs", "hbmUs", "maxCoreUs", "meanCoreUs", "syncUs",

@@ -84,6 +84,10 @@ int normgradSimSetSoc(const char* name) {
   return sim::SetCurrentSoc(name) ? 0 : 1;
 }
 
+int normgradSimSetThreadSoc(const char* name) {
+  return sim::SetThreadSoc(name != nullptr ? name : "") ? 0 : 1;
+}
+
 const char* normgradSimGetSoc(void) {
   t_soc = sim::CurrentSoc().name;
   return t_soc.c_str();

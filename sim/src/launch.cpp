@@ -22,8 +22,9 @@ namespace {
 
 thread_local CoreRuntime* t_runtime = nullptr;
 
-std::mutex g_logMutex;
-std::vector<LaunchReport> g_log;
+// Per host thread: each thread that runs operators sees the launches of its own latest call
+// (launches run on the calling thread; only their cores get threads of their own).
+thread_local std::vector<LaunchReport> t_log;
 
 // UB images reused across launches: allocating and zeroing 48 x 192 KiB per launch would cost
 // more than a small kernel. Contents need no reset: InitBuffer poisons every byte a kernel can reach.
@@ -159,8 +160,7 @@ void PrintNewWarnings(const std::string& kernel, const std::vector<std::string>&
 }
 
 void AppendToLog(const LaunchReport& report) {
-  std::lock_guard<std::mutex> lock(g_logMutex);
-  g_log.push_back(report);
+  t_log.push_back(report);
 }
 
 }  // namespace
@@ -370,13 +370,11 @@ LaunchReport Launch(const std::string& kernel, int blockDim, const std::function
 }
 
 const std::vector<LaunchReport>& RunLog() {
-  std::lock_guard<std::mutex> lock(g_logMutex);
-  return g_log;
+  return t_log;
 }
 
 void ClearRunLog() {
-  std::lock_guard<std::mutex> lock(g_logMutex);
-  g_log.clear();
+  t_log.clear();
 }
 
 }  // namespace sim

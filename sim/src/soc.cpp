@@ -35,6 +35,9 @@ const SocProfile* InitialSoc() {
 
 std::mutex g_socMutex;
 const SocProfile* g_current = nullptr;
+// A thread's own choice (SetThreadSoc), which wins over the process-wide one: two threads may run
+// operators on different SoCs at once.
+thread_local const SocProfile* t_current = nullptr;
 
 }  // namespace
 
@@ -46,6 +49,7 @@ const SocProfile* FindSoc(const std::string& name) {
 }
 
 const SocProfile& CurrentSoc() {
+  if (t_current != nullptr) return *t_current;
   std::lock_guard<std::mutex> lock(g_socMutex);
   if (g_current == nullptr) g_current = InitialSoc();
   return *g_current;
@@ -56,6 +60,17 @@ bool SetCurrentSoc(const std::string& name) {
   if (p == nullptr) return false;
   std::lock_guard<std::mutex> lock(g_socMutex);
   g_current = p;
+  return true;
+}
+
+bool SetThreadSoc(const std::string& name) {
+  if (name.empty()) {
+    t_current = nullptr;
+    return true;
+  }
+  const SocProfile* p = FindSoc(name);
+  if (p == nullptr) return false;
+  t_current = p;
   return true;
 }
 

@@ -403,9 +403,13 @@ void CheckCoverage(const GroupNormGradTiling& t) {
     const uint64_t perBlock = 32 / (t.dtype == kGngFloat32 ? 4 : 2);
     EXPECT_EQ(t.paramBatchChannels % perBlock, 0u);
     // The kernel writes a piece's last block ending at the piece's end: every piece holds one.
-    if (t.hwParts > 1) EXPECT_GE(t.lastSegLen, perBlock);
+    if (t.hwParts > 1) {
+      EXPECT_GE(t.lastSegLen, perBlock);
+    }
     // Rows shorter than a block are packed on one core (no two cores share a block of dx).
-    if (t.hw < perBlock && t.needDx) EXPECT_EQ(t.blockDim, 1u);
+    if (t.hw < perBlock && t.needDx) {
+      EXPECT_EQ(t.blockDim, 1u);
+    }
   }
 }
 

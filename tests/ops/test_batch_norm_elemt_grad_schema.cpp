@@ -1,4 +1,4 @@
-// SyncBatchNormBackwardElemt: the graph prototype, the OpDef and aclnnBatchNormElemtBackward agree
+// BatchNormElemtGrad: the graph prototype, the OpDef and aclnnBatchNormElemtBackward agree
 // on names, order and dtypes; shape inference accepts what the kernel serves and rejects the rest.
 #include <gtest/gtest.h>
 

@@ -137,7 +137,7 @@ def test_check_reports_each_output_and_fails_on_any_failure(fake_op, capsys):
 def test_check_copy_has_zero_error(fake_op, capsys):
     assert cli.main(["check", "--dtype", "float32"]) == 0
     row = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("fake_op"))
-    assert row.split()[-6:] == ["dx", "0", "0", "0", "0", "ok"]
+    assert row.split()[-7:] == ["dx", "0", "0", "0", "0", "0.00", "ok"]
 
 
 def test_check_full_adds_the_slow_cases(fake_op, capsys):
@@ -161,7 +161,7 @@ def test_check_on_another_soc_restores_the_current_one(fake_op, capsys):
 def test_check_skips_bfloat16_cases_on_a_soc_without_bfloat16(fake_op, capsys):
     assert cli.main(["check", "--soc", "ascend910"]) == 1  # off_by_one still fails there
     out = capsys.readouterr().out
-    assert "(1 skipped: ascend910 has no bfloat16)" in out
+    assert "skipped 1 case: ascend910 has no bfloat16" in out
     assert not any(line.startswith("fake_op") and "bfloat16" in line for line in out.splitlines())
     assert out.rstrip().endswith("1 of 2 cases passed")
 
@@ -315,13 +315,31 @@ def test_table_pads_columns_and_right_aligns_numbers():
         "ascend910      32")
 
 
-def test_progress_draws_only_when_enabled():
-    stream = io.StringIO()
-    bar = Progress(2, stream, enabled=True)
+def test_progress_is_plain_lines_when_not_a_terminal_and_nothing_when_disabled():
+    stream = io.StringIO()  # not a terminal, like a pipe or a CI log
+    bar = Progress(2, stream)
     bar.step("a")
     bar.step("b")
     bar.close()
-    assert "[----------" in stream.getvalue() and "2/2 b" in stream.getvalue()
+    assert stream.getvalue() == "[1/2] a\n[2/2] b\n"
     quiet = io.StringIO()
     Progress(2, quiet, enabled=False).step("a")
     assert quiet.getvalue() == ""
+
+
+def test_progress_on_a_terminal_is_a_rich_bar_that_erases_itself():
+    pytest.importorskip("rich")
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    stream = Terminal()
+    bar = Progress(3, stream)
+    assert bar.mode == "bar"
+    for label in ("a", "b", "c"):
+        bar.step(label)
+    bar.close()
+    text = stream.getvalue()
+    assert "\x1b[" in text and "3/3" in text  # drawn with terminal control codes, up to 3 of 3
+    assert "[1/3] a\n" not in text  # not the plain lines

@@ -48,7 +48,10 @@ def group_norm_backward(
     n, c, hw, g = (require_int(_FUNC, name, value)
                    for name, value in (("N", N), ("C", C), ("HxW", HxW), ("group", group)))
     mask = list(output_mask)
-    param_shape = gamma.shape if gamma is not None else (max(c, 0),)
+    # Without gamma the outputs dgamma/dbeta are [C]: allocate them only when C agrees with x, so
+    # that a wrong C (2**40, say) is reported by the aclnn checks instead of allocated first.
+    consistent = n >= 0 and c >= 0 and hw >= 0 and n * c * hw == x.size
+    param_shape = gamma.shape if gamma is not None else ((c,) if consistent else (0,))
     with ExitStack() as stack:
         inputs = [stack.enter_context(_native.tensor(a)) if a is not None else None
                   for a in (grad_out, x, mean, rstd, gamma)]

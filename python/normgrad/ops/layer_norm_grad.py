@@ -48,7 +48,13 @@ def layer_norm_backward(
     shape = list(normalized_shape)
     mask = list(output_mask)
     param_dtype = weight.dtype if weight is not None else x.dtype
-    param_shape = [max(int(n), 0) for n in shape if isinstance(n, int | np.integer)]
+    # dweight/dbias have normalized_shape, allocated only when it matches x's trailing dims: a
+    # wrong normalized_shape ([2**28] for x of 4 x 16, say) is reported by the aclnn checks
+    # instead of allocated first.
+    ints = [int(n) for n in shape if isinstance(n, int | np.integer) and not isinstance(n, bool | np.bool_)]
+    matches = (len(ints) == len(shape) and 0 < len(ints) <= x.ndim
+               and tuple(x.shape[x.ndim - len(ints):]) == tuple(ints))
+    param_shape = ints if matches else [0]
     with ExitStack() as stack:
         t = [stack.enter_context(_native.tensor(a)) if a is not None else None
              for a in (grad_out, x, mean, rstd, weight, bias)]

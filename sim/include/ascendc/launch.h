@@ -34,8 +34,8 @@ LaunchReport Launch(const std::string& kernel, int blockDim, const std::function
 LaunchReport LaunchOn(const SocProfile& soc, const std::string& kernel, int blockDim,
                       const std::function<void()>& body);
 
-// The reports of the launches since the last ClearRunLog(), in order (the aclnn execute phase
-// clears it, so it holds the kernels of the latest operator call).
+// The reports of the launches this thread made since its last ClearRunLog(), in order (the aclnn
+// execute phase clears it, so it holds the kernels of the thread's latest operator call).
 const std::vector<LaunchReport>& RunLog();
 void ClearRunLog();
 

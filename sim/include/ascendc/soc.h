@@ -27,11 +27,15 @@ struct SocProfile {
 
 // Looks a profile up by name; returns nullptr for an unknown name.
 const SocProfile* FindSoc(const std::string& name);
-// The profile kernels run on, process-wide (default ascend910b,
-// overridable with the NORMGRAD_SOC environment variable or SetCurrentSoc).
+// The profile kernels launched from this thread run on: the thread's own (SetThreadSoc) if it has
+// one, else the process-wide one (default ascend910b, overridable with the NORMGRAD_SOC
+// environment variable or SetCurrentSoc).
 const SocProfile& CurrentSoc();
-// Returns false (and changes nothing) for an unknown name.
+// Sets the process-wide profile. Returns false (and changes nothing) for an unknown name.
 bool SetCurrentSoc(const std::string& name);
+// Sets the calling thread's own profile ("" clears it: the thread follows the process-wide one).
+// Returns false (and changes nothing) for an unknown name.
+bool SetThreadSoc(const std::string& name);
 // All profiles, for `normgrad info`.
 const SocProfile* AllSocs(int* count);
 
