@@ -7,6 +7,8 @@
 //   sums exchanged through the workspace and one SyncAll. Every core moves the same bytes; dy and
 //   x are read once.
 #include "group_norm_grad_tiling.h"
+#include "tiling_cost.h"
+#include "tiling_math.h"
 
 #include <algorithm>
 #include <vector>
@@ -18,9 +20,7 @@ constexpr uint64_t kMaxSlotsPerTile = 4095;  // DataCopyPad blockCount limit: on
 constexpr uint64_t kWsBatchFloats = kGngWsBatchFloats;
 constexpr uint64_t kScratchBytes = 512;  // two 64-float row accumulators
 
-uint64_t AlignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
-uint64_t CeilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
-uint64_t DtypeBytes(uint32_t dtype) { return dtype == kGngFloat32 ? 4 : 2; }
+uint64_t DtypeBytes(uint32_t dtype) { return KernelDtypeBytes(dtype); }
 
 // What block-copy mode adds to a tile phase (all zero on A2/A3).
 struct BlockMode {
@@ -187,7 +187,7 @@ double VectorCyclesPerElement(const GroupNormGradTiling& t) {
   const double lanes = (seg == 1 || sp == 8) ? 64.0 : static_cast<double>(std::min<uint64_t>(64, sp));
   const bool blockSums = sp == seg && (seg == 8 || seg == 16 || seg == 32);
   const double sums = seg == 1 ? 0.0 : 2.0 * (blockSums ? 2.0 : 3.0 * 64.0 / std::min<uint64_t>(64, sp));
-  const double ops = 8.0 + 5.0 * 64.0 / lanes + sums + (t.dtype != kGngFloat32 ? 3.0 : 0.0);
+  const double ops = 8.0 + 5.0 * 64.0 / lanes + sums + (t.dtype != kDtypeFloat32 ? 3.0 : 0.0);
   return ops / 64.0;
 }
 
@@ -203,9 +203,6 @@ bool ChooseSampleRows(uint64_t s, uint64_t budget, uint64_t cores, GroupNormGrad
   const uint64_t segStride = seg == 1 ? 1 : AlignUp(seg, 32 / s);
   if (segStride > 2040) return false;  // level-0 repeat strides of <= 255 blocks
   const uint64_t unit = seg == 1 ? std::max<uint64_t>(8, 32 / s) : 32 / s;
-  constexpr double kHbmBytesPerUs = 1.5e6;
-  constexpr double kCoreBytesPerUs = 5.9e4;
-  constexpr double kSyncUs = 2.0;
   // The partials (8 bytes per channel, chunk and output: written, read back) stay under
   // kSampleRowsPartialShare of the minimum traffic, as LayerNorm's kPartialTrafficShare.
   const uint64_t nParams = (t->needDgamma ? 1 : 0) + (t->needDbeta ? 1 : 0);
@@ -230,11 +227,12 @@ bool ChooseSampleRows(uint64_t s, uint64_t budget, uint64_t cores, GroupNormGrad
       const double busiest = static_cast<double>(CeilDiv(t->n, pn)) * bytesPerRow / pg;
       // Padded stats rows cost two Brcb instructions (~10 cycles each) per row.
       const double perRow = SampleRowsStatsStride(*t, groups) != groups ? 20.0 : 0.0;
-      const double vector =
-          static_cast<double>(CeilDiv(t->n, pn)) * ((t->c / pg) * VectorCyclesPerElement(*t) + perRow) / 1850.0;
-      const double us = std::max({total / kHbmBytesPerUs, busiest / kCoreBytesPerUs, vector}) +
-                        (pn > 1 && nParams > 0 ? kSyncUs : 0.0);
-      splits.push_back(Split{pn, pg, us, vector + partial / kHbmBytesPerUs});
+      const double vector = static_cast<double>(CeilDiv(t->n, pn)) *
+                            ((t->c / pg) * VectorCyclesPerElement(*t) + perRow) / kTilingCost.cyclesPerUs;
+      const double us =
+          std::max({total / kTilingCost.hbmBytesPerUs, busiest / kTilingCost.coreDmaBytesPerUs, vector}) +
+          (pn > 1 && nParams > 0 ? kTilingCost.syncAllUs : 0.0);
+      splits.push_back(Split{pn, pg, us, vector + partial / kTilingCost.hbmBytesPerUs});
       best = std::min(best, us);
     }
   }
