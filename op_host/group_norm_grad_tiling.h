@@ -39,7 +39,7 @@
 namespace normgrad {
 
 // Group piece sums read back from the workspace per copy in split waves (kernel and host agree).
-constexpr uint64_t kGngWsBatchFloats = 1024;
+constexpr uint64_t kGngWorkspaceBatchFloats = 1024;
 
 // What stays resident, for reports and tests (the kernel follows the fields, not this label).
 enum GroupNormGradMode : uint32_t {
