@@ -1,4 +1,4 @@
-// Graph prototype of GroupNormGrad (seed 001): the gradients of GroupNorm for graph mode.
+// Graph prototype of GroupNormGrad (docs/group_norm_grad.md): the gradients of GroupNorm for graph mode.
 // dy and x are (N, C, *) with 2 to 8 dims, mean and rstd (N, num_groups), gamma (C); dx has x's
 // shape, dgamma and dbeta gamma's. All share one dtype. The *_is_require attributes say which
 // outputs are computed (aclnnGroupNormBackward's outputMask).

@@ -10,13 +10,13 @@
 //   [20, 128] fp32: 30 KiB of traffic is worth 1 core (16 KiB per core at least) -> kBnElemtChannelSlabs
 //     with one group of all 128 channels, one 128-element row per batch, 20 rows per tile.
 #include "batch_norm_elemt_grad_tiling.h"
+#include "tiling_math.h"
 
 #include <algorithm>
 
 namespace normgrad {
 namespace {
 
-constexpr uint32_t kUbReservedBytes = 8 * 1024;  // TMP_UB_OFFSET scratch at the top of the UB
 constexpr int64_t kChunkAlignBytes = 512;        // GM bandwidth drops ~30 % below 512-byte alignment
 constexpr int64_t kMinCoreBytes = 16 * 1024;     // less work per core than this costs more in launch
 // Below this row length the per-row scalar ops of kBnElemtRowScalars (about 8 instructions of
@@ -25,12 +25,9 @@ constexpr int64_t kShortRowElems = 512;
 constexpr int64_t kStatBytesPerChannel = 5 * 4;  // mean, invstd, weight, sumDy, sumDyXmu
 constexpr uint32_t kMaxBlockCount = 4095;        // DataCopyPad blockCount limit
 
-int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-int64_t RoundUp(int64_t a, int64_t b) { return CeilDiv(a, b) * b; }
-
 bool UsesBf16(const BatchNormElemtGradProblem& p) {
-  bool any = p.dyDtype == kBnElemtBFloat16 || p.xDtype == kBnElemtBFloat16 || p.dxDtype == kBnElemtBFloat16;
-  for (uint32_t d : p.statDtype) any = any || d == kBnElemtBFloat16;
+  bool any = p.dyDtype == kDtypeBfloat16 || p.xDtype == kDtypeBfloat16 || p.dxDtype == kDtypeBfloat16;
+  for (uint32_t d : p.statDtype) any = any || d == kDtypeBfloat16;
   return any;
 }
 
@@ -52,14 +49,14 @@ void FillCommon(const BatchNormElemtGradProblem& p, BatchNormElemtGradTiling* t)
 // reads), then the fewest cores. Returns false when no block's slab row fits in the UB.
 bool PlanChannelSlabs(const BatchNormElemtGradProblem& p, int64_t cores, int64_t budget,
                       BatchNormElemtGradTiling* t) {
-  const int64_t elemBytes = BnElemtDtypeBytes(p.dyDtype);
+  const int64_t elemBytes = KernelDtypeBytes(p.dyDtype);
   const int64_t blockElems = 32 / elemBytes;
   const int64_t perElem = BnElemtUbBytesPerElem(*t);
   const int64_t trafficPerElem = 3 * elemBytes;
   int64_t bestCost = -1;
   for (int64_t channelGroups = 1; channelGroups <= std::min(p.c, cores); ++channelGroups) {
     const int64_t channels = CeilDiv(p.c, channelGroups);
-    const int64_t pitch = RoundUp(channels * p.hw, blockElems);
+    const int64_t pitch = AlignUp(channels * p.hw, blockElems);
     if (pitch * perElem > budget) continue;
     for (int64_t batchGroups = 1; batchGroups <= std::min(p.n, cores / channelGroups); ++batchGroups) {
       const int64_t batches = CeilDiv(p.n, batchGroups);
@@ -80,11 +77,11 @@ bool PlanChannelSlabs(const BatchNormElemtGradProblem& p, int64_t cores, int64_t
 }
 
 void PlanRowScalars(const BatchNormElemtGradProblem& p, int64_t cores, int64_t budget, BatchNormElemtGradTiling* t) {
-  const int64_t minElemBytes = std::min({BnElemtDtypeBytes(p.dyDtype), BnElemtDtypeBytes(p.xDtype),
-                                         BnElemtDtypeBytes(p.dxDtype)});
+  const int64_t minElemBytes = std::min({KernelDtypeBytes(p.dyDtype), KernelDtypeBytes(p.xDtype),
+                                         KernelDtypeBytes(p.dxDtype)});
   const int64_t alignElems = kChunkAlignBytes / minElemBytes;
   const int64_t numel = p.n * p.c * p.hw;
-  const int64_t chunk = RoundUp(CeilDiv(numel, cores), alignElems);
+  const int64_t chunk = AlignUp(CeilDiv(numel, cores), alignElems);
   t->blockDim = static_cast<uint32_t>(CeilDiv(numel, chunk));
   t->rowScalars.chunkElems = chunk;
   const int64_t tile = budget / BnElemtUbBytesPerElem(*t) / alignElems * alignElems;
@@ -105,12 +102,12 @@ bool BatchNormElemtGradTilingFor(const BatchNormElemtGradProblem& p, const Batch
   }
   FillCommon(p, t);
   const int64_t numel = p.n * p.c * p.hw;
-  const int64_t traffic = numel * (BnElemtDtypeBytes(p.dyDtype) + BnElemtDtypeBytes(p.xDtype) +
-                                   BnElemtDtypeBytes(p.dxDtype));
+  const int64_t traffic = numel * (KernelDtypeBytes(p.dyDtype) + KernelDtypeBytes(p.xDtype) +
+                                   KernelDtypeBytes(p.dxDtype));
   const int64_t cores = std::max<int64_t>(1, std::min<int64_t>(soc.coreCount, traffic / kMinCoreBytes));
-  const int64_t budget = static_cast<int64_t>(soc.ubBytes) - kUbReservedBytes;
-  const bool sameWidth = BnElemtDtypeBytes(p.dyDtype) == BnElemtDtypeBytes(p.xDtype) &&
-                         BnElemtDtypeBytes(p.xDtype) == BnElemtDtypeBytes(p.dxDtype);
+  const int64_t budget = static_cast<int64_t>(soc.ubBytes) - kRuntimeReservedUbBytes;
+  const bool sameWidth = KernelDtypeBytes(p.dyDtype) == KernelDtypeBytes(p.xDtype) &&
+                         KernelDtypeBytes(p.xDtype) == KernelDtypeBytes(p.dxDtype);
   if (p.hw < kShortRowElems && sameWidth) {
     t->mode = kBnElemtChannelSlabs;
     if (PlanChannelSlabs(p, cores, budget, t)) return true;

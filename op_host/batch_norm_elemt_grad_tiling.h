@@ -7,15 +7,9 @@
 #pragma once
 #include <cstdint>
 
-namespace normgrad {
+#include "kernel_dtype.h"
 
-// Storage types of the tensors as the kernel sees them (tiling must not carry CANN types).
-enum BatchNormElemtGradDtype : uint32_t {
-  kBnElemtFloat32 = 0,
-  kBnElemtFloat16 = 1,
-  kBnElemtBFloat16 = 2,
-  kBnElemtInt32 = 3,  // counter only
-};
+namespace normgrad {
 
 // Named after what the Unified Buffer holds besides the streamed tiles.
 enum BatchNormElemtGradMode : uint32_t {
@@ -68,10 +62,10 @@ struct BatchNormElemtGradProblem {
   int64_t c = 0;
   int64_t hw = 0;
   int64_t counterNumel = 0;
-  uint32_t dyDtype = kBnElemtFloat32;
-  uint32_t xDtype = kBnElemtFloat32;
-  uint32_t dxDtype = kBnElemtFloat32;
-  uint32_t counterDtype = kBnElemtFloat32;
+  uint32_t dyDtype = kDtypeFloat32;
+  uint32_t xDtype = kDtypeFloat32;
+  uint32_t dxDtype = kDtypeFloat32;
+  uint32_t counterDtype = kDtypeFloat32;
   uint32_t statDtype[kBnStatCount] = {};
   bool hasWeight = true;
 };
@@ -84,9 +78,6 @@ struct BatchNormElemtGradSoc {
   bool hasBf16 = true;
 };
 
-// Bytes of one element of a BatchNormElemtGradDtype.
-inline uint32_t BnElemtDtypeBytes(uint32_t dtype) { return dtype == kBnElemtFloat16 || dtype == kBnElemtBFloat16 ? 2 : 4; }
-
 // Fills *tiling for a non-empty problem (n * c * hw > 0). Returns false with *why pointing at a
 // static explanation when the chip cannot run the kernel (no DataCopyPad, no bf16).
 bool BatchNormElemtGradTilingFor(const BatchNormElemtGradProblem& problem, const BatchNormElemtGradSoc& soc,
@@ -95,9 +86,9 @@ bool BatchNormElemtGradTilingFor(const BatchNormElemtGradProblem& problem, const
 // UB bytes per tile element the kernel allocates: double-buffered dy, x and dx tiles, fp32 copies
 // of 16-bit inputs and, in kBnElemtChannelSlabs, four expanded fp32 coefficient rows.
 inline uint32_t BnElemtUbBytesPerElem(const BatchNormElemtGradTiling& t) {
-  uint32_t bytes = 2 * (BnElemtDtypeBytes(t.dyDtype) + BnElemtDtypeBytes(t.xDtype) + BnElemtDtypeBytes(t.dxDtype));
-  if (BnElemtDtypeBytes(t.dyDtype) == 2) bytes += 4;
-  if (BnElemtDtypeBytes(t.xDtype) == 2) bytes += 4;
+  uint32_t bytes = 2 * (KernelDtypeBytes(t.dyDtype) + KernelDtypeBytes(t.xDtype) + KernelDtypeBytes(t.dxDtype));
+  if (KernelDtypeBytes(t.dyDtype) == 2) bytes += 4;
+  if (KernelDtypeBytes(t.xDtype) == 2) bytes += 4;
   if (t.mode == kBnElemtChannelSlabs) bytes += 4 * 4;
   return bytes;
 }

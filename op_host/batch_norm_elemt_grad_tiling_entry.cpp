@@ -9,22 +9,13 @@
 #include "batch_norm_elemt_grad_tiling.h"
 #include "exe_graph/runtime/tiling_context.h"
 #include "host_failure.h"
+#include "kernel_dtype_of.h"
 #include "soc_features.h"
 
 namespace optiling {
 namespace {
 
 constexpr const char* kOp = "BatchNormElemtGrad";
-
-bool KernelDtype(ge::DataType dtype, uint32_t* out) {
-  switch (dtype) {
-    case ge::DT_FLOAT: *out = normgrad::kBnElemtFloat32; return true;
-    case ge::DT_FLOAT16: *out = normgrad::kBnElemtFloat16; return true;
-    case ge::DT_BF16: *out = normgrad::kBnElemtBFloat16; return true;
-    case ge::DT_INT32: *out = normgrad::kBnElemtInt32; return true;
-    default: return false;
-  }
-}
 
 }  // namespace
 
@@ -46,16 +37,16 @@ ge::graphStatus TilingBatchNormElemtGrad(gert::TilingContext* context) {
   p.hasWeight = context->GetOptionalInputDesc(4) != nullptr;
   // Per-channel inputs by OpDef index, in the kernel's statistic order (mean, invstd, weight, sums).
   const size_t statInputs[normgrad::kBnStatCount] = {2, 3, 4, 5, 6};
-  bool ok = KernelDtype(context->GetRequiredInputDesc(0)->GetDataType(), &p.dyDtype) &&
-            KernelDtype(context->GetRequiredInputDesc(1)->GetDataType(), &p.xDtype) &&
-            KernelDtype(context->GetOutputDesc(0)->GetDataType(), &p.dxDtype) &&
-            KernelDtype(context->GetRequiredInputDesc(7)->GetDataType(), &p.counterDtype);
+  bool ok = normgrad::KernelDtypeOf(context->GetRequiredInputDesc(0)->GetDataType(), &p.dyDtype) &&
+            normgrad::KernelDtypeOf(context->GetRequiredInputDesc(1)->GetDataType(), &p.xDtype) &&
+            normgrad::KernelDtypeOf(context->GetOutputDesc(0)->GetDataType(), &p.dxDtype) &&
+            normgrad::KernelDtypeOf(context->GetRequiredInputDesc(7)->GetDataType(), &p.counterDtype);
   for (uint32_t i = 0; ok && i < normgrad::kBnStatCount; ++i) {
     const gert::CompileTimeTensorDesc* d = context->GetOptionalInputDesc(statInputs[i]);
     if (d == nullptr) {
-      p.statDtype[i] = normgrad::kBnElemtFloat32;  // weight absent: ones, never read
+      p.statDtype[i] = normgrad::kDtypeFloat32;  // weight absent: ones, never read
     } else {
-      ok = KernelDtype(d->GetDataType(), &p.statDtype[i]);
+      ok = normgrad::KernelDtypeOf(d->GetDataType(), &p.statDtype[i]);
     }
   }
   if (!ok) return normgrad::HostFailure(kOp, "an input has a data type the kernel does not read");

@@ -7,6 +7,8 @@
 //   sums exchanged through the workspace and one SyncAll. Every core moves the same bytes; dy and
 //   x are read once.
 #include "group_norm_grad_tiling.h"
+#include "tiling_cost.h"
+#include "tiling_math.h"
 
 #include <algorithm>
 #include <vector>
@@ -15,12 +17,9 @@ namespace normgrad {
 namespace {
 
 constexpr uint64_t kMaxSlotsPerTile = 4095;  // DataCopyPad blockCount limit: one copy per tile
-constexpr uint64_t kWsBatchFloats = kGngWsBatchFloats;
 constexpr uint64_t kScratchBytes = 512;  // two 64-float row accumulators
 
-uint64_t AlignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
-uint64_t CeilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
-uint64_t DtypeBytes(uint32_t dtype) { return dtype == kGngFloat32 ? 4 : 2; }
+uint64_t DtypeBytes(uint32_t dtype) { return KernelDtypeBytes(dtype); }
 
 // What block-copy mode adds to a tile phase (all zero on A2/A3).
 struct BlockMode {
@@ -40,7 +39,7 @@ BlockMode BlockModeOf(const GroupNormGradTiling& t) {
 // UB bytes of one tile phase with `slots` slots per input and `bufferNum` buffers, as the
 // kernel's InitBuffer calls lay it out (each buffer rounded up to 32 bytes).
 uint64_t TileUbBytes(uint64_t s, uint64_t chunkElems, uint64_t rowStride, uint64_t slots,
-                     uint64_t bufferNum, uint64_t wsBatch, const BlockMode& k) {
+                     uint64_t bufferNum, uint64_t workspaceBatch, const BlockMode& k) {
   uint64_t bytes = k.syncBytes;
   if (k.on) {
     if (s == 4) bytes += AlignUp(chunkElems * 4, 32);            // dy copy whose overlap lanes are zeroed
@@ -52,19 +51,19 @@ uint64_t TileUbBytes(uint64_t s, uint64_t chunkElems, uint64_t rowStride, uint64
   if (s != 4) bytes += 2 * AlignUp(chunkElems * 4, 32);                // fp32 dy, x chunks
   bytes += 2 * AlignUp(chunkElems * 4, 32);                            // dy*x or fp32 dx; row-sum fold
   bytes += 2 * AlignUp(AlignUp(slots, 8) * 4, 32);                     // per-slot sums
-  bytes += 2 * AlignUp(wsBatch * 4, 32);                               // group sums read back
+  bytes += 2 * AlignUp(workspaceBatch * 4, 32);                               // group sums read back
   bytes += kScratchBytes;
   return bytes;
 }
 
 // Most slots per input a tile phase can hold in `budget` bytes (0 if not even one).
 uint64_t MaxSlots(uint64_t s, uint64_t chunkElems, uint64_t rowStride, uint64_t bufferNum,
-                  uint64_t wsBatch, uint64_t budget, const BlockMode& k) {
+                  uint64_t workspaceBatch, uint64_t budget, const BlockMode& k) {
   uint64_t lo = 0;
   uint64_t hi = kMaxSlotsPerTile;
   while (lo < hi) {  // largest slots with TileUbBytes <= budget (monotone in slots)
     uint64_t mid = (lo + hi + 1) / 2;
-    if (TileUbBytes(s, chunkElems, rowStride, mid, bufferNum, wsBatch, k) <= budget) lo = mid;
+    if (TileUbBytes(s, chunkElems, rowStride, mid, bufferNum, workspaceBatch, k) <= budget) lo = mid;
     else hi = mid - 1;
   }
   return lo;
@@ -187,7 +186,7 @@ double VectorCyclesPerElement(const GroupNormGradTiling& t) {
   const double lanes = (seg == 1 || sp == 8) ? 64.0 : static_cast<double>(std::min<uint64_t>(64, sp));
   const bool blockSums = sp == seg && (seg == 8 || seg == 16 || seg == 32);
   const double sums = seg == 1 ? 0.0 : 2.0 * (blockSums ? 2.0 : 3.0 * 64.0 / std::min<uint64_t>(64, sp));
-  const double ops = 8.0 + 5.0 * 64.0 / lanes + sums + (t.dtype != kGngFloat32 ? 3.0 : 0.0);
+  const double ops = 8.0 + 5.0 * 64.0 / lanes + sums + (t.dtype != kDtypeFloat32 ? 3.0 : 0.0);
   return ops / 64.0;
 }
 
@@ -203,9 +202,6 @@ bool ChooseSampleRows(uint64_t s, uint64_t budget, uint64_t cores, GroupNormGrad
   const uint64_t segStride = seg == 1 ? 1 : AlignUp(seg, 32 / s);
   if (segStride > 2040) return false;  // level-0 repeat strides of <= 255 blocks
   const uint64_t unit = seg == 1 ? std::max<uint64_t>(8, 32 / s) : 32 / s;
-  constexpr double kHbmBytesPerUs = 1.5e6;
-  constexpr double kCoreBytesPerUs = 5.9e4;
-  constexpr double kSyncUs = 2.0;
   // The partials (8 bytes per channel, chunk and output: written, read back) stay under
   // kSampleRowsPartialShare of the minimum traffic, as LayerNorm's kPartialTrafficShare.
   const uint64_t nParams = (t->needDgamma ? 1 : 0) + (t->needDbeta ? 1 : 0);
@@ -230,11 +226,12 @@ bool ChooseSampleRows(uint64_t s, uint64_t budget, uint64_t cores, GroupNormGrad
       const double busiest = static_cast<double>(CeilDiv(t->n, pn)) * bytesPerRow / pg;
       // Padded stats rows cost two Brcb instructions (~10 cycles each) per row.
       const double perRow = SampleRowsStatsStride(*t, groups) != groups ? 20.0 : 0.0;
-      const double vector =
-          static_cast<double>(CeilDiv(t->n, pn)) * ((t->c / pg) * VectorCyclesPerElement(*t) + perRow) / 1850.0;
-      const double us = std::max({total / kHbmBytesPerUs, busiest / kCoreBytesPerUs, vector}) +
-                        (pn > 1 && nParams > 0 ? kSyncUs : 0.0);
-      splits.push_back(Split{pn, pg, us, vector + partial / kHbmBytesPerUs});
+      const double vector = static_cast<double>(CeilDiv(t->n, pn)) *
+                            ((t->c / pg) * VectorCyclesPerElement(*t) + perRow) / kTilingCost.cyclesPerUs;
+      const double us =
+          std::max({total / kTilingCost.hbmBytesPerUs, busiest / kTilingCost.coreDmaBytesPerUs, vector}) +
+          (pn > 1 && nParams > 0 ? kTilingCost.syncAllUs : 0.0);
+      splits.push_back(Split{pn, pg, us, vector + partial / kTilingCost.hbmBytesPerUs});
       best = std::min(best, us);
     }
   }
@@ -292,10 +289,10 @@ bool ChooseSampleRows(uint64_t s, uint64_t budget, uint64_t cores, GroupNormGrad
 }
 
 // Splits rows longer than one core's UB into hwParts pieces of segLen (multiple of 64).
-void ChooseRowPieces(uint64_t hw, uint64_t s, uint64_t chunkElems, uint64_t wsBatch, uint64_t budget,
+void ChooseRowPieces(uint64_t hw, uint64_t s, uint64_t chunkElems, uint64_t workspaceBatch, uint64_t budget,
                      const BlockMode& k, GroupNormGradTiling* t) {
   uint64_t perBlock = 32 / s;
-  uint64_t fixed = TileUbBytes(s, chunkElems, 0, 1, 1, wsBatch, k);
+  uint64_t fixed = TileUbBytes(s, chunkElems, 0, 1, 1, workspaceBatch, k);
   uint64_t maxSeg = budget > fixed ? (budget - fixed) / (2 * s) / 64 * 64 : 0;
   if (AlignUp(hw, perBlock) <= maxSeg) {
     t->hwParts = 1;
@@ -340,7 +337,7 @@ void RefineRowPieces(uint64_t s, uint64_t budget, uint64_t groups, uint64_t core
     uint64_t realParts = CeilDiv(t->hw, seg);
     uint64_t stride = AlignUp(seg, 32 / s);
     uint64_t groupSlots = t->channelsPerGroup * realParts;
-    uint64_t batch = std::min<uint64_t>(AlignUp(groupSlots, 8), kWsBatchFloats);
+    uint64_t batch = std::min<uint64_t>(AlignUp(groupSlots, 8), kGngWorkspaceBatchFloats);
     uint64_t perWave = std::min(groups, cores * MaxSlots(s, chunk, stride, 1, batch, budget, k) / groupSlots);
     if (out != nullptr) {
       out->chunkElems = chunk;
@@ -476,22 +473,22 @@ std::string GroupNormGradTilingFor(const GroupNormGradRequest& req, const GroupN
   const uint64_t chunks[2] = {2048, 1024};
   for (int i = 0; i < 2; ++i) {
     GroupNormGradTiling probe = t;
-    ChooseRowPieces(t.hw, s, chunks[i], kWsBatchFloats, budget, k, &probe);
+    ChooseRowPieces(t.hw, s, chunks[i], kGngWorkspaceBatchFloats, budget, k, &probe);
     uint64_t whole = MaxSlots(s, chunks[i], probe.rowStride, 1, 0, budget, k);
-    uint64_t batch = std::min<uint64_t>(AlignUp(t.channelsPerGroup * probe.hwParts, 8), kWsBatchFloats);
+    uint64_t batch = std::min<uint64_t>(AlignUp(t.channelsPerGroup * probe.hwParts, 8), kGngWorkspaceBatchFloats);
     uint64_t split = MaxSlots(s, chunks[i], probe.rowStride, 1, batch, budget, k);
     bool wholeFits = probe.hwParts == 1 && t.channelsPerGroup <= whole;
     score[i] = wholeFits ? 1ull << 32 : (probe.hwParts == 1 ? split : 0);
   }
   t.chunkElems = score[1] > score[0] ? chunks[1] : chunks[0];
-  ChooseRowPieces(t.hw, s, t.chunkElems, kWsBatchFloats, budget, k, &t);
+  ChooseRowPieces(t.hw, s, t.chunkElems, kGngWorkspaceBatchFloats, budget, k, &t);
   if (t.needDx &&
       !(t.hwParts == 1 && t.channelsPerGroup <= MaxSlots(s, t.chunkElems, t.rowStride, 1, 0, budget, k))) {
     RefineRowPieces(s, budget, groups, std::min<uint64_t>(coreCount, groups * t.channelsPerGroup), k, &t);
   }
   if (t.blockCopyOnly && !FixShortLastPiece(s, &t)) return "no row cut leaves a last piece of one 32-byte block";
   t.groupSlots = t.channelsPerGroup * t.hwParts;
-  const uint64_t wsBatch = std::min<uint64_t>(AlignUp(t.groupSlots, 8), kWsBatchFloats);
+  const uint64_t workspaceBatch = std::min<uint64_t>(AlignUp(t.groupSlots, 8), kGngWorkspaceBatchFloats);
   const uint64_t totalSlots = groups * t.groupSlots;
   t.blockDim = static_cast<uint32_t>(std::min<uint64_t>(coreCount, totalSlots));
   const uint64_t cores = t.blockDim;
@@ -514,7 +511,7 @@ std::string GroupNormGradTilingFor(const GroupNormGradRequest& req, const GroupN
 
   // Phase 2: the remaining groups in waves spread over all cores.
   uint64_t rest = groups - t.wholeGroupsPerCore * cores;
-  t.splitTileSlots = MaxSlots(s, t.chunkElems, t.rowStride, 1, wsBatch, budget, k);
+  t.splitTileSlots = MaxSlots(s, t.chunkElems, t.rowStride, 1, workspaceBatch, budget, k);
   if (t.splitTileSlots == 0) return "a row piece does not fit the Unified Buffer";
   if (rest > 0) {
     uint64_t perWave = t.needDx ? cores * t.splitTileSlots / t.groupSlots : rest;
@@ -565,9 +562,9 @@ uint32_t GroupNormGradWholeUbBytes(const GroupNormGradTiling& t) {
 
 uint32_t GroupNormGradSplitUbBytes(const GroupNormGradTiling& t) {
   if (t.waveGroups == 0) return 0;
-  uint64_t wsBatch = std::min<uint64_t>(AlignUp(t.groupSlots, 8), kWsBatchFloats);
+  uint64_t workspaceBatch = std::min<uint64_t>(AlignUp(t.groupSlots, 8), kGngWorkspaceBatchFloats);
   return static_cast<uint32_t>(TileUbBytes(DtypeBytes(t.dtype), t.chunkElems, t.rowStride, t.splitTileSlots,
-                                           1, wsBatch, BlockModeOf(t)));
+                                           1, workspaceBatch, BlockModeOf(t)));
 }
 
 uint32_t GroupNormGradSlabUbBytes(const GroupNormGradTiling& t) {

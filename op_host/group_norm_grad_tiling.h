@@ -34,12 +34,12 @@
 #pragma once
 #include <cstdint>
 
+#include "kernel_dtype.h"
+
 namespace normgrad {
 
 // Group piece sums read back from the workspace per copy in split waves (kernel and host agree).
-constexpr uint64_t kGngWsBatchFloats = 1024;
-
-enum GroupNormGradDtype : uint32_t { kGngFloat32 = 0, kGngFloat16 = 1, kGngBfloat16 = 2 };
+constexpr uint64_t kGngWorkspaceBatchFloats = 1024;
 
 // What stays resident, for reports and tests (the kernel follows the fields, not this label).
 enum GroupNormGradMode : uint32_t {
@@ -80,7 +80,7 @@ struct GroupNormGradTiling {
   uint64_t chunkElems;       // fp32 working chunk, elements (multiple of 64)
   uint64_t workspaceBytes;   // user workspace: two fp32 planes of n*c*hwParts piece sums
   uint32_t blockDim;
-  uint32_t dtype;            // GroupNormGradDtype
+  uint32_t dtype;            // KernelDtype of dy, x, dx, mean, rstd, gamma, dgamma, dbeta
   uint32_t mode;             // GroupNormGradMode
   uint32_t wholeBufferNum;   // 1 or 2
   uint32_t needDx;
@@ -117,6 +117,8 @@ struct GroupNormGradTiling {
 #ifndef __CCE_AICORE__
 #include <string>
 
+#include "tiling_math.h"
+
 namespace normgrad {
 
 struct GroupNormGradSoc {
@@ -131,15 +133,15 @@ struct GroupNormGradRequest {
   int64_t c = 0;
   int64_t hw = 0;
   int64_t group = 0;
-  GroupNormGradDtype dtype = kGngFloat32;
+  KernelDtype dtype = kDtypeFloat32;
   bool needDx = true;
   bool needDgamma = true;
   bool needDbeta = true;
   bool hasGamma = true;
 };
 
-// UB bytes the kernel never plans to use: the 8 KiB the toolchain reserves on A2/A3 plus 256 B.
-constexpr uint32_t kGngUbReserveBytes = 8 * 1024 + 256;
+// UB bytes the kernel never plans to use: the runtime's reserve plus a 256-byte margin.
+constexpr uint32_t kGngUbReserveBytes = kRuntimeReservedUbBytes + 256;
 
 // Fills *tiling for a non-empty problem (n, c, hw, group > 0, c % group == 0). Returns "" on
 // success, else why no tiling exists (the aclnn layer reports it with 161002).

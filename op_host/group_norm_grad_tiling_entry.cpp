@@ -8,21 +8,13 @@
 #include "group_norm_grad_host.h"
 #include "group_norm_grad_tiling.h"
 #include "host_failure.h"
+#include "kernel_dtype_of.h"
 #include "soc_features.h"
 
 namespace optiling {
 namespace {
 
 constexpr const char* kOp = "GroupNormGrad";
-
-bool KernelDtype(ge::DataType dtype, bool trainingSeries, normgrad::GroupNormGradDtype* out) {
-  switch (dtype) {
-    case ge::DT_FLOAT: *out = normgrad::kGngFloat32; return true;
-    case ge::DT_FLOAT16: *out = normgrad::kGngFloat16; return true;
-    case ge::DT_BF16: *out = normgrad::kGngBfloat16; return !trainingSeries;
-    default: return false;
-  }
-}
 
 bool BoolAttr(const gert::RuntimeAttrs* attrs, size_t index) {
   const bool* v = attrs->GetBool(index);
@@ -48,7 +40,7 @@ ge::graphStatus TilingGroupNormGrad(gert::TilingContext* context) {
   req.hw = 1;
   for (size_t i = 2; i < shape.GetDimNum(); ++i) req.hw *= shape.GetDim(i);
   req.group = *attrs->GetInt(0);
-  if (!KernelDtype(dyDesc->GetDataType(), soc.trainingSeries, &req.dtype)) {
+  if (!normgrad::FloatKernelDtypeOf(dyDesc->GetDataType(), soc.trainingSeries, &req.dtype)) {
     return normgrad::HostFailure(kOp, "dy's data type is not served on this SoC");
   }
   req.needDx = BoolAttr(attrs, 2);

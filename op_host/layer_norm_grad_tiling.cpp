@@ -8,6 +8,8 @@
 //   M = 1, D = 1 000 000 fp32 -> one group of 48 cores, slices of 20 864 columns; gamma and
 //   dgamma/dbeta stream through 1 KiB chunks (a single batch, so nothing is re-read); one SyncAll.
 #include "layer_norm_grad_tiling.h"
+#include "tiling_cost.h"
+#include "tiling_math.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -15,16 +17,10 @@
 namespace normgrad {
 namespace {
 
-constexpr uint32_t kRuntimeReservedUb = 8 * 1024;  // TMP_UB_OFFSET..TOTAL_UB_SIZE on 2201
 constexpr uint32_t kMarginUb = 512;
 constexpr uint64_t kMinSliceCols = 1024;  // below this a column split costs more in SyncAll than it wins
 constexpr uint32_t kMaxBatchRows = 4095;  // DataCopyPad blockCount limit
 constexpr uint64_t kTargetCopyBytes = 32 * 1024;
-// Split-choice model (performance-model.md §5.2): sustained HBM, one core's DMA, one SyncAll.
-constexpr double kHbmBytesPerUs = 1.5e6;
-constexpr double kCoreDmaBytesPerUs = 59e3;
-constexpr double kSyncUs = 2.0;
-constexpr double kCyclesPerUs = 1850.0;
 // Per-group dgamma/dbeta partials cost 8 bytes per column and output; keep them under this
 // fraction of the 3*M*D*s bytes of dy, x and dx.
 constexpr double kPartialTrafficShare = 0.04;
@@ -33,19 +29,18 @@ constexpr double kPartialTrafficShare = 0.04;
 // a traffic ratio of at most 1.05).
 constexpr double kSideTrafficShare = 0.045;
 
-uint64_t AlignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
-uint64_t CeilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
-
-struct Flags {
-  uint32_t s, ws;
+// What the tiling reads off the dtypes and the output mask of a call.
+struct CallFacts {
+  uint32_t dataBytes;    // bytes of one dy / x / dx element
+  uint32_t weightBytes;  // bytes of one gamma / dgamma / dbeta element
   bool needX, needDx, needParams, hasWeight;
   uint32_t nParams;
 };
 
-Flags FlagsOf(const LayerNormGradTiling& t) {
-  Flags f{};
-  f.s = LayerNormGradDtypeBytes(t.dtype);
-  f.ws = LayerNormGradDtypeBytes(t.weightDtype);
+CallFacts CallFactsOf(const LayerNormGradTiling& t) {
+  CallFacts f{};
+  f.dataBytes = KernelDtypeBytes(t.dtype);
+  f.weightBytes = KernelDtypeBytes(t.weightDtype);
   f.needDx = t.needDx != 0;
   f.needX = t.needDx != 0 || t.needDgamma != 0;
   f.nParams = t.needDgamma + t.needDbeta;
@@ -70,19 +65,19 @@ bool HasSliver(const LayerNormGradTiling& t) {
 // false if nothing fits. UB bytes are affine in chunkCols up to the 32-byte rounding.
 bool FitBatch(LayerNormGradTiling& t, uint64_t rowsMax, uint32_t budget, bool wholeSliceChunk) {
   const uint32_t wp = t.sliceStride;
-  const bool streamedSums = FlagsOf(t).needParams && !t.accResident;
+  const bool streamedSums = CallFactsOf(t).needParams && !t.accResident;
   uint64_t bHi = std::min<uint64_t>(rowsMax, kMaxBatchRows);
   if (t.colSplit == 1 && !streamedSums) {
     // No exchange to amortise: keep a few batches in flight for double buffering and copies of
     // about kTargetCopyBytes, which is past the point where DMA issue cost stops mattering.
     bHi = std::min<uint64_t>(bHi, std::max<uint64_t>(1, CeilDiv(rowsMax, 4)));
-    bHi = std::min<uint64_t>(bHi, std::max<uint64_t>(1, kTargetCopyBytes / (uint64_t(wp) * FlagsOf(t).s)));
+    bHi = std::min<uint64_t>(bHi, std::max<uint64_t>(1, kTargetCopyBytes / (uint64_t(wp) * CallFactsOf(t).dataBytes)));
   }
   if (streamedSums && rowsMax > bHi) return false;  // streamed sums need a single batch
   for (uint64_t b = bHi; b >= 1; --b) {
     if (streamedSums && b < rowsMax) return false;
     // A streamed gamma is read again for every batch: only worth it for a single batch.
-    if (FlagsOf(t).needDx && FlagsOf(t).hasWeight && !t.gammaResident && b < rowsMax) return false;
+    if (CallFactsOf(t).needDx && CallFactsOf(t).hasWeight && !t.gammaResident && b < rowsMax) return false;
     t.rowsPerBatch = static_cast<uint32_t>(b);
     // The whole slice in one chunk: x-hat and g of all b rows stay in the work tiles.
     t.chunkCols = wp;
@@ -120,20 +115,22 @@ bool FitBatch(LayerNormGradTiling& t, uint64_t rowsMax, uint32_t budget, bool wh
 bool FitSplitFirst(LayerNormGradTiling& t, uint64_t rowsMax, uint32_t budget, bool allowWholeSlice);
 
 
-// Modeled time of a split (performance-model.md §5): the larger of the stream at min(HBM, cores
+// Modeled time of a split (docs/cost-model.md §4): the larger of the stream at min(HBM, cores
 // x per-core DMA) and one core's vector work (fp32 ops per element, more when 16-bit chunks
 // recompute g and x - mean; about that many instructions of issue cost per row and chunk), plus
 // a SyncAll per batch when rows are split.
 double ModelUs(const LayerNormGradTiling& t, uint64_t rowsMax) {
-  const Flags f = FlagsOf(t);
-  const double bytes = 3.0 * double(t.rows) * double(t.cols) * f.s;
-  const double streamUs = bytes / std::min(kHbmBytesPerUs, double(t.blockDim) * kCoreDmaBytesPerUs);
+  const CallFacts f = CallFactsOf(t);
+  const double bytes = 3.0 * double(t.rows) * double(t.cols) * f.dataBytes;
+  const double streamBytesPerUs =
+      std::min(kTilingCost.hbmBytesPerUs, double(t.blockDim) * kTilingCost.coreDmaBytesPerUs);
+  const double streamUs = bytes / streamBytesPerUs;
   const uint64_t chunks = CeilDiv(t.sliceCols, t.chunkCols);
-  const double ops = chunks > 1 ? (f.s == 2 ? 17.0 : 12.0) : (f.s == 2 ? 14.0 : 11.0);
+  const double ops = chunks > 1 ? (f.dataBytes == 2 ? 17.0 : 12.0) : (f.dataBytes == 2 ? 14.0 : 11.0);
   const double cycles = double(rowsMax) * t.sliceCols * ops / 64.0 + double(rowsMax) * chunks * (ops + 4.0) * 10.0;
-  const double vecUs = cycles / kCyclesPerUs;
+  const double vecUs = cycles / kTilingCost.cyclesPerUs;
   const uint64_t batches = CeilDiv(rowsMax, t.rowsPerBatch);
-  return std::max(streamUs, vecUs) + (f.needDx && t.colSplit > 1 ? double(batches) * kSyncUs : 0.0);
+  return std::max(streamUs, vecUs) + (f.needDx && t.colSplit > 1 ? double(batches) * kTilingCost.syncAllUs : 0.0);
 }
 
 // Split rows pay one SyncAll per batch: there a larger batch with chunked math beats a smaller
@@ -149,7 +146,7 @@ bool FitSplit(LayerNormGradTiling& t, uint64_t rowsMax, uint32_t budget) {
 }
 
 bool FitSplitFirst(LayerNormGradTiling& t, uint64_t rowsMax, uint32_t budget, bool allowWholeSlice) {
-  const Flags f = FlagsOf(t);
+  const CallFacts f = CallFactsOf(t);
   // One chunk per slice keeps x-hat and dy*gamma in UB between the row sums and dx; several
   // chunks recompute them from the resident dy and x.
   for (bool wholeSliceChunk : {true, false}) {
@@ -173,7 +170,7 @@ bool FitSplitFirst(LayerNormGradTiling& t, uint64_t rowsMax, uint32_t budget, bo
 }
 
 void PlanWorkspace(LayerNormGradTiling& t) {
-  const Flags f = FlagsOf(t);
+  const CallFacts f = CallFactsOf(t);
   if (t.mode == kLnTwoPass) {  // per slice, the s1 and s2 partials of every row
     t.exchangeOffset = t.partialOffset = t.syncOffset = 0;
     t.partialStride = AlignUp(t.cols, 16);
@@ -199,7 +196,7 @@ void PlanWorkspace(LayerNormGradTiling& t) {
 // writes its slice's two sums per row and reads those of all slices of its group, rows padded to
 // 8) and the per-group dgamma/dbeta partials (written, then read by stage 2).
 uint64_t SideBytes(const LayerNormGradTiling& t) {
-  const Flags f = FlagsOf(t);
+  const CallFacts f = CallFactsOf(t);
   uint64_t bytes = 0;
   if (f.needDx && t.colSplit > 1) {
     const uint64_t bp = AlignUp(t.rowsPerBatch, 8);
@@ -212,17 +209,18 @@ uint64_t SideBytes(const LayerNormGradTiling& t) {
 // The minimum traffic: dy and x read, dx written, gamma read, dgamma and dbeta written (what is
 // requested of them; the O(M) statistics left out).
 double MinBytes(const LayerNormGradTiling& t) {
-  const Flags f = FlagsOf(t);
+  const CallFacts f = CallFactsOf(t);
   const double params = (f.needDx && f.hasWeight ? 1.0 : 0.0) + f.nParams;
-  return (f.needDx ? 3.0 : 2.0) * double(t.rows) * double(t.cols) * f.s + params * double(t.cols) * f.ws;
+  return (f.needDx ? 3.0 : 2.0) * double(t.rows) * double(t.cols) * f.dataBytes +
+         params * double(t.cols) * f.weightBytes;
 }
 
 // UB of the TwoPass kernel (layer_norm_grad_two_pass.h), buffer by buffer.
 uint32_t TwoPassUbBytes(const LayerNormGradTiling& t) {
-  const Flags f = FlagsOf(t);
+  const CallFacts f = CallFactsOf(t);
   const uint64_t b = t.rowsPerBatch, w = t.chunkCols, bp = AlignUp(b, 8), mp = AlignUp(t.rows, 8);
-  uint64_t bytes = 2 * Buf(b * w * f.s) * (1 + (f.needX ? 1 : 0) + (f.needDx ? 1 : 0));  // dy, x, dx queues
-  if (f.s != 4) bytes += Buf(w * 4);                                    // fp32 dy row
+  uint64_t bytes = 2 * Buf(b * w * f.dataBytes) * (1 + (f.needX ? 1 : 0) + (f.needDx ? 1 : 0));  // dy, x, dx queues
+  if (f.dataBytes != 4) bytes += Buf(w * 4);                                    // fp32 dy row
   if (f.needX || f.needParams) bytes += Buf(w * 4);                     // x - mean row / staging
   if (f.needDx && f.hasWeight) bytes += Buf(w * 4);                     // gamma chunk
   bytes += f.nParams * Buf(w * 4);                                      // dgamma/dbeta chunk sums
@@ -267,19 +265,19 @@ void PlanReduce(LayerNormGradTiling& t, uint32_t budget) {
 
 }  // namespace
 
-uint32_t LayerNormGradUbBudget(uint32_t ubBytes) { return ubBytes - kRuntimeReservedUb - kMarginUb; }
+uint32_t LayerNormGradUbBudget(uint32_t ubBytes) { return ubBytes - kRuntimeReservedUbBytes - kMarginUb; }
 
 uint32_t LayerNormGradMainUbBytes(const LayerNormGradTiling& t) {
-  const Flags f = FlagsOf(t);
+  const CallFacts f = CallFactsOf(t);
   if (t.mode == kLnTwoPass) return TwoPassUbBytes(t);
   const uint64_t b = t.rowsPerBatch, c = t.chunkCols, wp = t.sliceStride;
   const uint64_t bp = AlignUp(b, 8);
   uint64_t bytes = 0;
-  bytes += t.bufferNum * Buf(b * wp * f.s) * (f.needX ? 2 : 1);  // dy, x queues
-  if (f.needDx && t.rowRepeat) bytes += 2 * Buf(b * c * f.s);    // dx queue (else dx goes over dy)
+  bytes += t.bufferNum * Buf(b * wp * f.dataBytes) * (f.needX ? 2 : 1);  // dy, x queues
+  if (f.needDx && t.rowRepeat) bytes += 2 * Buf(b * c * f.dataBytes);    // dx queue (else dx goes over dy)
   const bool recompute = c < t.sliceCols;
   const uint64_t w = recompute ? 1 : b;                           // work rows: one when chunks recompute
-  if (f.s != 4 || t.rowRepeat) bytes += Buf(w * c * 4);          // dy (fp32); fp32 dy is used in place
+  if (f.dataBytes != 4 || t.rowRepeat) bytes += Buf(w * c * 4);          // dy (fp32); fp32 dy is used in place
   if (f.needX) bytes += Buf(w * c * 4);                           // xhat
   if (f.needX && !recompute) bytes += Buf(w * c * 4);             // tmp
   if (f.needX) bytes += 4 * Buf(b * 4);                           // mean/rstd raw and fp32
@@ -295,7 +293,7 @@ uint32_t LayerNormGradMainUbBytes(const LayerNormGradTiling& t) {
   if (f.needParams && !f.needX) bytes += Buf(c * 4);              // output staging (else in tmp)
   if (t.blockCopy) bytes += Buf(32);                              // block-copy scratch
   if (t.softSync && t.colSplit > 1 && f.needDx) bytes += Buf(uint64_t(t.blockDim) * 32);  // soft SyncAll
-  if (t.denseRows && f.needDx) bytes += Buf((b * t.cols + 2 * 32 / f.s) * f.s);  // packed dx stage
+  if (t.denseRows && f.needDx) bytes += Buf((b * t.cols + 2 * 32 / f.dataBytes) * f.dataBytes);  // packed dx stage
   return static_cast<uint32_t>(std::min<uint64_t>(bytes, 0xffffffffull));
 }
 
@@ -324,18 +322,18 @@ LayerNormGradTilingResult LayerNormGradComputeTiling(const LayerNormGradTilingIn
     res.error = "layer_norm_grad tiling: needs rows >= 1, cols >= 1, one requested output and one core";
     return res;
   }
-  const Flags f = FlagsOf(t);
+  const CallFacts f = CallFactsOf(t);
   const uint32_t budget = LayerNormGradUbBudget(soc.ubBytes);
   t.blockCopy = soc.hasDataCopyPad ? 0 : 1;
   t.softSync = soc.hasHardSyncAll ? 0 : 1;
   // Rows shorter than a block cannot be written by whole blocks without touching the next row:
   // each group packs its dx in GM order and starts on a block (denseGroupRows).
-  t.denseRows = t.blockCopy && in.cols < 32 / f.s ? 1 : 0;
+  t.denseRows = t.blockCopy && in.cols < 32 / f.dataBytes ? 1 : 0;
   const uint64_t cores = soc.coreCount;
 
   uint64_t groupCap = cores;
   if (f.needParams) {
-    double cap = kPartialTrafficShare * 3.0 * double(in.rows) * f.s / (8.0 * f.nParams);
+    double cap = kPartialTrafficShare * 3.0 * double(in.rows) * f.dataBytes / (8.0 * f.nParams);
     groupCap = std::max<uint64_t>(1, std::min<uint64_t>(cores, static_cast<uint64_t>(cap)));
   }
   groupCap = std::min<uint64_t>(groupCap, in.rows);
@@ -366,7 +364,7 @@ LayerNormGradTilingResult LayerNormGradComputeTiling(const LayerNormGradTilingIn
       // Groups of a multiple of 32 / s rows start dx on a block; the last group takes the rest,
       // merged into the one before when it is under one block of dx (its end block would reach
       // into another core's rows), so every group writes at least one whole block.
-      const uint64_t pb = 32 / f.s;
+      const uint64_t pb = 32 / f.dataBytes;
       const uint64_t r = AlignUp(CeilDiv(in.rows, groups), pb);
       groups = CeilDiv(in.rows, r);
       if (groups > 1 && (in.rows - (groups - 1) * r) * in.cols < pb) --groups;
@@ -437,7 +435,7 @@ LayerNormGradTilingResult LayerNormGradComputeTiling(const LayerNormGradTilingIn
   std::snprintf(msg, sizeof(msg),
                 "layer_norm_grad tiling: M = %llu rows of D = %llu elements of %u bytes do not fit in the "
                 "Unified Buffers of %u cores (%u bytes each), and %s",
-                static_cast<unsigned long long>(in.rows), static_cast<unsigned long long>(in.cols), f.s,
+                static_cast<unsigned long long>(in.rows), static_cast<unsigned long long>(in.cols), f.dataBytes,
                 soc.coreCount, soc.ubBytes,
                 soc.hasDataCopyPad && soc.hasHardSyncAll
                     ? "two passes over column slices would keep too many rows' sums per core"

@@ -8,14 +8,13 @@
 // colSplit > 1 the per-row partial sums are exchanged through the workspace after a SyncAll.
 #pragma once
 #include <cstdint>
+
+#include "kernel_dtype.h"
 #if !defined(__CCE_AICORE__)
 #include <string>
 #endif
 
 namespace normgrad {
-
-// Element types the kernel handles (stored in the tiling as uint32_t).
-enum LayerNormGradDtype : uint32_t { kLnFloat32 = 0, kLnFloat16 = 1, kLnBfloat16 = 2 };
 
 // Mode = what stays resident in the Unified Buffer across a batch.
 enum LayerNormGradMode : uint32_t {
@@ -31,7 +30,7 @@ constexpr uint32_t kLnTwoPassMaxBatch = 8;
 struct LayerNormGradTiling {
   uint64_t rows;            // M = product of the leading dims
   uint64_t cols;            // D = product of normalizedShape
-  uint32_t dtype;           // LayerNormGradDtype of dy, x and dx
+  uint32_t dtype;           // KernelDtype of dy, x and dx
   uint32_t statsDtype;      // of mean and rstd
   uint32_t weightDtype;     // of gamma, dgamma and dbeta
   uint32_t hasWeight;       // 0: gamma is all ones (weightOptional null), never read
@@ -65,7 +64,6 @@ struct LayerNormGradTiling {
   uint64_t syncOffset;      // workspace byte offset of the soft SyncAll flags (blockDim * 32 bytes)
   uint64_t workspaceBytes;  // total kernel workspace
 };
-inline uint32_t LayerNormGradDtypeBytes(uint32_t dtype) { return dtype == kLnFloat32 ? 4u : 2u; }
 
 // Host side only: the device compiler sees just the struct above.
 #if !defined(__CCE_AICORE__)
@@ -81,9 +79,9 @@ struct LayerNormGradSocInfo {
 struct LayerNormGradTilingInput {
   uint64_t rows;
   uint64_t cols;
-  LayerNormGradDtype dtype;
-  LayerNormGradDtype statsDtype;
-  LayerNormGradDtype weightDtype;
+  KernelDtype dtype;
+  KernelDtype statsDtype;
+  KernelDtype weightDtype;
   bool hasWeight;
   bool needDx;
   bool needDgamma;

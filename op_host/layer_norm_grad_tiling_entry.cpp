@@ -7,6 +7,7 @@
 
 #include "exe_graph/runtime/tiling_context.h"
 #include "host_failure.h"
+#include "kernel_dtype_of.h"
 #include "layer_norm_grad_host.h"
 #include "layer_norm_grad_tiling.h"
 #include "soc_features.h"
@@ -15,15 +16,6 @@ namespace optiling {
 namespace {
 
 constexpr const char* kOp = "LayerNormGradV3";
-
-bool KernelDtype(ge::DataType dtype, bool trainingSeries, normgrad::LayerNormGradDtype* out) {
-  switch (dtype) {
-    case ge::DT_FLOAT: *out = normgrad::kLnFloat32; return true;
-    case ge::DT_FLOAT16: *out = normgrad::kLnFloat16; return true;
-    case ge::DT_BF16: *out = normgrad::kLnBfloat16; return !trainingSeries;
-    default: return false;
-  }
-}
 
 }  // namespace
 
@@ -65,9 +57,9 @@ ge::graphStatus TilingLayerNormGradV3(gert::TilingContext* context) {
   } else if (need[2] && dbetaDesc != nullptr) {
     weightType = dbetaDesc->GetDataType();
   }
-  if (!KernelDtype(dyDesc->GetDataType(), soc.trainingSeries, &in.dtype) ||
-      !KernelDtype(rstdDesc->GetDataType(), soc.trainingSeries, &in.statsDtype) ||
-      !KernelDtype(weightType, soc.trainingSeries, &in.weightDtype)) {
+  if (!normgrad::FloatKernelDtypeOf(dyDesc->GetDataType(), soc.trainingSeries, &in.dtype) ||
+      !normgrad::FloatKernelDtypeOf(rstdDesc->GetDataType(), soc.trainingSeries, &in.statsDtype) ||
+      !normgrad::FloatKernelDtypeOf(weightType, soc.trainingSeries, &in.weightDtype)) {
     return normgrad::HostFailure(kOp, "a data type is not served on this SoC");
   }
   in.needDx = need[0];

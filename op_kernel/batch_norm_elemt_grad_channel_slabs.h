@@ -30,7 +30,7 @@ class BatchNormElemtGradChannelSlabs {
     channels_ = t.c - c0_ < s.channelsPerCore ? static_cast<uint32_t>(t.c - c0_) : s.channelsPerCore;
     batches_ = t.n - n0_ < s.batchesPerCore ? static_cast<uint32_t>(t.n - n0_) : s.batchesPerCore;
     rowLen_ = channels_ * static_cast<uint32_t>(t.hw);
-    const uint32_t blockElems = 32 / BnElemtDtypeBytes(t.dyDtype);
+    const uint32_t blockElems = 32 / KernelDtypeBytes(t.dyDtype);
     pitch_ = (rowLen_ + blockElems - 1) / blockElems * blockElems;
     const uint32_t tileElems = s.rowPitch * s.rowsPerTile;
     stream_.Init(pipe, t, dy, x, dx, tileElems);

@@ -26,7 +26,7 @@ struct BnElemtCoefficients {
 };
 
 __aicore__ inline float BnElemtCounterTotal(const BnElemtStatArgs& args, const BatchNormElemtGradTiling& t) {
-  if (t.counterDtype == kGmScalarInt32) {
+  if (t.counterDtype == kDtypeInt32) {
     int64_t total = 0;
     for (int64_t i = 0; i < t.counterNumel; ++i) total += GmScalar<int32_t>(args.counter, i);
     return static_cast<float>(total);

@@ -57,11 +57,11 @@ class BnElemtTileStream {
     dy_ = dy;
     x_ = x;
     dx_ = dx;
-    pipe->InitBuffer(dyQue_, kBufferNum, tileElems * BnElemtDtypeBytes(t.dyDtype));
-    pipe->InitBuffer(xQue_, kBufferNum, tileElems * BnElemtDtypeBytes(t.xDtype));
-    pipe->InitBuffer(dxQue_, kBufferNum, tileElems * BnElemtDtypeBytes(t.dxDtype));
-    if (BnElemtDtypeBytes(t.dyDtype) == 2) pipe->InitBuffer(dyFloat_, tileElems * sizeof(float));
-    if (BnElemtDtypeBytes(t.xDtype) == 2) pipe->InitBuffer(xFloat_, tileElems * sizeof(float));
+    pipe->InitBuffer(dyQue_, kBufferNum, tileElems * KernelDtypeBytes(t.dyDtype));
+    pipe->InitBuffer(xQue_, kBufferNum, tileElems * KernelDtypeBytes(t.xDtype));
+    pipe->InitBuffer(dxQue_, kBufferNum, tileElems * KernelDtypeBytes(t.dxDtype));
+    if (KernelDtypeBytes(t.dyDtype) == 2) pipe->InitBuffer(dyFloat_, tileElems * sizeof(float));
+    if (KernelDtypeBytes(t.xDtype) == 2) pipe->InitBuffer(xFloat_, tileElems * sizeof(float));
   }
 
   __aicore__ inline void CopyIn(const BnElemtTile& tile) {
@@ -81,16 +81,16 @@ class BnElemtTileStream {
     dxOut_ = dxQue_.AllocTensor<uint8_t>();
     dyF_ = AsFloat(dyIn_, dyFloat_, t_->dyDtype, tile.Count());
     xF_ = AsFloat(xIn_, xFloat_, t_->xDtype, tile.Count());
-    result_ = t_->dxDtype == kBnElemtFloat32 ? dxOut_.ReinterpretCast<float>() : xF_;
+    result_ = t_->dxDtype == kDtypeFloat32 ? dxOut_.ReinterpretCast<float>() : xF_;
   }
   __aicore__ inline const AscendC::LocalTensor<float>& Dy() const { return dyF_; }
   __aicore__ inline const AscendC::LocalTensor<float>& X() const { return xF_; }
   __aicore__ inline const AscendC::LocalTensor<float>& Result() const { return result_; }
 
   __aicore__ inline void EndCompute(const BnElemtTile& tile) {
-    if (t_->dxDtype == kBnElemtFloat16) {
+    if (t_->dxDtype == kDtypeFloat16) {
       AscendC::Cast(dxOut_.ReinterpretCast<half>(), result_, AscendC::RoundMode::CAST_RINT, tile.Count());
-    } else if (t_->dxDtype == kBnElemtBFloat16) {
+    } else if (t_->dxDtype == kDtypeBfloat16) {
       AscendC::Cast(dxOut_.ReinterpretCast<bfloat16_t>(), result_, AscendC::RoundMode::CAST_RINT, tile.Count());
     }
     dxQue_.EnQue(dxOut_);
@@ -100,9 +100,9 @@ class BnElemtTileStream {
 
   __aicore__ inline void CopyOut(const BnElemtTile& tile) {
     AscendC::LocalTensor<uint8_t> dx = dxQue_.DeQue<uint8_t>();
-    if (t_->dxDtype == kBnElemtFloat32) {
+    if (t_->dxDtype == kDtypeFloat32) {
       BnElemtRowsOut<float>(dx_, dx, tile);
-    } else if (t_->dxDtype == kBnElemtFloat16) {
+    } else if (t_->dxDtype == kDtypeFloat16) {
       BnElemtRowsOut<half>(dx_, dx, tile);
     } else {
       BnElemtRowsOut<bfloat16_t>(dx_, dx, tile);
@@ -115,9 +115,9 @@ class BnElemtTileStream {
 
   __aicore__ inline static void RowsIn(const AscendC::LocalTensor<uint8_t>& dst, GM_ADDR base, uint32_t dtype,
                                        const BnElemtTile& tile) {
-    if (dtype == kBnElemtFloat32) {
+    if (dtype == kDtypeFloat32) {
       BnElemtRowsIn<float>(dst, base, tile);
-    } else if (dtype == kBnElemtFloat16) {
+    } else if (dtype == kDtypeFloat16) {
       BnElemtRowsIn<half>(dst, base, tile);
     } else {
       BnElemtRowsIn<bfloat16_t>(dst, base, tile);
@@ -127,9 +127,9 @@ class BnElemtTileStream {
   __aicore__ inline static AscendC::LocalTensor<float> AsFloat(const AscendC::LocalTensor<uint8_t>& in,
                                                                AscendC::TBuf<AscendC::TPosition::VECCALC>& work,
                                                                uint32_t dtype, uint32_t count) {
-    if (dtype == kBnElemtFloat32) return in.ReinterpretCast<float>();
+    if (dtype == kDtypeFloat32) return in.ReinterpretCast<float>();
     AscendC::LocalTensor<float> f = work.Get<float>();
-    if (dtype == kBnElemtFloat16) {
+    if (dtype == kDtypeFloat16) {
       AscendC::Cast(f, in.ReinterpretCast<half>(), AscendC::RoundMode::CAST_NONE, count);
     } else {
       AscendC::Cast(f, in.ReinterpretCast<bfloat16_t>(), AscendC::RoundMode::CAST_NONE, count);

@@ -90,10 +90,10 @@ extern "C" __global__ __aicore__ void group_norm_grad(GM_ADDR dy, GM_ADDR mean, 
   KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIV_1_0);  // hard SyncAll between phases
 #endif
   GET_TILING_DATA_WITH_STRUCT(normgrad::GroupNormGradTiling, t, tiling);
-  if (t.dtype == normgrad::kGngFloat16) {
+  if (t.dtype == normgrad::kDtypeFloat16) {
     normgrad::GroupNormGradRun<half>(t, dy, mean, rstd, x, gamma, dx, dgamma, dbeta, workspace);
 #if !defined(__NPU_ARCH__) || __NPU_ARCH__ != 1001
-  } else if (t.dtype == normgrad::kGngBfloat16) {
+  } else if (t.dtype == normgrad::kDtypeBfloat16) {
     normgrad::GroupNormGradRun<bfloat16_t>(t, dy, mean, rstd, x, gamma, dx, dgamma, dbeta, workspace);
 #endif
   } else {

@@ -15,7 +15,7 @@ class GroupNormGradSplitGroup {
     t_ = &t;
     uint64_t batch = (t.groupSlots + 7) / 8 * 8;
     tile_.Init(t, gm, pipe, static_cast<uint32_t>(t.splitTileSlots), 1,
-               static_cast<uint32_t>(batch < kGngWsBatchFloats ? batch : kGngWsBatchFloats));
+               static_cast<uint32_t>(batch < kGngWorkspaceBatchFloats ? batch : kGngWorkspaceBatchFloats));
     syncFlags_ = gm.syncFlags;
     if (t.softSync) pipe->InitBuffer(syncUb_, t.blockDim * 32);
   }

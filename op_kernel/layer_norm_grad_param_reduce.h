@@ -47,7 +47,7 @@ class LayerNormGradParamReduce {
       // Block copies: a piece under one output block that is not the whole output starts earlier,
       // so its store is one whole block; the extra columns get the same fixed-order sums their
       // owner writes.
-      const uint32_t pb = t_.weightDtype == kFloatIoFp32 ? 8 : 16;
+      const uint32_t pb = t_.weightDtype == kDtypeFloat32 ? 8 : 16;
       if (t_.blockCopy && cw < pb && t_.cols >= pb) {
         from = c0 + cw - pb;
         cw = pb;

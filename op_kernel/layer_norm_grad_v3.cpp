@@ -62,9 +62,9 @@ extern "C" __global__ __aicore__ void layer_norm_grad_v3(GM_ADDR dy, GM_ADDR x, 
   GET_TILING_DATA_WITH_STRUCT(normgrad::LayerNormGradTiling, t, tiling);
   GM_ADDR ws = t.workspaceBytes > 0 ? AscendC::GetUserWorkspace(workspace) : workspace;
   const normgrad::LayerNormGradArgs args{dy, x, rstd, mean, gamma, dx, dgamma, dbeta, ws};
-  if (t.dtype == normgrad::kLnFloat32) {
+  if (t.dtype == normgrad::kDtypeFloat32) {
     normgrad::RunLayerNormGrad<float>(args, t);
-  } else if (t.dtype == normgrad::kLnFloat16) {
+  } else if (t.dtype == normgrad::kDtypeFloat16) {
     normgrad::RunLayerNormGrad<half>(args, t);
 #if !defined(__NPU_ARCH__) || __NPU_ARCH__ != 1001
   } else {

@@ -1,17 +1,14 @@
 // fp32 views of GM vectors whose element type is known only at run time (stats, weights): load
-// with an up-cast, store with a round-to-nearest-even down-cast. dtype codes: 0 fp32, 1 fp16, 2 bf16.
+// with an up-cast, store with a round-to-nearest-even down-cast. dtype: a KernelDtype of a float type.
 // Without DataCopyPad (Atlas training) a BlockIo selects whole-block copies (common/block_copy.h).
 #pragma once
 #include "kernel_operator.h"
+#include "kernel_dtype.h"
 #include "common/pad_copy.h"
 #include "common/block_copy.h"
 #include "common/pipe_fence.h"
 
 namespace normgrad {
-
-constexpr uint32_t kFloatIoFp32 = 0;
-constexpr uint32_t kFloatIoFp16 = 1;
-constexpr uint32_t kFloatIoBf16 = 2;
 
 template <typename S>
 __aicore__ inline void CopyGmToUb(const AscendC::LocalTensor<S>& dst, GM_ADDR base, uint64_t offset,
@@ -77,12 +74,12 @@ __aicore__ inline void LoadAsFloat(const AscendC::LocalTensor<float>& dst, const
                                    GM_ADDR base, uint64_t offset, uint32_t count, uint32_t dtype,
                                    const BlockIo& io = BlockIo()) {
   PipeFence<AscendC::HardEvent::V_MTE2>();
-  if (dtype == kFloatIoFp32) {
+  if (dtype == kDtypeFloat32) {
     CopyGmToUb(dst, base, offset, count, io);
     PipeFence<AscendC::HardEvent::MTE2_V>();
     return;
   }
-  if (dtype == kFloatIoFp16) {
+  if (dtype == kDtypeFloat16) {
     AscendC::LocalTensor<half> h = raw.ReinterpretCast<half>();
     CopyGmToUb(h, base, offset, count, io);
     PipeFence<AscendC::HardEvent::MTE2_V>();
@@ -102,12 +99,12 @@ __aicore__ inline void LoadAsFloat(const AscendC::LocalTensor<float>& dst, const
 __aicore__ inline void StoreFromFloat(GM_ADDR base, uint64_t offset, const AscendC::LocalTensor<float>& src,
                                       const AscendC::LocalTensor<float>& stage, uint32_t count, uint32_t dtype,
                                       const BlockIo& io = BlockIo()) {
-  if (dtype == kFloatIoFp32) {
+  if (dtype == kDtypeFloat32) {
     PipeFence<AscendC::HardEvent::V_MTE3>();
     CopyUbToGm(base, offset, src, count, io);
   } else {
     PipeFence<AscendC::HardEvent::MTE3_V>();  // stage may still be leaving from the previous store
-    if (dtype == kFloatIoFp16) {
+    if (dtype == kDtypeFloat16) {
       AscendC::LocalTensor<half> h = stage.ReinterpretCast<half>();
       AscendC::Cast(h, src, io.on ? AscendC::RoundMode::CAST_NONE : AscendC::RoundMode::CAST_RINT, count);
       PipeFence<AscendC::HardEvent::V_MTE3>();

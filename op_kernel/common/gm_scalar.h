@@ -1,14 +1,10 @@
 // Scalar reads of GM vectors whose element type is known only at run time (per-channel stats,
-// counters), converted to fp32 / int64 on the scalar unit. dtype codes: 0 fp32, 1 fp16, 2 bf16, 3 int32.
+// counters), converted to fp32 / int64 on the scalar unit. dtype: a KernelDtype.
 #pragma once
 #include "kernel_operator.h"
+#include "kernel_dtype.h"
 
 namespace normgrad {
-
-constexpr uint32_t kGmScalarFp32 = 0;
-constexpr uint32_t kGmScalarFp16 = 1;
-constexpr uint32_t kGmScalarBf16 = 2;
-constexpr uint32_t kGmScalarInt32 = 3;
 
 template <typename T>
 __aicore__ inline T GmScalar(GM_ADDR base, int64_t index) {
@@ -19,11 +15,11 @@ __aicore__ inline T GmScalar(GM_ADDR base, int64_t index) {
 
 // base[index] as float.
 __aicore__ inline float GmScalarAsFloat(GM_ADDR base, uint32_t dtype, int64_t index) {
-  if (dtype == kGmScalarFp16) return static_cast<float>(GmScalar<half>(base, index));
+  if (dtype == kDtypeFloat16) return static_cast<float>(GmScalar<half>(base, index));
 #if !defined(__NPU_ARCH__) || __NPU_ARCH__ != 1001  // bfloat16 (and ToFloat) are Atlas A2/A3 only
-  if (dtype == kGmScalarBf16) return AscendC::ToFloat(GmScalar<bfloat16_t>(base, index));
+  if (dtype == kDtypeBfloat16) return AscendC::ToFloat(GmScalar<bfloat16_t>(base, index));
 #endif
-  if (dtype == kGmScalarInt32) return static_cast<float>(GmScalar<int32_t>(base, index));
+  if (dtype == kDtypeInt32) return static_cast<float>(GmScalar<int32_t>(base, index));
   return GmScalar<float>(base, index);
 }
 

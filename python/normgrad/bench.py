@@ -86,7 +86,7 @@ def ceiling_pct(min_bytes: int, profile: dict[str, Any]) -> float:
 
     The model charges a launch launchUs plus bytes / sustained bandwidth (sustained < peak), so
     even a perfect single launch of min_bytes and no SyncAll stays below 100 %, and the fixed
-    launch cost weighs more the smaller the case (performance-model.md section 5).
+    launch cost weighs more the smaller the case (docs/cost-model.md §6).
     """
     best_us = float(profile["launchUs"]) + min_bytes / (float(profile["hbmSustainedTBs"]) * 1e12) * 1e6
     return 100.0 * roofline_us(min_bytes, profile) / best_us

@@ -26,7 +26,7 @@ class Case:
 
     make_inputs(rng) builds the inputs; run(inputs) calls the operator through the aclnn API on the
     simulator and returns its outputs; golden(inputs) computes them in float64 from the math.
-    min_bytes is the operator's minimum HBM traffic for this call (performance-model.md §2.1).
+    min_bytes is the operator's minimum HBM traffic for this call (docs/cost-model.md §5).
     """
 
     op: str

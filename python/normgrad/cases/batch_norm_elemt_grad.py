@@ -51,7 +51,7 @@ def _case(shape: tuple[int, ...], dtype: str, name: str, quick: bool = True) -> 
         return (golden(*args(a)),)
 
     c = shape[1]
-    # performance-model.md §2.1: 3*numel*s (dy, x, dx) + 5*C*p (mean, invstd, weight, sum_dy,
+    # docs/cost-model.md §5: 3*numel*s (dy, x, dx) + 5*C*p (mean, invstd, weight, sum_dy,
     # sum_dy_xmu) + the counter.
     min_bytes = 3 * int(np.prod(shape)) * np_dtype.itemsize + 5 * c * 4 + 4
     return Case(op=OP, name=name, dtype=dtype, shape="x".join(str(n) for n in shape), make_inputs=make_inputs,

@@ -57,7 +57,7 @@ def _case(n: int, c: int, hw: int, g: int, dtype: str, name: str, quick: bool = 
         return golden(a["dy"], a["x"], a["mean"], a["rstd"], a["gamma"], n, c, hw, g)
 
     s = np_dtype.itemsize
-    # performance-model.md §2.1: 3*N*C*HW*s (dy, x, dx) + mean, rstd (N*G each) + gamma, dgamma, dbeta.
+    # docs/cost-model.md §5: 3*N*C*HW*s (dy, x, dx) + mean, rstd (N*G each) + gamma, dgamma, dbeta.
     min_bytes = 3 * n * c * hw * s + 2 * n * g * s + 3 * c * s
     return Case(op=OP, name=name, dtype=dtype, shape=f"{n}x{c}x{hw} g{g}", make_inputs=make_inputs, run=run,
                 golden=gold, tolerance=_tolerance(dtype, n, hw), min_bytes=min_bytes,

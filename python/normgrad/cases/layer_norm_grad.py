@@ -51,7 +51,7 @@ def _case(shape: tuple[int, ...], nd: int, dtype: str, name: str, quick: bool = 
 
     rows = int(np.prod(shape[: len(shape) - nd]))
     cols = int(np.prod(ns))
-    # performance-model.md §2.1: 3*M*D*s + 2*M*p + 3*D*p (dy, x, dx; mean, rstd; gamma, dgamma, dbeta)
+    # docs/cost-model.md §5: 3*M*D*s + 2*M*p + 3*D*p (dy, x, dx; mean, rstd; gamma, dgamma, dbeta)
     min_bytes = 3 * rows * cols * np_dtype.itemsize + 2 * rows * 4 + 3 * cols * 4
     return Case(op=OP, name=name, dtype=dtype, shape="x".join(str(n) for n in shape), make_inputs=make_inputs,
                 run=run, golden=gold, tolerance=TOLERANCES[dtype], min_bytes=min_bytes,

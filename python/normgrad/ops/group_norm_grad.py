@@ -24,7 +24,7 @@ def group_norm_backward(
     mean: np.ndarray,
     rstd: np.ndarray,
     gamma: np.ndarray | None,
-    N: int,  # noqa: N803 - the seed's argument names
+    N: int,  # noqa: N803 - the aclnn interface's argument names
     C: int,  # noqa: N803
     HxW: int,  # noqa: N803
     group: int,

@@ -1,0 +1,17 @@
+// The cost-model constants the tilings use to choose between splits (docs/cost-model.md §4).
+// They are the Atlas A2 figures of the simulator's ascend910b profile; the tilings use them on
+// every SoC, as a ranking of candidates rather than a prediction. Host only.
+#pragma once
+
+namespace normgrad {
+
+struct TilingCostModel {
+  double hbmBytesPerUs;      // sustained HBM bandwidth of the chip
+  double coreDmaBytesPerUs;  // one core's DMA port: 32 bytes a cycle at 1.85 GHz
+  double syncAllUs;          // one SyncAll over all cores
+  double cyclesPerUs;        // vector clock
+};
+
+constexpr TilingCostModel kTilingCost{1.5e6, 59e3, 2.0, 1850.0};
+
+}  // namespace normgrad
