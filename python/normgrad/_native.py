@@ -334,9 +334,13 @@ class DeviceTensor(_Owned):
 
     def numpy(self) -> np.ndarray:
         """A host copy of the tensor's view as a new C-contiguous array of its shape and dtype."""
+        count = int(np.prod(self.shape))
+        if self.offset == 0 and count == self.storage_elems and self.strides == tuple(_row_major(self.shape)):
+            # The view is the whole storage in row-major order: the storage copy is the answer
+            # (a second copy of a large output costs as much host time as the copy itself).
+            return self.storage().reshape(self.shape)
         flat = self.storage().reshape(-1)
-        if not self.shape or int(np.prod(self.shape)) == 0:
-            count = int(np.prod(self.shape))
+        if not self.shape or count == 0:
             return flat[self.offset:self.offset + count].reshape(self.shape).copy()
         item = self.dtype.itemsize
         view = np.lib.stride_tricks.as_strided(flat[self.offset:], shape=self.shape,

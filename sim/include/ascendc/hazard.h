@@ -7,6 +7,7 @@
 // tracked; V->V needs nothing on A2/A3 (auto-sync).
 #pragma once
 #include <cstdint>
+#include <map>
 #include <vector>
 
 #include "ascendc/core.h"
@@ -28,8 +29,8 @@ enum Pipe : int { kV = 0, kMte2, kMte3, kPipes };
 class Tracker {
  public:
   explicit Tracker(uint32_t ubBytes);
-  uint32_t UbBytes() const { return static_cast<uint32_t>(blocks_.size()) * 32; }
-  // Back to the kernel-start state (every pipe idle, nothing accessed) in O(1) for the blocks.
+  uint32_t UbBytes() const { return blockCount_ * 32; }
+  // Back to the kernel-start state (every pipe idle, nothing accessed).
   void Reset();
 
   void UbRead(int pipe, const char* api, uint32_t addr, uint64_t bytes);
@@ -54,12 +55,16 @@ class Tracker {
     uint32_t instr = 0;  // the pipe's instruction number on this core, for messages
     const char* api = nullptr;
   };
+  // What is known of one 32-byte UB block. Blocks are kept as runs of equal state (a vector
+  // operand or a copy covers whole runs at once), so the cost of an access grows with the runs
+  // it meets, not with its bytes.
   struct Block {
-    uint32_t epoch = 0;  // blocks of an older epoch (launch) count as never accessed
     int8_t writer = -1;
     Access write;
     Access read[kPipes];
+    bool operator==(const Block& o) const;
   };
+  using Runs = std::map<uint32_t, Block>;  // first block of a run -> its state, up to the next key
   struct GmWriteRange {
     uintptr_t begin, end;  // bounding box
     uint64_t rows, rowBytes, pitch;
@@ -69,7 +74,11 @@ class Tracker {
     uint64_t FirstRowHitting(uintptr_t a, uintptr_t b) const;
   };
 
-  Block& At(uint32_t index);
+  // The run starting at block `at` (split off if needed), or end() for at == blockCount_.
+  Runs::iterator Split(uint32_t at);
+  uint32_t RunEnd(Runs::const_iterator it) const;  // one past its last block
+  // Merges equal neighbouring runs from the run before `first` through the one after `last`.
+  void Coalesce(uint32_t first, uint32_t last);
   bool Known(int q, int p, uint32_t stamp) const { return stamp == 0 || stamp <= clock_[q][p]; }
   Access Now(int pipe, const char* api) const;
   [[noreturn]] void FailUb(int q, const char* api, const char* kind, uint32_t first, uint32_t last, int p,
@@ -80,8 +89,8 @@ class Tracker {
   uint32_t now_[kPipes];                // current stamp per pipe; bumped when a sync captures it
   uint32_t clock_[kPipes][kPipes] = {};  // clock_[q][p]: last stamp of p known complete to q
   uint32_t captured_[kHardEventCount][kMaxEventIds][kPipes] = {};
-  uint32_t epoch_ = 0;
-  std::vector<Block> blocks_;
+  uint32_t blockCount_;
+  Runs runs_;  // covers [0, blockCount_)
   std::vector<GmWriteRange> gmWrites_;
 };
 
