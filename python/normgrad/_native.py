@@ -300,11 +300,9 @@ class DeviceTensor(_Owned):
                 host = np.ascontiguousarray(host_storage.reshape(-1))
                 _check("aclrtMemcpy", lib.aclrtMemcpy(self._data, self._storage_bytes, host.ctypes.data,
                                                       self._storage_bytes, _MEMCPY_HOST_TO_DEVICE))
-            elif poison and self._storage_bytes:
-                # All-ones bytes read back as NaN (floats) or -1 (ints): an output element the
-                # kernel never wrote cannot pass for a plausible zero.
-                _check("aclrtMemset", lib.aclrtMemset(self._data, self._storage_bytes, 0xFF,
-                                                      self._storage_bytes))
+            # poison: nothing to do, the simulator's aclrtMalloc fills fresh device memory with
+            # 0xFF bytes (NaN in floats, -1 in ints), so an output element the kernel never
+            # wrote cannot pass for a plausible zero; a second fill would cost a pass over it.
             ptr = lib.aclCreateTensor(_i64_array(self.shape), len(self.shape), acl_type,
                                       _i64_array(self.strides), self.offset, _FORMAT_ND,
                                       _i64_array(self.storage_shape), len(self.storage_shape), self._data)
@@ -386,7 +384,8 @@ def _row_major(shape: Sequence[int]) -> list[int]:
 
 def empty(shape: Sequence[int], dtype: Any, *, poison: bool = True) -> DeviceTensor:
     """A contiguous device tensor for an output. With poison (the default) every byte is 0xFF, so
-    elements the operator never writes read back as NaN (floats) or -1 (integers)."""
+    elements the operator never writes read back as NaN (floats) or -1 (integers); without it the
+    bytes are unspecified (the simulator's aclrtMalloc happens to fill 0xFF too, at no extra pass)."""
     if any(int(n) < 0 for n in shape):
         raise ValueError(f"normgrad.empty: shape {list(shape)} has a negative dimension")
     return DeviceTensor(shape, dtype, _row_major(shape), 0, shape, poison=poison)
