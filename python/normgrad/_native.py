@@ -82,6 +82,7 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "normgradSimSetSoc": (_int, [_str]),
     "normgradSimGetSoc": (_str, []),
     "normgradSimSocsJson": (_str, []),
+    "normgradSimSetCostOverrides": (_int, [_str]),
     "normgradSimLastRunJson": (_str, []),
     "normgradSimSelfCheck": (_int, [ctypes.c_char_p, _size]),
     "normgradGraphOpsJson": (_str, []),
@@ -517,7 +518,8 @@ def _json(text: bytes | None, api: str) -> Any:
 def last_run() -> list[dict[str, Any]]:
     """The kernel launches of the latest aclnn call, in order, as normgradSimLastRunJson reports
     them: kernel, soc, blockDim, ok, error, warnings, cores (per-core counters) and the modeled
-    timing totalUs, launchUs, hbmUs, maxCoreUs, meanCoreUs, syncUs, bytesIn, bytesOut, loadBalance."""
+    timing totalUs, launchUs, hbmUs, maxCoreUs, meanCoreUs, syncUs, bytesIn, bytesOut, l2HitBytes,
+    loadBalance; ubPeakBytes is the largest UB use of any core (each core's is in cores)."""
     data = _json(load().normgradSimLastRunJson(), "normgradSimLastRunJson")
     if isinstance(data, dict) and "launches" in data:
         data = data["launches"]
@@ -560,6 +562,25 @@ def soc(name: str) -> Iterator[str]:
         yield name
     finally:
         set_soc(previous)
+
+
+def set_what_if(spec: str) -> None:
+    """Replaces cost-model constants of every SoC profile, e.g. 'launch_us=3,sync_us=1' (keys in
+    docs/sim.md); '' restores the profiles' own. Raises ValueError naming a bad key or value."""
+    if not isinstance(spec, str):
+        raise TypeError(f"set_what_if: spec must be a str, got {type(spec).__name__}")
+    if load().normgradSimSetCostOverrides(spec.encode()) != 0:
+        raise ValueError(f"set_what_if: {recent_error()}")
+
+
+@contextlib.contextmanager
+def what_if(spec: str) -> Iterator[str]:
+    """Runs the `with` block with the what-if constants of spec, then restores the profiles' own."""
+    set_what_if(spec)
+    try:
+        yield spec
+    finally:
+        set_what_if("")
 
 
 def self_check() -> tuple[bool, str]:

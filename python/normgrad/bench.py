@@ -29,6 +29,7 @@ class BenchRow:
     load_balance    the launches' loadBalance, weighted by their totalUs
     sync_us         the part of modeled_us spent in SyncAll (the launches' syncUs)
     block_dim       blockDim of each launch, joined by '+' ("48+1" for a main and a final kernel)
+    what_if         the what-if constants the row was modeled with ("" for the SoC's own)
     """
 
     op: str
@@ -48,6 +49,7 @@ class BenchRow:
     bytes_moved: int = 0
     min_bytes: int = 0
     note: str = ""  # why skipped or failed
+    what_if: str = ""
 
 
 def skip_reason(case: Case, profile: dict[str, Any]) -> str | None:
@@ -123,6 +125,14 @@ def run_bench(case: Case, profile: dict[str, Any], seed: int = 0) -> BenchRow:
         return BenchRow(case.op, case.name, case.dtype, case.shape, str(profile["name"]), "failed",
                         min_bytes=case.min_bytes, note=f"{type(err).__name__}: {err}")
     return summarize(case, profile, launches)
+
+
+def pct_of_ceiling(row: BenchRow) -> float | None:
+    """How close the row comes to the best the cost model allows for its bytes: 100 * roofline_pct /
+    ceiling_pct (None when the case did not run)."""
+    if row.roofline_pct is None or not row.ceiling_pct:
+        return None
+    return 100.0 * row.roofline_pct / row.ceiling_pct
 
 
 def write_csv(rows: Sequence[BenchRow], path: Path) -> None:

@@ -8,6 +8,7 @@
 #include <set>
 #include <thread>
 
+#include "ascendc/cost.h"
 #include "ascendc/dcache.h"
 #include "ascendc/entry.h"
 #include "ascendc/hazard.h"
@@ -85,6 +86,7 @@ void RunCore(const SocProfile& soc, int idx, int blockDim, uint64_t tilingKey, b
   ctx.blockNum = blockDim;
   ctx.soc = &soc;
   ctx.ub = TakeUb(soc.ubBytes);
+  ctx.l2.Reset(EffectiveSoc(soc).l2Bytes, blockDim);
   if (trackHazards) ctx.hazards = hazard::TakeTracker(soc.ubBytes);
   CoreRuntime rt;
   rt.barrier = &barrier;

@@ -86,6 +86,7 @@ void PipeBarrier(int pipe) {
     Fail("PipeBarrier", "%s is not a vector-core pipe (PIPE_V, PIPE_MTE2, PIPE_MTE3 or PIPE_ALL)", PipeName(pipe));
   }
   ++c.counters.syncs;
+  if (pipe == PIPE_ALL) ++c.counters.fullBarriers;  // the cost model charges a pipeline refill
   if (c.hazards != nullptr) c.hazards->PipeBarrier(pipe);
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ascendc/dcache.h"
+#include "ascendc/l2cache.h"
 #include "ascendc/soc.h"
 
 namespace sim {
@@ -47,6 +48,9 @@ struct CoreCounters {
   uint64_t scalarUb = 0;      // LocalTensor GetValue/SetValue
   uint64_t syncs = 0;         // SetFlag/WaitFlag/PipeBarrier
   uint64_t syncAll = 0;       // inter-core barriers
+  uint64_t fullBarriers = 0;  // PipeBarrier<PIPE_ALL> (not counting the one inside each SyncAll)
+  uint64_t l2HitBytes = 0;    // the part of gmToUbBytes the L2 re-read model serves (ascendc/l2cache.h)
+  uint64_t ubPeakBytes = 0;   // highest UB byte the TPipe pool reached (InitBuffer rounding included)
 };
 
 // Hard events (kernel_event.h order); only the AIV pairs are legal in a vector kernel.
@@ -61,6 +65,7 @@ struct CoreContext {
   std::vector<uint8_t> ub;       // ub.size() == soc->ubBytes; UB addresses are offsets into it
   CoreCounters counters;
   DataCache dcache;              // scalar GM accesses go through it (cost only, holds no data)
+  L2Reuse l2;                    // GM re-reads served by the L2 (cost only, holds no data)
   // Vector mask register (Normal mode: lanes; Counter mode: low word = element count).
   uint64_t maskLo = ~0ull;
   uint64_t maskHi = ~0ull;
