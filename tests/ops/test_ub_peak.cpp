@@ -88,6 +88,10 @@ void CheckGroupNorm(const GnCase& k, bool exact = true) {
   std::vector<uint64_t> peaks = Execute(st, ws, exec, aclnnGroupNormBackward);
   aclDestroyBoolArray(maskArr);
   ASSERT_EQ(peaks.size(), 1u);
+  if (!exact) {
+    EXPECT_LE(peaks[0], t.ubBytesUsed) << "the kernel allocates more UB than its tiling planned";
+    return;
+  }
   EXPECT_EQ(peaks[0], t.ubBytesUsed) << "mode " << t.mode << " on " << k.soc << ": kernel peak - tiling figure = "
                                      << static_cast<int64_t>(peaks[0]) - static_cast<int64_t>(t.ubBytesUsed)
                                      << " (tiling's phases: whole " << normgrad::GroupNormGradWholeUbBytes(t)
