@@ -161,7 +161,8 @@ def _what_if_summary(rows: Sequence[BenchRow], specs: Sequence[str]) -> list[str
                             if (v := pct_of_ceiling(r)) is not None)
             if not values:
                 continue
-            lines.append(f"{spec or 'SoC constants'} on {soc}: % of ceiling median {statistics.median(values):.1f}, "
+            median = statistics.median(values)
+            lines.append(f"{spec or 'SoC constants'} on {soc}: % of ceiling median {median:.1f}, "
                          f"min {values[0]:.1f}, max {values[-1]:.1f} over {len(values)} cases")
     return lines
 
