@@ -119,7 +119,7 @@ void Tracker::Reset() {
   std::memset(captured_, 0, sizeof(captured_));
   gmWrites_.clear();
   runs_.clear();
-  runs_.emplace(0, Block{});
+  runs_.push_back(Run{0, Block{}});
 }
 
 bool Tracker::Block::operator==(const Block& o) const {
@@ -131,24 +131,27 @@ bool Tracker::Block::operator==(const Block& o) const {
   return true;
 }
 
-Tracker::Runs::iterator Tracker::Split(uint32_t at) {
-  if (at >= blockCount_) return runs_.end();
-  auto it = std::prev(runs_.upper_bound(at));
-  if (it->first == at) return it;
-  return runs_.emplace_hint(std::next(it), at, it->second);
+size_t Tracker::Find(uint32_t block) const {
+  auto it = std::upper_bound(runs_.begin(), runs_.end(), block,
+                             [](uint32_t b, const Run& r) { return b < r.first; });
+  return static_cast<size_t>(it - runs_.begin()) - 1;
 }
 
-uint32_t Tracker::RunEnd(Runs::const_iterator it) const {
-  auto next = std::next(it);
-  return next == runs_.end() ? blockCount_ : next->first;
+size_t Tracker::Split(uint32_t at) {
+  if (at >= blockCount_) return runs_.size();
+  size_t i = Find(at);
+  if (runs_[i].first == at) return i;
+  Run piece{at, runs_[i].state};
+  runs_.insert(runs_.begin() + static_cast<std::ptrdiff_t>(i + 1), piece);
+  return i + 1;
 }
 
 void Tracker::Coalesce(uint32_t first, uint32_t last) {
-  auto a = std::prev(runs_.upper_bound(first));
-  if (a != runs_.begin()) --a;
-  for (auto n = std::next(a); n != runs_.end() && n->first <= last + 1; n = std::next(a)) {
-    if (n->second == a->second) {
-      runs_.erase(n);
+  size_t a = Find(first);
+  if (a > 0) --a;
+  for (size_t n = a + 1; n < runs_.size() && runs_[n].first <= last + 1; n = a + 1) {
+    if (runs_[n].state == runs_[a].state) {
+      runs_.erase(runs_.begin() + static_cast<std::ptrdiff_t>(n));
     } else {
       a = n;
     }
@@ -184,17 +187,17 @@ void Tracker::UbRead(int q, const char* api, uint32_t addr, uint64_t bytes) {
   uint32_t first = addr / 32, last = static_cast<uint32_t>(std::min<uint64_t>((addr + bytes - 1) / 32, blockCount_ - 1));
   if (first > last) return;  // outside the UB: the instruction's own checks report it
   Access now = Now(q, api);
-  auto begin = Split(first), stop = Split(last + 1);
-  for (auto r = begin; r != stop; ++r) {
-    Block& b = r->second;
+  size_t begin = Split(first), stop = Split(last + 1);
+  for (size_t r = begin; r != stop; ++r) {
+    Block& b = runs_[r].state;
     if (b.writer >= 0 && b.writer != q && !Known(q, b.writer, b.write.stamp)) {
       // Name the whole stretch of that one write inside this access.
       uint32_t end = RunEnd(r) - 1;
-      for (auto n = std::next(r); n != stop && n->second.writer == b.writer && n->second.write.stamp == b.write.stamp;
-           ++n) {
+      for (size_t n = r + 1;
+           n != stop && runs_[n].state.writer == b.writer && runs_[n].state.write.stamp == b.write.stamp; ++n) {
         end = RunEnd(n) - 1;
       }
-      FailUb(q, api, "read-after-write", r->first, end, b.writer, b.write, false);
+      FailUb(q, api, "read-after-write", runs_[r].first, end, b.writer, b.write, false);
     }
     b.read[q] = now;
   }
@@ -206,10 +209,10 @@ void Tracker::UbWrite(int q, const char* api, uint32_t addr, uint64_t bytes) {
   uint32_t first = addr / 32, last = static_cast<uint32_t>(std::min<uint64_t>((addr + bytes - 1) / 32, blockCount_ - 1));
   if (first > last) return;  // outside the UB: the instruction's own checks report it
   Access now = Now(q, api);
-  auto begin = Split(first), stop = Split(last + 1);
-  for (auto r = begin; r != stop; ++r) {
-    const Block& b = r->second;
-    uint32_t i = r->first;  // every block of a run has the same state: its first one fails first
+  size_t begin = Split(first), stop = Split(last + 1);
+  for (size_t r = begin; r != stop; ++r) {
+    const Block& b = runs_[r].state;
+    uint32_t i = runs_[r].first;  // every block of a run has the same state: its first one fails first
     bool unordered = b.writer >= 0 && !Known(q, b.writer, b.write.stamp);
     if (unordered && b.writer != q) FailUb(q, api, "write-after-write", i, i, b.writer, b.write, false);
     for (int p = 0; p < kPipes; ++p) {
@@ -221,8 +224,8 @@ void Tracker::UbWrite(int q, const char* api, uint32_t addr, uint64_t bytes) {
   Block written;
   written.writer = static_cast<int8_t>(q);
   written.write = now;
-  begin->second = written;
-  runs_.erase(std::next(begin), stop);
+  runs_[begin].state = written;
+  runs_.erase(runs_.begin() + static_cast<std::ptrdiff_t>(begin + 1), runs_.begin() + static_cast<std::ptrdiff_t>(stop));
   Coalesce(first, last);
 }
 
@@ -312,7 +315,7 @@ void Tracker::ScalarWaits(int p, uint32_t stamp) {
 }
 
 void Tracker::ScalarUb(uint32_t addr, bool write) {
-  const Block& b = std::prev(runs_.upper_bound(addr / 32))->second;
+  const Block& b = runs_[Find(std::min(addr / 32, blockCount_ - 1))].state;
   if (b.writer >= 0) ScalarWaits(b.writer, b.write.stamp);
   if (write) {
     for (int r = 0; r < kPipes; ++r) {

@@ -2,7 +2,6 @@
 #include "ascendc/l2cache.h"
 
 #include <algorithm>
-#include <iterator>
 
 namespace sim {
 
@@ -14,38 +13,42 @@ void L2Reuse::Reset(uint64_t l2Bytes, int cores) {
 }
 
 uint64_t L2Reuse::Touch(uintptr_t a, uintptr_t b) {
-  uint64_t hit = 0;
   const uint64_t now = clock_;
-  // Cut the spans overlapping [a, b) out of the map, counting the recent bytes among them.
-  auto it = spans_.lower_bound(a);
-  if (it != spans_.begin() && std::prev(it)->second.end > a) --it;
-  while (it != spans_.end() && it->first < b) {
-    uintptr_t lo = it->first, hi = it->second.end;
-    Span old = it->second;
-    it = spans_.erase(it);
-    uintptr_t olo = std::max(lo, a), ohi = std::min(hi, b);
-    if (now - old.clock <= window_) hit += ohi - olo;
-    if (lo < a) spans_.emplace(lo, Span{a, old.clock});
-    if (hi > b) it = spans_.emplace(b, Span{hi, old.clock}).first;
+  // Spans are disjoint and sorted, so their ends are sorted too: the first one ending after a.
+  size_t i = static_cast<size_t>(
+      std::upper_bound(spans_.begin(), spans_.end(), a, [](uintptr_t x, const Span& s) { return x < s.end; }) -
+      spans_.begin());
+  size_t j = i;
+  uint64_t hit = 0;
+  for (; j < spans_.size() && spans_[j].begin < b; ++j) {
+    if (now - spans_[j].clock <= window_) hit += std::min(spans_[j].end, b) - std::max(spans_[j].begin, a);
   }
-  // Insert [a, b) touched now, joined to a left neighbour touched at the same clock.
-  auto next = spans_.lower_bound(a);
-  if (next != spans_.begin()) {
-    auto prev = std::prev(next);
-    if (prev->second.end == a && prev->second.clock == now) {
-      prev->second.end = b;
-      return hit;
-    }
+  // Spans [i, j) overlap [a, b): replace them by their parts outside it and [a, b) touched now.
+  Span repl[3];
+  size_t k = 0;
+  if (j > i && spans_[i].begin < a) repl[k++] = Span{spans_[i].begin, a, spans_[i].clock};
+  bool joined = k == 0 && i > 0 && spans_[i - 1].end == a && spans_[i - 1].clock == now;
+  if (joined) {
+    spans_[i - 1].end = b;
+  } else {
+    repl[k++] = Span{a, b, now};
   }
-  spans_.emplace_hint(next, a, Span{b, now});
+  if (j > i && spans_[j - 1].end > b) repl[k++] = Span{b, spans_[j - 1].end, spans_[j - 1].clock};
+  const size_t common = std::min(k, j - i);
+  for (size_t t = 0; t < common; ++t) spans_[i + t] = repl[t];
+  if (k > common) {
+    spans_.insert(spans_.begin() + static_cast<std::ptrdiff_t>(i + common), repl + common, repl + k);
+  } else if (j - i > common) {
+    spans_.erase(spans_.begin() + static_cast<std::ptrdiff_t>(i + common), spans_.begin() + static_cast<std::ptrdiff_t>(j));
+  }
   return hit;
 }
 
 void L2Reuse::DropExpired() {
   // Spans older than the window can never hit again: dropping them changes no count.
-  for (auto it = spans_.begin(); it != spans_.end();) {
-    it = clock_ - it->second.clock > window_ ? spans_.erase(it) : std::next(it);
-  }
+  spans_.erase(std::remove_if(spans_.begin(), spans_.end(),
+                              [this](const Span& s) { return clock_ - s.clock > window_; }),
+               spans_.end());
   pruneAt_ = std::max<size_t>(1024, spans_.size() * 2);
 }
 

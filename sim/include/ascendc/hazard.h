@@ -6,8 +6,8 @@
 // PIPE_S accesses (GetValue/SetValue) are synchronised by the compiler's auto-sync and are not
 // tracked; V->V needs nothing on A2/A3 (auto-sync).
 #pragma once
+#include <cstddef>
 #include <cstdint>
-#include <map>
 #include <vector>
 
 #include "ascendc/core.h"
@@ -64,7 +64,10 @@ class Tracker {
     Access read[kPipes];
     bool operator==(const Block& o) const;
   };
-  using Runs = std::map<uint32_t, Block>;  // first block of a run -> its state, up to the next key
+  struct Run {
+    uint32_t first;  // its first block; it lasts up to the next run's first block
+    Block state;
+  };
   struct GmWriteRange {
     uintptr_t begin, end;  // bounding box
     uint64_t rows, rowBytes, pitch;
@@ -74,9 +77,10 @@ class Tracker {
     uint64_t FirstRowHitting(uintptr_t a, uintptr_t b) const;
   };
 
-  // The run starting at block `at` (split off if needed), or end() for at == blockCount_.
-  Runs::iterator Split(uint32_t at);
-  uint32_t RunEnd(Runs::const_iterator it) const;  // one past its last block
+  size_t Find(uint32_t block) const;  // index of the run holding `block`
+  // Index of the run starting at block `at` (split off if needed); runs_.size() for at == blockCount_.
+  size_t Split(uint32_t at);
+  uint32_t RunEnd(size_t i) const { return i + 1 < runs_.size() ? runs_[i + 1].first : blockCount_; }
   // Merges equal neighbouring runs from the run before `first` through the one after `last`.
   void Coalesce(uint32_t first, uint32_t last);
   bool Known(int q, int p, uint32_t stamp) const { return stamp == 0 || stamp <= clock_[q][p]; }
@@ -90,7 +94,7 @@ class Tracker {
   uint32_t clock_[kPipes][kPipes] = {};  // clock_[q][p]: last stamp of p known complete to q
   uint32_t captured_[kHardEventCount][kMaxEventIds][kPipes] = {};
   uint32_t blockCount_;
-  Runs runs_;  // covers [0, blockCount_)
+  std::vector<Run> runs_;  // sorted by first, covering [0, blockCount_); few, so a vector beats a tree
   std::vector<GmWriteRange> gmWrites_;
 };
 

@@ -13,7 +13,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
-#include <map>
+#include <vector>
 
 namespace sim {
 
@@ -28,14 +28,14 @@ class L2Reuse {
 
  private:
   struct Span {
-    uintptr_t end;
+    uintptr_t begin, end;
     uint64_t clock;  // the core's clock when it last touched these bytes
   };
   // Marks [a, b) touched now; returns the bytes of it that were touched within the window.
   uint64_t Touch(uintptr_t a, uintptr_t b);
   void DropExpired();
 
-  std::map<uintptr_t, Span> spans_;  // disjoint, keyed by begin
+  std::vector<Span> spans_;          // disjoint, sorted by begin (streams append at the end)
   uint64_t clock_ = 0;
   uint64_t window_ = 0;              // this core's share of the L2: l2Bytes / cores
   size_t pruneAt_ = 1024;            // spans_ size that triggers dropping expired spans
