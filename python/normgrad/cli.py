@@ -14,7 +14,7 @@ from pathlib import Path
 
 import normgrad
 from normgrad import _native, cases, plot
-from normgrad.bench import BenchRow, pct_of_ceiling, run_bench, skip_reason, write_csv
+from normgrad.bench import BenchRow, pct_of_ceiling, run_bench_what_if, skip_reason, write_csv
 from normgrad.check import CaseResult, run_case, select
 from normgrad.errors import LibraryNotFoundError
 from normgrad.progress import Progress
@@ -203,20 +203,15 @@ def cmd_bench(args: argparse.Namespace) -> int:
             _native.set_what_if("")
     print(f"normgrad bench: {len(chosen)} cases on {', '.join(p['name'] for p in profiles)} (modeled times"
           + (f"; {len(specs)} constant sets)" if len(specs) > 1 else ")"))
-    progress = Progress(len(chosen) * len(profiles) * len(specs))
-    rows = []
-    for spec in specs:
-        with _native.what_if(spec):
-            # The profiles as the model sees them under these constants (ceiling_pct uses them).
-            modeled = {p["name"]: p for p in _native.socs()}
-            for case in chosen:
-                for profile in profiles:
-                    progress.step(f"{case.op}/{case.name} {case.dtype} on {profile['name']}"
-                                  + (f" [{spec}]" if spec else ""))
-                    row = run_bench(case, modeled[profile["name"]], args.seed)
-                    row.what_if = spec
-                    rows.append(row)
+    progress = Progress(len(chosen) * len(profiles))
+    rows_by_spec: dict[str, list[BenchRow]] = {spec: [] for spec in specs}
+    for case in chosen:
+        for profile in profiles:
+            progress.step(f"{case.op}/{case.name} {case.dtype} on {profile['name']}")
+            for row in run_bench_what_if(case, profile["name"], args.seed, specs):
+                rows_by_spec[row.what_if].append(row)
     progress.close()
+    rows = [row for spec in specs for row in rows_by_spec[spec]]
     print(_bench_table(rows, what_if=len(specs) > 1))
     for line in _bench_notes(rows):
         print(line)
