@@ -132,8 +132,10 @@ def run_bench_what_if(case: Case, soc: str, seed: int, specs: Sequence[str]) -> 
     for i in later:  # the run log still holds the base run
         with _native.what_if(specs[i]):
             profile = _profile(soc)
-            row = summarize(case, profile, _native.last_run()) if base.status == "ok" and base.launches else \
-                BenchRow(**{**asdict(base), "ceiling_pct": base.ceiling_pct and ceiling_pct(case.min_bytes, profile)})
+            if base.status == "ok" and base.launches:
+                row = summarize(case, profile, _native.last_run())
+            else:  # nothing ran to model again: the base row's status and note
+                row = BenchRow(**asdict(base))
         row.what_if = specs[i]
         rows[i] = row
     for i in rerun:
