@@ -83,6 +83,7 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "normgradSimGetSoc": (_str, []),
     "normgradSimSocsJson": (_str, []),
     "normgradSimSetCostOverrides": (_int, [_str]),
+    "normgradSimMallocFrom": (_int, [ctypes.POINTER(_vp), _vp, _size]),
     "normgradSimLastRunJson": (_str, []),
     "normgradSimSelfCheck": (_int, [ctypes.c_char_p, _size]),
     "normgradGraphOpsJson": (_str, []),
@@ -295,12 +296,16 @@ class DeviceTensor(_Owned):
         stream()
         # Exactly the storage bytes, so the simulator catches a kernel reading past the end;
         # an empty storage has no memory at all (aclrtMalloc refuses 0 bytes, and needs none).
-        self._data = _malloc(self._storage_bytes) if self._storage_bytes else 0
+        if host_storage is not None and self._storage_bytes:
+            # One pass: allocate and copy (aclrtMalloc would first fill the block with 0xFF).
+            host = np.ascontiguousarray(host_storage.reshape(-1))
+            ptr = _vp()
+            _check("normgradSimMallocFrom", lib.normgradSimMallocFrom(ctypes.byref(ptr), host.ctypes.data,
+                                                                      self._storage_bytes))
+            self._data = ptr.value or 0
+        else:
+            self._data = _malloc(self._storage_bytes) if self._storage_bytes else 0
         try:
-            if host_storage is not None and self._storage_bytes:
-                host = np.ascontiguousarray(host_storage.reshape(-1))
-                _check("aclrtMemcpy", lib.aclrtMemcpy(self._data, self._storage_bytes, host.ctypes.data,
-                                                      self._storage_bytes, _MEMCPY_HOST_TO_DEVICE))
             # poison: nothing to do, the simulator's aclrtMalloc fills fresh device memory with
             # 0xFF bytes (NaN in floats, -1 in ints), so an output element the kernel never
             # wrote cannot pass for a plausible zero; a second fill would cost a pass over it.

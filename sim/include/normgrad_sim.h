@@ -59,6 +59,11 @@ const char* normgradGraphOpsJson(void);
 //   "hasInferShape", "hasTiling", "socs": [...], "problems": [...]}]
 const char* normgradOpDefsJson(void);
 
+// aclrtMalloc(devPtr, size) followed by an aclrtMemcpy of `size` host bytes into the whole block,
+// without first filling it with 0xFF (every byte is written anyway). Returns an aclError (0 on
+// success) with the reason in aclGetRecentErrMsg(). Python's normgrad.tensor() uses it.
+int normgradSimMallocFrom(void** devPtr, const void* host, size_t size);
+
 // Records the text aclGetRecentErrMsg() returns on this thread (the aclnn layer's Error()).
 void normgradSimSetRecentErrMsg(const char* msg);
 

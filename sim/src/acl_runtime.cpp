@@ -202,7 +202,11 @@ aclError aclrtSynchronizeStream(aclrtStream stream) {
   return ACL_SUCCESS;  // every launch completed before its call returned
 }
 
-aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
+namespace {
+
+// aclrtMalloc without the 0xFF fill when `initial` (size bytes) is given: the block starts as a
+// copy of it instead (normgradSimMallocFrom), saving a pass over memory that is overwritten anyway.
+aclError Malloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy, const void* initial) {
   if (devPtr == nullptr) return AclFail(ACL_ERROR_INVALID_PARAM, "aclrtMalloc", "devPtr is null");
   if (size == 0) return AclFail(ACL_ERROR_INVALID_PARAM, "aclrtMalloc", "size is 0; it must be > 0");
   if (policy < ACL_MEM_MALLOC_HUGE_FIRST || policy > ACL_MEM_MALLOC_NORMAL_ONLY_P2P) {
@@ -214,14 +218,32 @@ aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
   if (p == nullptr) {
     return AclFail(ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtMalloc", "out of memory allocating %zu bytes", size);
   }
-  // Device memory starts undefined; 0xff bytes read as NaN in every float type, so a kernel
-  // that reads memory nobody wrote shows it.
-  std::memset(p, 0xff, size);
+  if (initial != nullptr) {
+    std::memcpy(p, initial, size);
+  } else {
+    // Device memory starts undefined; 0xff bytes read as NaN in every float type, so a kernel
+    // that reads memory nobody wrote shows it.
+    std::memset(p, 0xff, size);
+  }
   sim::gm::Register(p, size);
   std::lock_guard<std::mutex> lock(g_mutex);
   g_deviceAllocs[p] = size;
   *devPtr = p;
   return ACL_SUCCESS;
+}
+
+}  // namespace
+
+aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
+  return Malloc(devPtr, size, policy, nullptr);
+}
+
+int normgradSimMallocFrom(void** devPtr, const void* host, size_t size) {
+  if (host == nullptr) return AclFail(ACL_ERROR_INVALID_PARAM, "normgradSimMallocFrom", "host is null");
+  if (normgrad_sim::InDeviceMemory(host, 1)) {
+    return AclFail(ACL_ERROR_INVALID_PARAM, "normgradSimMallocFrom", "host %p is device memory", host);
+  }
+  return Malloc(devPtr, size, ACL_MEM_MALLOC_HUGE_FIRST, host);
 }
 
 aclError aclrtFree(void* devPtr) {
