@@ -33,7 +33,7 @@ int normgradSimSetCostOverrides(const char* spec);
 //                "cores": [{"gmToUbBytes", "ubToGmBytes", "ubToUbBytes", "dmaIn", "dmaOut",
 //                           "vecInstr", "vecRepeats": {"elementwise", "reduce", "transcendental",
 //                           "cast"}, "scalarGm", "scalarGmBytesIn", "scalarGmBytesOut", "scalarUb",
-//                           "syncs", "syncAll", "fullBarriers", "l2HitBytes", "ubPeakBytes",
+//                           "syncs", "syncAll", "fullBarriers", "drains", "l2HitBytes", "ubPeakBytes",
 //                           "mte2Us", "mte3Us", "vecUs", "fillUs", "refills", "coreUs"}]}]}
 // Times are the cost model's (ascendc/cost.h), in microseconds. bytesIn/bytesOut count DMA payload
 // plus the scalar GM accesses' DCache traffic, which scalarGmBytesIn/Out also give on their own;

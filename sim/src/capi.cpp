@@ -52,7 +52,8 @@ std::string CoreJson(const sim::CoreCounters& c, const sim::CoreTime& t) {
                  Field("vecInstr", Int(c.vecInstr)), Field("vecRepeats", repeats), Field("scalarGm", Int(c.scalarGm)),
                  Field("scalarGmBytesIn", Int(c.scalarGmBytesIn)), Field("scalarGmBytesOut", Int(c.scalarGmBytesOut)),
                  Field("scalarUb", Int(c.scalarUb)), Field("syncs", Int(c.syncs)), Field("syncAll", Int(c.syncAll)),
-                 Field("fullBarriers", Int(c.fullBarriers)), Field("l2HitBytes", Int(c.l2HitBytes)),
+                 Field("fullBarriers", Int(c.fullBarriers)), Field("drains", Int(c.drains)),
+                 Field("l2HitBytes", Int(c.l2HitBytes)),
                  Field("ubPeakBytes", Int(c.ubPeakBytes)), Field("mte2Us", Num(t.mte2Us)),
                  Field("mte3Us", Num(t.mte3Us)), Field("vecUs", Num(t.vecUs)), Field("fillUs", Num(t.fillUs)),
                  Field("refills", Int(t.refills)), Field("coreUs", Num(t.coreUs))});

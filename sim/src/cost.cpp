@@ -116,8 +116,9 @@ CoreTime ModelCore(const CoreCounters& c, const SocProfile& soc) {
   double steady = std::max({t.mte2Us, t.mte3Us, t.vecUs});
   if (steady > 0) {
     // Every PipeBarrier<PIPE_ALL> (and the one inside each SyncAll) drains the pipes: the
-    // double-buffer pipeline fills again after it.
-    t.refills = 1 + c.fullBarriers + c.syncAll;
+    // double-buffer pipeline fills again after it. A drain with no DMA since the previous one
+    // (a PipeBarrier<PIPE_ALL> right before a SyncAll) finds nothing in flight: not counted.
+    t.refills = 1 + c.drains;
     t.coreUs = steady + static_cast<double>(t.refills) * t.fillUs;
   }
   return t;

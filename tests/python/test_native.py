@@ -360,8 +360,9 @@ def test_last_run_reports_ub_peak_barriers_and_l2_hits_per_core():
         assert launch["ubPeakBytes"] == max(peaks) > 0
         assert all(p % 32 == 0 and p <= 192 * 1024 for p in peaks)  # InitBuffer rounds to 32 bytes
         assert 0 <= launch["l2HitBytes"] <= launch["bytesIn"]
-        assert all(core["refills"] == 1 + core["fullBarriers"] + core["syncAll"]
-                   for core in launch["cores"] if core["coreUs"] > 0)
+        busy = [core for core in launch["cores"] if core["coreUs"] > 0]
+        assert all(core["refills"] == 1 + core["drains"] for core in busy)
+        assert all(core["drains"] <= core["fullBarriers"] + core["syncAll"] for core in busy)
 
 
 def test_what_if_constants_rerun_the_model_and_restore_after():

@@ -36,6 +36,7 @@ sim::CoreCounters BusyCore() {
   c.vecInstr = 50;
   c.ubToUbBytes = 512;
   c.syncAll = 1;
+  c.drains = 1;  // the SyncAll, after DMA
   return c;
 }
 
@@ -44,6 +45,7 @@ sim::CoreCounters LoadOnlyCore() {
   c.gmToUbBytes = 32000;
   c.dmaIn = 1;
   c.syncAll = 1;
+  c.drains = 1;
   return c;
 }
 
@@ -69,12 +71,12 @@ TEST(Cost, CoreTimeByHand) {
 
 TEST(Cost, EveryFullPipeBarrierCostsAPipelineRefill) {
   sim::CoreCounters c = BusyCore();
-  c.fullBarriers = 3;  // + the SyncAll's own: 4 drains, 5 fills
+  c.fullBarriers = 3;
+  c.drains = 4;  // the 3 barriers and the SyncAll, each after DMA: 5 fills
   sim::CoreTime t = sim::ModelCore(c, RoundSoc());
   EXPECT_EQ(t.refills, 5u);
   EXPECT_NEAR(t.coreUs, 2.04 + 5 * 2.04, kEps);
-  c.syncAll = 0;
-  c.fullBarriers = 0;
+  c.drains = 0;
   EXPECT_NEAR(sim::ModelCore(c, RoundSoc()).coreUs, 2.04 + 2.04, kEps);
 }
 

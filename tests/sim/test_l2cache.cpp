@@ -110,6 +110,28 @@ TEST(L2Reuse, TheWhatIfL2SizeReachesTheNextLaunch) {
   GmFree(x);
 }
 
+TEST(Counters, BackToBackFullBarriersDrainOnce) {
+  float* x = static_cast<float*>(GmAlloc(1024 * sizeof(float)));
+  auto r = RunOn("ascend910b", 1, [&] {
+    TPipe pipe;
+    TBuf<> buf;
+    pipe.InitBuffer(buf, 4096);
+    GlobalTensor<float> g;
+    g.SetGlobalBuffer(x, 1024);
+    PipeBarrier<PIPE_ALL>();  // nothing issued yet: nothing to drain
+    DataCopy(buf.Get<float>(), g, 1024);
+    PipeBarrier<PIPE_ALL>();  // drains the copy: a refill
+    PipeBarrier<PIPE_ALL>();  // right after: nothing in flight
+    DataCopy(buf.Get<float>(), g, 1024);
+    PipeBarrier<PIPE_ALL>();  // a refill
+  });
+  EXPECT_LAUNCH_OK(r);
+  EXPECT_EQ(r.cores[0].fullBarriers, 4u);
+  EXPECT_EQ(r.cores[0].drains, 2u);
+  EXPECT_EQ(sim::ModelLaunch(r).cores[0].refills, 3u);
+  GmFree(x);
+}
+
 TEST(Counters, FullBarriersAndTheUbPeakAreRecordedPerCore) {
   auto r = RunOn("ascend910b", 2, [&] {
     TPipe pipe;

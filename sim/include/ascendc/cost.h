@@ -12,8 +12,9 @@
 //             + vecInstr * vecIssueCycles) / f
 //   T_fill = one average MTE2 instruction + one average MTE3 instruction (pipeline prologue and
 //            epilogue of double buffering; DMA copies only; 0 for a direction with no instruction)
-//   refills = 1 + fullBarriers + syncAll: a PipeBarrier<PIPE_ALL> drains every pipe, and so does
-//            the one inside each SyncAll, so the double-buffer pipeline fills again after each
+//   refills = 1 + drains: a PipeBarrier<PIPE_ALL> drains every pipe, and so does the one inside
+//            each SyncAll, so the double-buffer pipeline fills again after each; a drain with no
+//            DMA issued since the previous drain (back-to-back barriers) is not counted again
 //   T_core = max(T_MTE2, T_MTE3, T_VEC) + refills * T_fill     (cores with no counted work: 0)
 // Per launch:
 //   bytesIn  = sum_c gmToUbBytes + scalarGmBytesIn;  bytesOut = sum_c ubToGmBytes + scalarGmBytesOut
@@ -57,7 +58,7 @@ struct CoreTime {
   double mte3Us = 0;
   double vecUs = 0;
   double fillUs = 0;  // one pipeline fill
-  uint64_t refills = 0;  // fills charged: 1 + PipeBarrier<PIPE_ALL> + SyncAll (when the core did work)
+  uint64_t refills = 0;  // fills charged: 1 + drains (when the core did work)
   double coreUs = 0;  // max(mte2, mte3, vec) + refills * fill
 };
 
