@@ -132,9 +132,12 @@ bool Tracker::Block::operator==(const Block& o) const {
 }
 
 size_t Tracker::Find(uint32_t block) const {
+  // Consecutive accesses mostly meet the same run (a loop over one buffer): try it first.
+  if (hint_ < runs_.size() && runs_[hint_].first <= block && block < RunEnd(hint_)) return hint_;
   auto it = std::upper_bound(runs_.begin(), runs_.end(), block,
                              [](uint32_t b, const Run& r) { return b < r.first; });
-  return static_cast<size_t>(it - runs_.begin()) - 1;
+  hint_ = static_cast<size_t>(it - runs_.begin()) - 1;
+  return hint_;
 }
 
 size_t Tracker::Split(uint32_t at) {

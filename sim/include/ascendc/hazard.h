@@ -95,6 +95,7 @@ class Tracker {
   uint32_t captured_[kHardEventCount][kMaxEventIds][kPipes] = {};
   uint32_t blockCount_;
   std::vector<Run> runs_;  // sorted by first, covering [0, blockCount_); few, so a vector beats a tree
+  mutable size_t hint_ = 0;  // the run Find returned last
   std::vector<GmWriteRange> gmWrites_;
 };
 
