@@ -1,4 +1,4 @@
-// aclnnBatchNormElemtBackward: validates every row of the API's error table (seed 004), then
+// aclnnBatchNormElemtBackward: validates every row of the API's error table (docs/batch_norm_elemt_backward.md), then
 // builds one launch of the batch_norm_elemt_grad kernel; strided tensors are gathered/scattered
 // by the executor, empty tensors launch nothing.
 #include "aclnnop/aclnn_batch_norm_elemt_backward.h"

@@ -1,4 +1,4 @@
-// aclnnGroupNormBackward: validates every argument (seed 000's error table), tiles for the current
+// aclnnGroupNormBackward: validates every argument (the error table of docs/group_norm_grad.md), tiles for the current
 // SoC and builds one group_norm_grad launch; non-contiguous tensors go through the executor's
 // gather/scatter, empty inputs only zero dgamma/dbeta.
 #include "aclnnop/aclnn_group_norm_backward.h"

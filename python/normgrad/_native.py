@@ -92,6 +92,8 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "normgradSimSetThreadSoc": (_int, [_str]),
     "normgradSimGetSoc": (_str, []),
     "normgradSimSocsJson": (_str, []),
+    "normgradSimSetCostOverrides": (_int, [_str]),
+    "normgradSimMallocFrom": (_int, [ctypes.POINTER(_vp), _vp, _size]),
     "normgradSimLastRunJson": (_str, []),
     "normgradSimSelfCheck": (_int, [ctypes.c_char_p, _size]),
     "normgradGraphOpsJson": (_str, []),
@@ -317,17 +319,19 @@ class DeviceTensor(_Owned):
         stream()
         # Exactly the storage bytes, so the simulator catches a kernel reading past the end;
         # an empty storage has no memory at all (aclrtMalloc refuses 0 bytes, and needs none).
-        self._data = _malloc(self._storage_bytes) if self._storage_bytes else 0
+        if host_storage is not None and self._storage_bytes:
+            # One pass: allocate and copy (aclrtMalloc would first fill the block with 0xFF).
+            host = np.ascontiguousarray(host_storage.reshape(-1))
+            ptr = _vp()
+            _check("normgradSimMallocFrom", lib.normgradSimMallocFrom(ctypes.byref(ptr), host.ctypes.data,
+                                                                      self._storage_bytes))
+            self._data = ptr.value or 0
+        else:
+            self._data = _malloc(self._storage_bytes) if self._storage_bytes else 0
         try:
-            if host_storage is not None and self._storage_bytes:
-                host = np.ascontiguousarray(host_storage.reshape(-1))
-                _check("aclrtMemcpy", lib.aclrtMemcpy(self._data, self._storage_bytes, host.ctypes.data,
-                                                      self._storage_bytes, _MEMCPY_HOST_TO_DEVICE))
-            elif poison and self._storage_bytes:
-                # All-ones bytes read back as NaN (floats) or -1 (ints): an output element the
-                # kernel never wrote cannot pass for a plausible zero.
-                _check("aclrtMemset", lib.aclrtMemset(self._data, self._storage_bytes, 0xFF,
-                                                      self._storage_bytes))
+            # poison: nothing to do, the simulator's aclrtMalloc fills fresh device memory with
+            # 0xFF bytes (NaN in floats, -1 in ints), so an output element the kernel never
+            # wrote cannot pass for a plausible zero; a second fill would cost a pass over it.
             ptr = lib.aclCreateTensor(_i64_array(self.shape), len(self.shape), acl_type,
                                       _i64_array(self.strides), self.offset, _FORMAT_ND,
                                       _i64_array(self.storage_shape), len(self.storage_shape), self._data)
@@ -357,9 +361,13 @@ class DeviceTensor(_Owned):
 
     def numpy(self) -> np.ndarray:
         """A host copy of the tensor's view as a new C-contiguous array of its shape and dtype."""
+        count = int(np.prod(self.shape))
+        if self.offset == 0 and count == self.storage_elems and self.strides == tuple(_row_major(self.shape)):
+            # The view is the whole storage in row-major order: the storage copy is the answer
+            # (a second copy of a large output costs as much host time as the copy itself).
+            return self.storage().reshape(self.shape)
         flat = self.storage().reshape(-1)
-        if not self.shape or int(np.prod(self.shape)) == 0:
-            count = int(np.prod(self.shape))
+        if not self.shape or count == 0:
             return flat[self.offset:self.offset + count].reshape(self.shape).copy()
         item = self.dtype.itemsize
         view = np.lib.stride_tricks.as_strided(flat[self.offset:], shape=self.shape,
@@ -405,7 +413,8 @@ def _row_major(shape: Sequence[int]) -> list[int]:
 
 def empty(shape: Sequence[int], dtype: Any, *, poison: bool = True) -> DeviceTensor:
     """A contiguous device tensor for an output. With poison (the default) every byte is 0xFF, so
-    elements the operator never writes read back as NaN (floats) or -1 (integers)."""
+    elements the operator never writes read back as NaN (floats) or -1 (integers); without it the
+    bytes are unspecified (the simulator's aclrtMalloc happens to fill 0xFF too, at no extra pass)."""
     if any(int(n) < 0 for n in shape):
         raise ValueError(f"normgrad.empty: shape {list(shape)} has a negative dimension")
     return DeviceTensor(shape, dtype, _row_major(shape), 0, shape, poison=poison)
@@ -542,7 +551,8 @@ def _json(text: bytes | None, api: str) -> Any:
 def last_run() -> list[dict[str, Any]]:
     """The kernel launches of this thread's latest aclnn call, in order, as normgradSimLastRunJson reports
     them: kernel, soc, blockDim, ok, error, warnings, cores (per-core counters) and the modeled
-    timing totalUs, launchUs, hbmUs, maxCoreUs, meanCoreUs, syncUs, bytesIn, bytesOut, loadBalance."""
+    timing totalUs, launchUs, hbmUs, maxCoreUs, meanCoreUs, syncUs, bytesIn, bytesOut, l2HitBytes,
+    loadBalance; ubPeakBytes is the largest UB use of any core (each core's is in cores)."""
     data = _json(_apply_soc().normgradSimLastRunJson(), "normgradSimLastRunJson")
     if isinstance(data, dict) and "launches" in data:
         data = data["launches"]
@@ -613,6 +623,25 @@ def soc(name: str) -> Iterator[str]:
         yield name
     finally:
         _context_soc.reset(token)
+
+
+def set_what_if(spec: str) -> None:
+    """Replaces cost-model constants of every SoC profile, e.g. 'launch_us=3,sync_us=1' (keys in
+    docs/sim.md); '' restores the profiles' own. Raises ValueError naming a bad key or value."""
+    if not isinstance(spec, str):
+        raise TypeError(f"set_what_if: spec must be a str, got {type(spec).__name__}")
+    if load().normgradSimSetCostOverrides(spec.encode()) != 0:
+        raise ValueError(f"set_what_if: {recent_error()}")
+
+
+@contextlib.contextmanager
+def what_if(spec: str) -> Iterator[str]:
+    """Runs the `with` block with the what-if constants of spec, then restores the profiles' own."""
+    set_what_if(spec)
+    try:
+        yield spec
+    finally:
+        set_what_if("")
 
 
 def self_check() -> tuple[bool, str]:

@@ -30,6 +30,7 @@ class BenchRow:
     load_balance    the launches' loadBalance, weighted by their totalUs
     sync_us         the part of modeled_us spent in SyncAll (the launches' syncUs)
     block_dim       blockDim of each launch, joined by '+' ("48+1" for a main and a final kernel)
+    what_if         the what-if constants the row was modeled with ("" for the SoC's own)
     """
 
     op: str
@@ -49,6 +50,7 @@ class BenchRow:
     bytes_moved: int = 0
     min_bytes: int = 0
     note: str = ""  # why skipped or failed
+    what_if: str = ""
 
 
 # Case.op -> the operator definition (normgradOpDefsJson) whose "socs" lists the SoCs it serves.
@@ -125,6 +127,50 @@ def summarize(case: Case, profile: dict[str, Any], launches: Sequence[dict[str, 
 
 def run_bench(case: Case, profile: dict[str, Any], seed: int = 0) -> BenchRow:
     """Runs case once on profile and returns its row; never raises for a failing case."""
+    return _run_once(case, profile, seed)
+
+
+def _reruns(spec: str) -> bool:
+    # The L2 size changes which re-reads hit, decided while the kernel runs; every other constant
+    # only re-prices the counters the run already recorded.
+    return "l2_mb" in spec
+
+
+def run_bench_what_if(case: Case, soc: str, seed: int, specs: Sequence[str]) -> list[BenchRow]:
+    """One row per what-if constant set (specs[0] is the base, "" for the SoC's own) for case on
+    SoC profile `soc`, in the order of specs. The case runs once under specs[0] and its launch
+    reports are modeled again under each later set; a set that changes the L2 size (decided while
+    the kernel runs) runs the case again. Never raises for a failing case."""
+    rows: dict[int, BenchRow] = {}
+    with _native.what_if(specs[0]):
+        base = _run_once(case, _profile(soc), seed)
+    base.what_if = specs[0]
+    rows[0] = base
+    later = [i for i in range(1, len(specs)) if not _reruns(specs[i])]
+    rerun = [i for i in range(1, len(specs)) if _reruns(specs[i])]
+    for i in later:  # the run log still holds the base run
+        with _native.what_if(specs[i]):
+            profile = _profile(soc)
+            if base.status == "ok" and base.launches:
+                row = summarize(case, profile, _native.last_run())
+            else:  # nothing ran to model again: the base row's status and note
+                row = BenchRow(**asdict(base))
+        row.what_if = specs[i]
+        rows[i] = row
+    for i in rerun:
+        with _native.what_if(specs[i]):
+            row = _run_once(case, _profile(soc), seed)
+        row.what_if = specs[i]
+        rows[i] = row
+    return [rows[i] for i in range(len(specs))]
+
+
+def _profile(soc: str) -> dict[str, Any]:
+    """The profile as the model sees it under the current what-if constants."""
+    return next(p for p in _native.socs() if p["name"] == soc)
+
+
+def _run_once(case: Case, profile: dict[str, Any], seed: int) -> BenchRow:
     reason = skip_reason(case, profile)
     if reason is not None:
         return BenchRow(case.op, case.name, case.dtype, case.shape, str(profile["name"]), "skipped",
@@ -142,6 +188,14 @@ def run_bench(case: Case, profile: dict[str, Any], seed: int = 0) -> BenchRow:
         return BenchRow(case.op, case.name, case.dtype, case.shape, str(profile["name"]), "failed",
                         min_bytes=case.min_bytes, note=f"{type(err).__name__}: {err}")
     return summarize(case, profile, launches)
+
+
+def pct_of_ceiling(row: BenchRow) -> float | None:
+    """How close the row comes to the best the cost model allows for its bytes: 100 * roofline_pct /
+    ceiling_pct (None when the case did not run)."""
+    if row.roofline_pct is None or not row.ceiling_pct:
+        return None
+    return 100.0 * row.roofline_pct / row.ceiling_pct
 
 
 def write_csv(rows: Sequence[BenchRow], path: Path) -> None:

@@ -7,13 +7,14 @@ library), 2 a usage error (unknown --op, --soc or an unavailable --plot).
 from __future__ import annotations
 
 import argparse
+import statistics
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 import normgrad
 from normgrad import _native, cases, plot
-from normgrad.bench import BenchRow, run_bench, skip_reason, write_csv
+from normgrad.bench import BenchRow, pct_of_ceiling, run_bench_what_if, skip_reason, write_csv
 from normgrad.check import CaseResult, run_case, select
 from normgrad.errors import LibraryNotFoundError, SocError
 from normgrad.progress import Progress
@@ -148,13 +149,32 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-def _bench_table(rows: Sequence[BenchRow]) -> str:
+def _bench_table(rows: Sequence[BenchRow], what_if: bool = False) -> str:
     headers = ["op", "case", "dtype", "shape", "soc", "time µs", "SyncAll µs", "% roofline", "ceiling %",
                "traffic", "balance", "blockDim", "status"]
     body = [[r.op, r.case, r.dtype, r.shape, r.soc, fixed(r.modeled_us, 1), fixed(r.sync_us, 0),
              fixed(r.roofline_pct, 1), fixed(r.ceiling_pct, 1), fixed(r.traffic_ratio, 2),
              fixed(r.load_balance, 2), r.block_dim or "-", r.status] for r in rows]
+    if what_if:
+        headers.append("constants")
+        for line, r in zip(body, rows, strict=True):
+            line.append(r.what_if or "SoC's own")
     return table(headers, body, right=[5, 6, 7, 8, 9, 10, 11])
+
+
+def _what_if_summary(rows: Sequence[BenchRow], specs: Sequence[str]) -> list[str]:
+    """Per constant set and SoC: the suite's % of ceiling (median, min, max over the cases that ran)."""
+    lines = []
+    for spec in specs:
+        for soc in dict.fromkeys(r.soc for r in rows):
+            values = sorted(v for r in rows if r.what_if == spec and r.soc == soc
+                            if (v := pct_of_ceiling(r)) is not None)
+            if not values:
+                continue
+            median = statistics.median(values)
+            lines.append(f"{spec or 'SoC constants'} on {soc}: % of ceiling median {median:.1f}, "
+                         f"min {values[0]:.1f}, max {values[-1]:.1f} over {len(values)} cases")
+    return lines
 
 
 def _bench_notes(rows: Sequence[BenchRow], listed: int = 3) -> list[str]:
@@ -185,17 +205,31 @@ def cmd_bench(args: argparse.Namespace) -> int:
     _validate_op(args.op, registered, "bench")
     profiles = _validate_socs(args.soc or [], "bench")
     chosen = [c for c in registered if args.op is None or c.op == args.op]
-    print(f"normgrad bench: {len(chosen)} cases on {', '.join(p['name'] for p in profiles)} (modeled times)")
+    specs = [""] + list(args.what_if or [])
+    for spec in specs[1:]:
+        try:
+            _native.set_what_if(spec)
+        except ValueError as err:
+            raise UsageError(f"normgrad bench --what-if: {err}") from err
+        finally:
+            _native.set_what_if("")
+    print(f"normgrad bench: {len(chosen)} cases on {', '.join(p['name'] for p in profiles)} (modeled times"
+          + (f"; {len(specs)} constant sets)" if len(specs) > 1 else ")"))
     progress = Progress(len(chosen) * len(profiles))
-    rows = []
+    rows_by_spec: dict[str, list[BenchRow]] = {spec: [] for spec in specs}
     for case in chosen:
         for profile in profiles:
             progress.step(f"{case.op}/{case.name} {case.dtype} on {profile['name']}")
-            rows.append(run_bench(case, profile, args.seed))
+            for row in run_bench_what_if(case, profile["name"], args.seed, specs):
+                rows_by_spec[row.what_if].append(row)
     progress.close()
-    print(_bench_table(rows))
+    rows = [row for spec in specs for row in rows_by_spec[spec]]
+    print(_bench_table(rows, what_if=len(specs) > 1))
     for line in _bench_notes(rows):
         print(line)
+    if len(specs) > 1:
+        for line in _what_if_summary(rows, specs):
+            print(line)
     if args.csv is not None:
         write_csv(rows, args.csv)
         print(f"wrote {args.csv}")
@@ -227,6 +261,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--csv", type=Path, help="also write the rows to this CSV file")
     bench.add_argument("--plot", type=Path, help="also draw a chart to this file (needs matplotlib)")
     bench.add_argument("--seed", type=int, default=0, help="input seed (default 0)")
+    bench.add_argument("--what-if", action="append", metavar="KEY=V,...",
+                       help="also model every case with these constants, e.g. launch_us=3,sync_us=1 "
+                            "(repeatable; keys in docs/sim.md)")
     bench.set_defaults(func=cmd_bench)
     return parser
 

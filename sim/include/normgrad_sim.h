@@ -18,21 +18,32 @@ int normgradSimSetThreadSoc(const char* name);
 // The profile the calling thread's operators run on (its own, else the process-wide one).
 const char* normgradSimGetSoc(void);
 
-// [{"name":..., "aivCores":..., "ubBytes":..., "clockGHz":..., ... every SocProfile field}]
+// [{"name":..., "aivCores":..., "ubBytes":..., "clockGHz":..., ... every SocProfile field,
+//   "l2Bytes"}], with the what-if constants of normgradSimSetCostOverrides applied.
 const char* normgradSimSocsJson(void);
+
+// What-if cost-model constants: "launch_us=3,sync_us=1" replaces those constants of every SoC
+// profile (keys in ascendc/cost.h, SetCostOverrides) for later launches and reports; "" or
+// nullptr restores the profiles' own. Returns 0, or 1 with the reason in aclGetRecentErrMsg()
+// (nothing changed).
+int normgradSimSetCostOverrides(const char* spec);
 
 // The launches of the calling thread's latest operator call (its aclnn execute phase clears the log):
 // {"soc": "<current soc>", "totalUs": <sum over launches>, "bytesIn": ..., "bytesOut": ...,
 //  "launches": [{"kernel", "soc", "blockDim", "ok", "error", "warnings": [...],
 //                "totalUs", "launchUs", "hbmUs", "maxCoreUs", "meanCoreUs", "syncUs",
-//                "bytesIn", "bytesOut", "scalarGmBytesIn", "scalarGmBytesOut", "loadBalance",
-//                "chipUtilization", "busyCores",
+//                "bytesIn", "bytesOut", "scalarGmBytesIn", "scalarGmBytesOut", "l2HitBytes",
+//                "ubPeakBytes", "loadBalance", "chipUtilization", "busyCores",
 //                "cores": [{"gmToUbBytes", "ubToGmBytes", "ubToUbBytes", "dmaIn", "dmaOut",
 //                           "vecInstr", "vecRepeats": {"elementwise", "reduce", "transcendental",
 //                           "cast"}, "scalarGm", "scalarGmBytesIn", "scalarGmBytesOut", "scalarUb",
-//                           "syncs", "syncAll", "mte2Us", "mte3Us", "vecUs", "fillUs", "coreUs"}]}]}
+//                           "syncs", "syncAll", "fullBarriers", "drains", "l2HitBytes", "ubPeakBytes",
+//                           "mte2Us", "mte3Us", "vecUs", "fillUs", "refills", "coreUs"}]}]}
 // Times are the cost model's (ascendc/cost.h), in microseconds. bytesIn/bytesOut count DMA payload
-// plus the scalar GM accesses' DCache traffic, which scalarGmBytesIn/Out also give on their own.
+// plus the scalar GM accesses' DCache traffic, which scalarGmBytesIn/Out also give on their own;
+// l2HitBytes is the part of bytesIn the L2 re-read model served (not charged at HBM bandwidth).
+// ubPeakBytes: the highest UB byte a core's TPipe reached (InitBuffer rounding included), per
+// core and, for the launch, the largest over its cores.
 const char* normgradSimLastRunJson(void);
 
 // Runs a small multi-core Ascend C kernel (queues with double buffering, DataCopy, DataCopyPad,
@@ -51,6 +62,11 @@ const char* normgradGraphOpsJson(void);
 //   "formats": [...]}], "outputs": [...], "attrs": [{"name", "type", "required", "default"}],
 //   "hasInferShape", "hasTiling", "socs": [...], "problems": [...]}]
 const char* normgradOpDefsJson(void);
+
+// aclrtMalloc(devPtr, size) followed by an aclrtMemcpy of `size` host bytes into the whole block,
+// without first filling it with 0xFF (every byte is written anyway). Returns an aclError (0 on
+// success) with the reason in aclGetRecentErrMsg(). Python's normgrad.tensor() uses it.
+int normgradSimMallocFrom(void** devPtr, const void* host, size_t size);
 
 // Records the text aclGetRecentErrMsg() returns on this thread (the aclnn layer's Error()).
 void normgradSimSetRecentErrMsg(const char* msg);

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <map>
 #include <mutex>
 #include <set>
@@ -27,6 +28,47 @@ std::set<void*> g_hostAllocs;
 std::set<aclrtStream> g_streams;
 
 size_t RoundUp(size_t v, size_t a) { return (v + a - 1) / a * a; }
+
+// Freed device blocks kept for reuse by an aclrtMalloc of the same rounded size: a fresh
+// block costs a page fault and a zeroed page per 4 KiB (or 2 MiB) on first touch, which for
+// the large cases cost more host time than the kernel. A kept block is unregistered like a
+// freed one (a kernel access to it still fails) and is poisoned again when reused.
+// Under AddressSanitizer nothing is kept, so host-side use after free is still caught.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr size_t kKeptBytesMax = 0;
+#else
+constexpr size_t kKeptBytesMax = size_t{1} << 30;
+#endif
+std::deque<std::pair<size_t, void*>> g_kept;  // (rounded bytes, block), oldest first
+size_t g_keptBytes = 0;
+
+void* TakeKept(size_t rounded) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  for (auto it = g_kept.begin(); it != g_kept.end(); ++it) {
+    if (it->first == rounded) {
+      void* p = it->second;
+      g_keptBytes -= rounded;
+      g_kept.erase(it);
+      return p;
+    }
+  }
+  return nullptr;
+}
+
+void KeepOrFree(void* p, size_t rounded) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  if (rounded > kKeptBytesMax) {
+    std::free(p);
+    return;
+  }
+  g_kept.emplace_back(rounded, p);
+  g_keptBytes += rounded;
+  while (g_keptBytes > kKeptBytesMax) {
+    g_keptBytes -= g_kept.front().first;
+    std::free(g_kept.front().second);
+    g_kept.pop_front();
+  }
+}
 
 const char* KindName(aclrtMemcpyKind kind) {
   switch (kind) {
@@ -160,20 +202,29 @@ aclError aclrtSynchronizeStream(aclrtStream stream) {
   return ACL_SUCCESS;  // every launch completed before its call returned
 }
 
-aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
+namespace {
+
+// aclrtMalloc without the 0xFF fill when `initial` (size bytes) is given: the block starts as a
+// copy of it instead (normgradSimMallocFrom), saving a pass over memory that is overwritten anyway.
+aclError Malloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy, const void* initial) {
   if (devPtr == nullptr) return AclFail(ACL_ERROR_INVALID_PARAM, "aclrtMalloc", "devPtr is null");
   if (size == 0) return AclFail(ACL_ERROR_INVALID_PARAM, "aclrtMalloc", "size is 0; it must be > 0");
   if (policy < ACL_MEM_MALLOC_HUGE_FIRST || policy > ACL_MEM_MALLOC_NORMAL_ONLY_P2P) {
     return AclFail(ACL_ERROR_INVALID_PARAM, "aclrtMalloc", "policy %d is not an aclrtMemMallocPolicy",
                    static_cast<int>(policy));
   }
-  void* p = std::aligned_alloc(kDeviceAlign, RoundUp(size, kDeviceAlign));
+  void* p = TakeKept(RoundUp(size, kDeviceAlign));
+  if (p == nullptr) p = std::aligned_alloc(kDeviceAlign, RoundUp(size, kDeviceAlign));
   if (p == nullptr) {
     return AclFail(ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtMalloc", "out of memory allocating %zu bytes", size);
   }
-  // Device memory starts undefined; 0xff bytes read as NaN in every float type, so a kernel
-  // that reads memory nobody wrote shows it.
-  std::memset(p, 0xff, size);
+  if (initial != nullptr) {
+    std::memcpy(p, initial, size);
+  } else {
+    // Device memory starts undefined; 0xff bytes read as NaN in every float type, so a kernel
+    // that reads memory nobody wrote shows it.
+    std::memset(p, 0xff, size);
+  }
   sim::gm::Register(p, size);
   std::lock_guard<std::mutex> lock(g_mutex);
   g_deviceAllocs[p] = size;
@@ -181,15 +232,33 @@ aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
   return ACL_SUCCESS;
 }
 
+}  // namespace
+
+aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
+  return Malloc(devPtr, size, policy, nullptr);
+}
+
+int normgradSimMallocFrom(void** devPtr, const void* host, size_t size) {
+  if (host == nullptr) return AclFail(ACL_ERROR_INVALID_PARAM, "normgradSimMallocFrom", "host is null");
+  if (normgrad_sim::InDeviceMemory(host, 1)) {
+    return AclFail(ACL_ERROR_INVALID_PARAM, "normgradSimMallocFrom", "host %p is device memory", host);
+  }
+  return Malloc(devPtr, size, ACL_MEM_MALLOC_HUGE_FIRST, host);
+}
+
 aclError aclrtFree(void* devPtr) {
+  size_t size = 0;
   {
     std::lock_guard<std::mutex> lock(g_mutex);
-    if (g_deviceAllocs.erase(devPtr) == 0) {
+    auto it = g_deviceAllocs.find(devPtr);
+    if (it == g_deviceAllocs.end()) {
       return AclFail(ACL_ERROR_INVALID_PARAM, "aclrtFree", "%p was not returned by aclrtMalloc (or is freed)", devPtr);
     }
+    size = it->second;
+    g_deviceAllocs.erase(it);
   }
   sim::gm::Unregister(devPtr);
-  std::free(devPtr);
+  KeepOrFree(devPtr, RoundUp(size, kDeviceAlign));
   return ACL_SUCCESS;
 }
 

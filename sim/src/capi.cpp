@@ -38,7 +38,7 @@ std::string SocJson(const sim::SocProfile& s) {
                  Field("launchUs", Num(s.launchUs)), Field("syncAllUs", Num(s.syncAllUs)),
                  Field("eventIdsPerEvent", Int(s.eventIdsPerEvent)), Field("hasDataCopyPad", JsonBool(s.hasDataCopyPad)),
                  Field("hasBf16", JsonBool(s.hasBf16)), Field("hasHardSyncAll", JsonBool(s.hasHardSyncAll)),
-                 Field("hasBrcb", JsonBool(s.hasBrcb))});
+                 Field("hasBrcb", JsonBool(s.hasBrcb)), Field("l2Bytes", Int(s.l2Bytes))});
 }
 
 std::string CoreJson(const sim::CoreCounters& c, const sim::CoreTime& t) {
@@ -53,8 +53,11 @@ std::string CoreJson(const sim::CoreCounters& c, const sim::CoreTime& t) {
                  Field("scalarGmBytesIn", Int(c.scalarGmBytesIn)), Field("scalarGmBytesOut", Int(c.scalarGmBytesOut)),
                  Field("scalarUb", Int(c.scalarUb)), Field("syncs", Int(c.syncs)), Field("syncAll", Int(c.syncAll)),
                  Field("crossCoreWaits", Int(c.crossCoreWaits)),
-                 Field("mte2Us", Num(t.mte2Us)), Field("mte3Us", Num(t.mte3Us)), Field("vecUs", Num(t.vecUs)),
-                 Field("fillUs", Num(t.fillUs)), Field("coreUs", Num(t.coreUs))});
+                 Field("fullBarriers", Int(c.fullBarriers)), Field("drains", Int(c.drains)),
+                 Field("l2HitBytes", Int(c.l2HitBytes)),
+                 Field("ubPeakBytes", Int(c.ubPeakBytes)), Field("mte2Us", Num(t.mte2Us)),
+                 Field("mte3Us", Num(t.mte3Us)), Field("vecUs", Num(t.vecUs)), Field("fillUs", Num(t.fillUs)),
+                 Field("refills", Int(t.refills)), Field("coreUs", Num(t.coreUs))});
 }
 
 std::string LaunchJson(const sim::LaunchReport& r, const sim::KernelTime& k) {
@@ -69,6 +72,7 @@ std::string LaunchJson(const sim::LaunchReport& r, const sim::KernelTime& k) {
                  Field("meanCoreUs", Num(k.meanCoreUs)), Field("syncUs", Num(k.syncUs)),
                  Field("bytesIn", Int(k.bytesIn)), Field("bytesOut", Int(k.bytesOut)),
                  Field("scalarGmBytesIn", Int(k.scalarBytesIn)), Field("scalarGmBytesOut", Int(k.scalarBytesOut)),
+                 Field("l2HitBytes", Int(k.l2HitBytes)), Field("ubPeakBytes", Int(k.ubPeakBytes)),
                  Field("loadBalance", Num(k.loadBalance)), Field("chipUtilization", Num(k.chipUtilization)),
                  Field("busyCores", Int(k.busyCores)), Field("cores", JsonArray(cores))});
 }
@@ -97,7 +101,7 @@ const char* normgradSimSocsJson(void) {
   int count = 0;
   const sim::SocProfile* socs = sim::AllSocs(&count);
   std::vector<std::string> items;
-  for (int i = 0; i < count; ++i) items.push_back(SocJson(socs[i]));
+  for (int i = 0; i < count; ++i) items.push_back(SocJson(sim::EffectiveSoc(socs[i])));
   t_socs = JsonArray(items);
   return t_socs.c_str();
 }
@@ -117,6 +121,13 @@ const char* normgradSimLastRunJson(void) {
                       Field("bytesIn", Int(bytesIn)), Field("bytesOut", Int(bytesOut)),
                       Field("launches", JsonArray(launches))});
   return t_lastRun.c_str();
+}
+
+int normgradSimSetCostOverrides(const char* spec) {
+  std::string error;
+  if (sim::SetCostOverrides(spec != nullptr ? spec : "", &error)) return 0;
+  normgradSimSetRecentErrMsg(error.c_str());
+  return 1;
 }
 
 int normgradSimSelfCheck(char* msg, size_t msgBytes) {

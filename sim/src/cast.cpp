@@ -1,5 +1,5 @@
 // Cast rounding (every RoundMode bit-exact, with saturation) and the legal cast matrix per SoC
-// (ascendc-api.md §6.3, §8).
+// (docs/hardware-rules.md §6).
 #include "ascendc/cast.h"
 
 #include <cmath>
@@ -25,7 +25,7 @@ struct CastRule {
   uint32_t modes;
 };
 
-// A2/A3 (arch 2201), ascendc-api.md §6.3. int32 -> half needs SetDeqScale and is left out.
+// A2/A3 (arch 2201), docs/hardware-rules.md §6. int32 -> half needs SetDeqScale and is left out.
 const CastRule kRules2201[] = {
     {TypeCode::kHalf, TypeCode::kFloat, kNone},
     {TypeCode::kBf16, TypeCode::kFloat, kNone},

@@ -210,6 +210,7 @@ void GmToUb(const char* api, Ub dst, const uint8_t* gm, uint32_t elemBytes, uint
   race::GmAccess(race::kRead, api, gm, blockCount, blockBytes, gmPitch);
   CopyBlocks(c.ub.data() + dst.addr, gm, blockCount, blockBytes, gmPitch, ubPitch);
   c.counters.gmToUbBytes += blockCount * blockBytes;
+  c.counters.l2HitBytes += c.l2.Read(gm, blockCount, blockBytes, gmPitch);
 }
 
 void UbToGm(const char* api, uint8_t* gm, Ub src, uint32_t elemBytes, int elemCode, uint32_t blockCount,
@@ -230,6 +231,7 @@ void UbToGm(const char* api, uint8_t* gm, Ub src, uint32_t elemBytes, int elemCo
                  c.ub.data() + src.addr, ubPitch);
   StoreBlocks(api, gm, c.ub.data() + src.addr, elemCode, blockCount, blockBytes, ubPitch, gmPitch);
   c.counters.ubToGmBytes += blockCount * blockBytes;
+  c.l2.Write(gm, blockCount, blockBytes, gmPitch);
 }
 
 void UbToUb(const char* api, Ub dst, Ub src, uint32_t blockCount, uint64_t blockBytes, uint64_t srcPitch,
@@ -295,6 +297,7 @@ void PadGmToUb(Ub dst, const uint8_t* gm, uint32_t elemBytes, const PadArgs& a) 
     }
   }
   c.counters.gmToUbBytes += static_cast<uint64_t>(a.blockCount) * a.blockLen;
+  c.counters.l2HitBytes += c.l2.Read(gm, a.blockCount, a.blockLen, gmPitch);
 }
 
 void PadUbToGm(uint8_t* gm, Ub src, uint32_t elemBytes, int elemCode, const PadArgs& a) {
@@ -317,6 +320,7 @@ void PadUbToGm(uint8_t* gm, Ub src, uint32_t elemBytes, int elemCode, const PadA
                  gmPitch, c.ub.data() + src.addr, ubPitch);
   StoreBlocks(api, gm, c.ub.data() + src.addr, elemCode, a.blockCount, a.blockLen, ubPitch, gmPitch);
   c.counters.ubToGmBytes += static_cast<uint64_t>(a.blockCount) * a.blockLen;
+  c.l2.Write(gm, a.blockCount, a.blockLen, gmPitch);
 }
 
 void SetAtomic(const char* api, int elemCode) {
@@ -341,6 +345,7 @@ void FillGm(const char* api, uint8_t* gm, uint64_t count, uint32_t elemBytes, co
   FillValue(gm, bytes, static_cast<const uint8_t*>(value), elemBytes);
   c.counters.dmaOut += (bytes + chunkBytes - 1) / chunkBytes;
   c.counters.ubToGmBytes += bytes;
+  c.l2.Write(gm, 1, bytes, bytes);
 }
 
 }  // namespace copy

@@ -1,19 +1,95 @@
-// The cost model of ascendc/cost.h (performance-model.md §5.1, §5.2).
+// The cost model of ascendc/cost.h and its what-if constants.
 #include "ascendc/cost.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <map>
+#include <mutex>
 
 namespace sim {
+namespace {
+
+// Cycles per 256-byte repeat by OpClass (docs/sim.md, "Cost-model constants").
+constexpr double kDefaultCpr[static_cast<int>(OpClass::kCount)] = {1.0, 3.0, 3.0, 1.0};
+
+std::mutex g_overrideMutex;
+std::map<std::string, double> g_overrides;  // what-if key -> value
+
+const char* const kKeys[] = {"launch_us",        "sync_us",          "hbm_tbs",         "hbm_peak_tbs",
+                             "core_bytes_per_cycle", "dma_issue_cycles", "vec_issue_cycles", "clock_ghz",
+                             "l2_mb",            "cpr_elementwise",  "cpr_reduce",      "cpr_transcendental",
+                             "cpr_cast"};
+
+bool Override(const char* key, double* value) {
+  std::lock_guard<std::mutex> lock(g_overrideMutex);
+  auto it = g_overrides.find(key);
+  if (it == g_overrides.end()) return false;
+  *value = it->second;
+  return true;
+}
+
+}  // namespace
 
 double CyclesPerRepeat(OpClass cls) {
-  switch (cls) {
-    case OpClass::kElementwise: return 1.0;
-    case OpClass::kReduce: return 3.0;
-    case OpClass::kTranscendental: return 3.0;
-    case OpClass::kCast: return 1.0;
-    case OpClass::kCount: break;
+  static const char* const kCprKeys[] = {"cpr_elementwise", "cpr_reduce", "cpr_transcendental", "cpr_cast"};
+  int k = static_cast<int>(cls);
+  if (k < 0 || k >= static_cast<int>(OpClass::kCount)) return kDefaultCpr[0];
+  double v = kDefaultCpr[k];
+  Override(kCprKeys[k], &v);
+  return v;
+}
+
+bool SetCostOverrides(const std::string& spec, std::string* error) {
+  std::map<std::string, double> parsed;
+  size_t pos = 0;
+  while (pos < spec.size()) {
+    size_t comma = spec.find(',', pos);
+    std::string item = spec.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    pos = comma == std::string::npos ? spec.size() : comma + 1;
+    if (item.empty()) continue;
+    size_t eq = item.find('=');
+    std::string key = item.substr(0, eq);
+    bool known = false;
+    for (const char* k : kKeys) known = known || key == k;
+    if (eq == std::string::npos || !known) {
+      std::string keys;
+      for (const char* k : kKeys) keys += std::string(keys.empty() ? "" : ", ") + k;
+      *error = "what-if '" + item + "': expected key=value with a key among " + keys;
+      return false;
+    }
+    std::string text = item.substr(eq + 1);
+    char* end = nullptr;
+    double v = std::strtod(text.c_str(), &end);
+    if (text.empty() || end == nullptr || *end != '\0' || !(v >= 0) || v > 1e12) {
+      *error = "what-if '" + item + "': the value must be a non-negative number";
+      return false;
+    }
+    bool mustBePositive = key != "launch_us" && key != "sync_us" && key != "dma_issue_cycles" &&
+                          key != "vec_issue_cycles" && key != "l2_mb";
+    if (mustBePositive && v == 0) {
+      *error = "what-if '" + item + "': " + key + " must be greater than 0";
+      return false;
+    }
+    parsed[key] = v;
   }
-  return 1.0;
+  std::lock_guard<std::mutex> lock(g_overrideMutex);
+  g_overrides = std::move(parsed);
+  return true;
+}
+
+SocProfile EffectiveSoc(const SocProfile& soc) {
+  SocProfile s = soc;
+  Override("launch_us", &s.launchUs);
+  Override("sync_us", &s.syncAllUs);
+  Override("hbm_tbs", &s.hbmSustainedTBs);
+  Override("hbm_peak_tbs", &s.hbmPeakTBs);
+  Override("core_bytes_per_cycle", &s.coreDmaBytesPerCycle);
+  Override("dma_issue_cycles", &s.dmaIssueCycles);
+  Override("vec_issue_cycles", &s.vecIssueCycles);
+  Override("clock_ghz", &s.clockGHz);
+  double l2Mb = 0;
+  if (Override("l2_mb", &l2Mb)) s.l2Bytes = static_cast<uint64_t>(l2Mb * 1024 * 1024);
+  return s;
 }
 
 CoreTime ModelCore(const CoreCounters& c, const SocProfile& soc) {
@@ -24,8 +100,8 @@ CoreTime ModelCore(const CoreCounters& c, const SocProfile& soc) {
   const double dmaInUs = static_cast<double>(c.gmToUbBytes) / dmaBytesPerUs + static_cast<double>(c.dmaIn) * dmaIssueUs;
   const double dmaOutUs = static_cast<double>(c.ubToGmBytes) / dmaBytesPerUs + static_cast<double>(c.dmaOut) * dmaIssueUs;
   // DCache line fills and write-backs use the core's GM port like the DMA copies do (the per-core
-  // 32 B/cycle rate, performance-model.md §1.3): fills on the read side, write-backs on the write
-  // side. They are not DMA instructions, so they add no issue cost and stay out of T_fill.
+  // rate): fills on the read side, write-backs on the write side. They are not DMA instructions,
+  // so they add no issue cost and stay out of T_fill.
   t.mte2Us = dmaInUs + static_cast<double>(c.scalarGmBytesIn) / dmaBytesPerUs;
   t.mte3Us = dmaOutUs + static_cast<double>(c.scalarGmBytesOut) / dmaBytesPerUs;
   double vecCycles = static_cast<double>(c.vecInstr) * soc.vecIssueCycles;
@@ -38,7 +114,13 @@ CoreTime ModelCore(const CoreCounters& c, const SocProfile& soc) {
   if (c.dmaIn > 0) t.fillUs += dmaInUs / static_cast<double>(c.dmaIn);
   if (c.dmaOut > 0) t.fillUs += dmaOutUs / static_cast<double>(c.dmaOut);
   double steady = std::max({t.mte2Us, t.mte3Us, t.vecUs});
-  t.coreUs = steady > 0 ? steady + t.fillUs : 0;
+  if (steady > 0) {
+    // Every PipeBarrier<PIPE_ALL> (and the one inside each SyncAll) drains the pipes: the
+    // double-buffer pipeline fills again after it. A drain with no DMA since the previous one
+    // (a PipeBarrier<PIPE_ALL> right before a SyncAll) finds nothing in flight: not counted.
+    t.refills = 1 + c.drains;
+    t.coreUs = steady + static_cast<double>(t.refills) * t.fillUs;
+  }
   return t;
 }
 
@@ -54,6 +136,8 @@ KernelTime ModelKernel(const std::vector<CoreCounters>& cores, const SocProfile&
     k.bytesOut += c.ubToGmBytes + c.scalarGmBytesOut;
     k.scalarBytesIn += c.scalarGmBytesIn;
     k.scalarBytesOut += c.scalarGmBytesOut;
+    k.l2HitBytes += c.l2HitBytes;
+    k.ubPeakBytes = std::max(k.ubPeakBytes, c.ubPeakBytes);
     // Each inter-core wait (SyncAll, CrossCoreWaitFlag, IBWait, WaitPreBlock) costs one barrier latency.
     syncAlls = std::max(syncAlls, c.syncAll + c.crossCoreWaits);
     sumCoreUs += t.coreUs;
@@ -61,7 +145,7 @@ KernelTime ModelKernel(const std::vector<CoreCounters>& cores, const SocProfile&
     if (t.coreUs > 0) ++k.busyCores;
   }
   const double hbmBytesPerUs = soc.hbmSustainedTBs * 1e6;
-  k.hbmUs = static_cast<double>(k.bytesIn + k.bytesOut) / hbmBytesPerUs;
+  k.hbmUs = static_cast<double>(k.bytesIn - k.l2HitBytes + k.bytesOut) / hbmBytesPerUs;
   k.syncUs = static_cast<double>(syncAlls) * soc.syncAllUs;
   k.meanCoreUs = cores.empty() ? 0 : sumCoreUs / static_cast<double>(cores.size());
   if (k.maxCoreUs > 0) {
@@ -73,7 +157,7 @@ KernelTime ModelKernel(const std::vector<CoreCounters>& cores, const SocProfile&
 }
 
 KernelTime ModelLaunch(const LaunchReport& report) {
-  return ModelKernel(report.cores, report.soc != nullptr ? *report.soc : CurrentSoc());
+  return ModelKernel(report.cores, EffectiveSoc(report.soc != nullptr ? *report.soc : CurrentSoc()));
 }
 
 double ModelCallUs(const std::vector<LaunchReport>& launches) {

@@ -31,8 +31,11 @@ void NewSegment(CoreContext& c, LaunchBarrier& b) {
   if (c.races != nullptr) c.races->NewSegment(b.Clock(c.blockIdx));
 }
 
+// The APIs start and end with PipeBarrier<PIPE_ALL>: the hazard tracker orders every pipe and the
+// cost model charges the drain's pipeline refill, as for SyncAll.
 void FullBarrier(CoreContext& c) {
-  if (c.hazards != nullptr) c.hazards->FullBarrier();  // the APIs start and end with PipeBarrier<PIPE_ALL>
+  if (c.hazards != nullptr) c.hazards->FullBarrier();
+  NoteFullDrain(c);
 }
 
 int32_t Load(const int32_t* p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }

@@ -1,5 +1,5 @@
 // The pipe-hazard tracker: vector clocks per pipe, last accesses per UB block, MTE3-written GM
-// ranges per core (ascendc-api.md §7.3, with the sync sources of §3.5 and §7.2).
+// ranges per core (docs/hardware-rules.md §7).
 #include "ascendc/hazard.h"
 
 #include <algorithm>
@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <memory>
 #include <mutex>
 
@@ -110,23 +111,54 @@ void VecOperand(const char* api, const char* name, uint32_t addr, uint64_t bytes
   }
 }
 
-Tracker::Tracker(uint32_t ubBytes) : blocks_((ubBytes + 31) / 32) { Reset(); }
+Tracker::Tracker(uint32_t ubBytes) : blockCount_((ubBytes + 31) / 32) { Reset(); }
 
 void Tracker::Reset() {
-  ++epoch_;
   for (uint32_t& n : now_) n = 1;
   std::memset(clock_, 0, sizeof(clock_));
   std::memset(captured_, 0, sizeof(captured_));
   gmWrites_.clear();
+  runs_.clear();
+  runs_.push_back(Run{0, Block{}});
 }
 
-Tracker::Block& Tracker::At(uint32_t index) {
-  Block& b = blocks_[index];
-  if (b.epoch != epoch_) {
-    b = Block{};
-    b.epoch = epoch_;
+bool Tracker::Block::operator==(const Block& o) const {
+  auto same = [](const Access& a, const Access& b) { return a.stamp == b.stamp && a.instr == b.instr && a.api == b.api; };
+  if (writer != o.writer || !same(write, o.write)) return false;
+  for (int p = 0; p < kPipes; ++p) {
+    if (!same(read[p], o.read[p])) return false;
   }
-  return b;
+  return true;
+}
+
+size_t Tracker::Find(uint32_t block) const {
+  // Consecutive accesses mostly meet the same run (a loop over one buffer): try it first.
+  if (hint_ < runs_.size() && runs_[hint_].first <= block && block < RunEnd(hint_)) return hint_;
+  auto it = std::upper_bound(runs_.begin(), runs_.end(), block,
+                             [](uint32_t b, const Run& r) { return b < r.first; });
+  hint_ = static_cast<size_t>(it - runs_.begin()) - 1;
+  return hint_;
+}
+
+size_t Tracker::Split(uint32_t at) {
+  if (at >= blockCount_) return runs_.size();
+  size_t i = Find(at);
+  if (runs_[i].first == at) return i;
+  Run piece{at, runs_[i].state};
+  runs_.insert(runs_.begin() + static_cast<std::ptrdiff_t>(i + 1), piece);
+  return i + 1;
+}
+
+void Tracker::Coalesce(uint32_t first, uint32_t last) {
+  size_t a = Find(first);
+  if (a > 0) --a;
+  for (size_t n = a + 1; n < runs_.size() && runs_[n].first <= last + 1; n = a + 1) {
+    if (runs_[n].state == runs_[a].state) {
+      runs_.erase(runs_.begin() + static_cast<std::ptrdiff_t>(n));
+    } else {
+      a = n;
+    }
+  }
 }
 
 Tracker::Access Tracker::Now(int pipe, const char* api) const { return Access{now_[pipe], InstrNumber(pipe), api}; }
@@ -155,39 +187,49 @@ void Tracker::FailUb(int q, const char* api, const char* kind, uint32_t first, u
 
 void Tracker::UbRead(int q, const char* api, uint32_t addr, uint64_t bytes) {
   if (bytes == 0) return;
-  uint32_t first = addr / 32, last = static_cast<uint32_t>((addr + bytes - 1) / 32);
+  uint32_t first = addr / 32, last = static_cast<uint32_t>(std::min<uint64_t>((addr + bytes - 1) / 32, blockCount_ - 1));
+  if (first > last) return;  // outside the UB: the instruction's own checks report it
   Access now = Now(q, api);
-  for (uint32_t i = first; i <= last; ++i) {
-    Block& b = At(i);
+  size_t begin = Split(first), stop = Split(last + 1);
+  for (size_t r = begin; r != stop; ++r) {
+    Block& b = runs_[r].state;
     if (b.writer >= 0 && b.writer != q && !Known(q, b.writer, b.write.stamp)) {
-      uint32_t end = i;
-      while (end < last && blocks_[end + 1].epoch == epoch_ && blocks_[end + 1].writer == b.writer &&
-             blocks_[end + 1].write.stamp == b.write.stamp) {
-        ++end;
+      // Name the whole stretch of that one write inside this access.
+      uint32_t end = RunEnd(r) - 1;
+      for (size_t n = r + 1;
+           n != stop && runs_[n].state.writer == b.writer && runs_[n].state.write.stamp == b.write.stamp; ++n) {
+        end = RunEnd(n) - 1;
       }
-      FailUb(q, api, "read-after-write", i, end, b.writer, b.write, false);
+      FailUb(q, api, "read-after-write", runs_[r].first, end, b.writer, b.write, false);
     }
     b.read[q] = now;
   }
+  Coalesce(first, last);
 }
 
 void Tracker::UbWrite(int q, const char* api, uint32_t addr, uint64_t bytes) {
   if (bytes == 0) return;
-  uint32_t first = addr / 32, last = static_cast<uint32_t>((addr + bytes - 1) / 32);
+  uint32_t first = addr / 32, last = static_cast<uint32_t>(std::min<uint64_t>((addr + bytes - 1) / 32, blockCount_ - 1));
+  if (first > last) return;  // outside the UB: the instruction's own checks report it
   Access now = Now(q, api);
-  for (uint32_t i = first; i <= last; ++i) {
-    Block& b = At(i);
+  size_t begin = Split(first), stop = Split(last + 1);
+  for (size_t r = begin; r != stop; ++r) {
+    const Block& b = runs_[r].state;
+    uint32_t i = runs_[r].first;  // every block of a run has the same state: its first one fails first
     bool unordered = b.writer >= 0 && !Known(q, b.writer, b.write.stamp);
     if (unordered && b.writer != q) FailUb(q, api, "write-after-write", i, i, b.writer, b.write, false);
-    for (int r = 0; r < kPipes; ++r) {
-      if (r != q && !Known(q, r, b.read[r].stamp)) FailUb(q, api, "write-after-read", i, i, r, b.read[r], false);
+    for (int p = 0; p < kPipes; ++p) {
+      if (p != q && !Known(q, p, b.read[p].stamp)) FailUb(q, api, "write-after-read", i, i, p, b.read[p], false);
     }
     // Same-pipe writes are ordered on V (auto-sync), not on the DMA pipes (§5.1).
     if (unordered && q != kV) FailUb(q, api, "write-after-write", i, i, b.writer, b.write, true);
-    b.writer = static_cast<int8_t>(q);
-    b.write = now;
-    for (Access& r : b.read) r = Access{};
   }
+  Block written;
+  written.writer = static_cast<int8_t>(q);
+  written.write = now;
+  runs_[begin].state = written;
+  runs_.erase(runs_.begin() + static_cast<std::ptrdiff_t>(begin + 1), runs_.begin() + static_cast<std::ptrdiff_t>(stop));
+  Coalesce(first, last);
 }
 
 uint64_t Tracker::GmWriteRange::FirstRowHitting(uintptr_t a, uintptr_t b) const {
@@ -276,7 +318,7 @@ void Tracker::ScalarWaits(int p, uint32_t stamp) {
 }
 
 void Tracker::ScalarUb(uint32_t addr, bool write) {
-  Block& b = At(addr / 32);
+  const Block& b = runs_[Find(std::min(addr / 32, blockCount_ - 1))].state;
   if (b.writer >= 0) ScalarWaits(b.writer, b.write.stamp);
   if (write) {
     for (int r = 0; r < kPipes; ++r) {

@@ -9,6 +9,7 @@
 #include <set>
 #include <thread>
 
+#include "ascendc/cost.h"
 #include "ascendc/dcache.h"
 #include "ascendc/entry.h"
 #include "ascendc/hazard.h"
@@ -88,6 +89,7 @@ void RunCore(const SocProfile& soc, int idx, int blockDim, uint64_t tilingKey, b
   ctx.blockNum = blockDim;
   ctx.soc = &soc;
   ctx.ub = TakeUb(soc.ubBytes);
+  ctx.l2.Reset(EffectiveSoc(soc).l2Bytes, blockDim);
   if (trackHazards) ctx.hazards = hazard::TakeTracker(soc.ubBytes);
   if (races != nullptr) races->Reset(idx, barrier.Clock(idx));
   ctx.races = races;

@@ -1,5 +1,5 @@
 // Lane plans: how the mask register, its mode and a call's mask argument select the lanes of
-// each repeat (ascendc-api.md §6.1).
+// each repeat (docs/hardware-rules.md §4).
 #include "ascendc/mask.h"
 
 namespace sim {

@@ -297,6 +297,7 @@ uint32_t TPipe::SimAllocate(const char* api, uint32_t num, uint32_t len, TPositi
   }
   uint32_t addr = cursor_;
   cursor_ += static_cast<uint32_t>(bytes);
+  if (cursor_ > c.counters.ubPeakBytes) c.counters.ubPeakBytes = cursor_;
   bufferCount_ += num;
   if (isQueue) {
     int p = static_cast<int>(pos);

@@ -1,4 +1,4 @@
-// Reductions in the documented order (ascendc-api.md §6.4): a pairwise tree over lanes in lane
+// Reductions in the documented order (docs/hardware-rules.md §4): a pairwise tree over lanes in lane
 // order inside a repeat or block, repeat results accumulated sequentially (ReduceSum count
 // form) or by further trees (ReduceSum high-dim form). Instantiated for half and float.
 #include "ascendc/reduce.h"

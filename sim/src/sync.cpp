@@ -87,6 +87,10 @@ void PipeBarrier(int pipe) {
     Fail("PipeBarrier", "%s is not a vector-core pipe (PIPE_V, PIPE_MTE2, PIPE_MTE3 or PIPE_ALL)", PipeName(pipe));
   }
   ++c.counters.syncs;
+  if (pipe == PIPE_ALL) {
+    ++c.counters.fullBarriers;
+    NoteFullDrain(c);  // the cost model charges a pipeline refill
+  }
   if (c.hazards != nullptr) c.hazards->PipeBarrier(pipe);
 }
 
@@ -103,6 +107,7 @@ void HardSyncAll(bool isAivOnly) {
          "for which the hardware does not run inter-core sync", KernelTypeName(rt.kernelType));
   }
   ++c.counters.syncAll;
+  NoteFullDrain(c);  // SyncAll drains every pipe of the core first
   ++rt.syncAllCount;
   rt.barrier->Arrive(c.blockIdx, true, c.blockNum, rt.syncAllCount);
   if (c.races != nullptr) c.races->NewSegment(rt.barrier->Clock(c.blockIdx));
@@ -149,6 +154,7 @@ void SoftSyncAll(int32_t* gmWorkspace, uint64_t gmElems, uint32_t ubAddr, uint32
   }
   __atomic_store_n(slot, value + 1, __ATOMIC_RELEASE);
   ++c.counters.syncAll;
+  NoteFullDrain(c);  // SyncAll drains every pipe of the core first
   ++rt.syncAllCount;
   rt.barrier->Arrive(c.blockIdx, false, participants, rt.syncAllCount);
   if (c.races != nullptr) c.races->NewSegment(rt.barrier->Clock(c.blockIdx));

@@ -1,4 +1,4 @@
-// Operand checks and work counters shared by every vector API (ascendc-api.md §6.1, §10 items 5, 9-11).
+// Operand checks and work counters shared by every vector API (docs/hardware-rules.md §4).
 #include <algorithm>
 #include <cstring>
 
@@ -12,6 +12,17 @@ namespace {
 
 // One past the last byte (relative to op.addr) that an active lane of a repeat with mask m touches.
 uint64_t LaneEnd(const Operand& op, const uint64_t* m, uint32_t lanes) {
+  if (op.blkStride >= 1) {
+    // Lane offsets grow with the lane, so the highest active lane ends last.
+    int top = -1;
+    if (lanes > 64 && m[1] != 0) {
+      top = 127 - __builtin_clzll(m[1]);
+    } else if (m[0] != 0) {
+      top = 63 - __builtin_clzll(m[0]);
+    }
+    if (top < 0) return 0;
+    if (top < static_cast<int>(lanes)) return op.LaneOffset(0, static_cast<uint32_t>(top)) + op.elemBytes;
+  }
   uint64_t end = 0;
   for (uint32_t l = 0; l < lanes; ++l) {
     if ((m[l / 64] >> (l % 64)) & 1u) end = std::max(end, op.LaneOffset(0, l) + op.elemBytes);

@@ -277,7 +277,7 @@ def test_stats_and_gamma_are_copied_into_ub_not_read_through_the_data_cache_on_a
     assert launch["scalarGmBytesOut"] == 0
 
 
-# ---- seed 000's error table ----
+# ---- the error table of aclnnGroupNormBackward (docs/group_norm_grad.md) ----
 
 # Sample rows (HxW = 1 on A2/A3): tiles of whole sample rows, per-group scalars broadcast over
 # segments of S = C/G elements, dgamma/dbeta partials added in sample-chunk order after one SyncAll.

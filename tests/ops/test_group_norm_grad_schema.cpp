@@ -18,7 +18,7 @@ namespace {
 constexpr const char* kOp = "GroupNormGrad";
 const std::vector<std::string> kInputs = {"dy", "mean", "rstd", "x", "gamma"};
 const std::vector<std::string> kOutputs = {"dx", "dgamma", "dbeta"};
-// (name, type, default as JSON) from seed 001.
+// (name, type, default as JSON) from the graph op's specification (docs/group_norm_grad.md).
 const std::vector<std::vector<std::string>> kAttrs = {{"num_groups", "Int", ""},
                                                       {"data_format", "String", "\"NCHW\""},
                                                       {"dx_is_require", "Bool", "true"},
@@ -77,7 +77,7 @@ TEST_F(GroupNormGradSchema, PrototypeAndOpDefNameTheSameParamsAndAttrsInOrder) {
 }
 
 // The training series has no bfloat16: the OpDef's FLOAT and FLOAT16 combinations run there, BF16
-// is rejected by aclnn (seed 000 lists FLOAT16 and FLOAT for it).
+// is rejected by aclnn (docs/group_norm_grad.md: FLOAT16 and FLOAT there).
 TEST_F(GroupNormGradSchema, TrainingSeriesRunsFloatAndHalfAndRejectsBf16) {
   const std::string before = sim::CurrentSoc().name;
   ASSERT_TRUE(sim::SetCurrentSoc("ascend910"));

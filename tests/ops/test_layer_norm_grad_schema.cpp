@@ -63,7 +63,7 @@ TEST_F(LayerNormGradSchema, PrototypeAndOpDefNameTheSameParamsInOrder) {
   EXPECT_EQ(def->socs, (std::vector<std::string>{"ascend910b", "ascend910_93", "ascend910"}));
 }
 
-// The training series has no bfloat16 (seed 003 lists FLOAT and FLOAT16 for it): the OpDef
+// The training series has no bfloat16 (docs/layer_norm_grad.md: FLOAT and FLOAT16 there): the OpDef
 // combinations without BF16 run there, the others are rejected by aclnn.
 TEST_F(LayerNormGradSchema, TrainingSeriesRunsFloatAndHalfCombinationsAndRejectsBf16) {
   const sim::host::OpDefInfo* def = sim::host::FindOpDef(kOp);

@@ -343,3 +343,24 @@ def test_progress_on_a_terminal_is_a_rich_bar_that_erases_itself():
     text = stream.getvalue()
     assert "\x1b[" in text and "3/3" in text  # drawn with terminal control codes, up to 3 of 3
     assert "[1/3] a\n" not in text  # not the plain lines
+
+
+def test_bench_what_if_models_every_case_again_under_other_constants(fake_op, tmp_path, capsys):
+    path = tmp_path / "bench.csv"
+    cli.main(["bench", "--soc", "ascend910b", "--csv", str(path), "--what-if", "launch_us=3,sync_us=1"])
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert {r["what_if"] for r in rows} == {"", "launch_us=3,sync_us=1"}
+    copy = {r["what_if"]: r for r in rows if r["case"] == "copy" and r["dtype"] == "float32"}
+    # The ceiling under the what-if constants: 10 us roofline against a 3 us launch + 12 us stream.
+    assert float(copy["launch_us=3,sync_us=1"]["ceiling_pct"]) == pytest.approx(100 * 10 / 15)
+    assert float(copy[""]["ceiling_pct"]) == pytest.approx(100 * 10 / 17)
+    out = capsys.readouterr().out
+    assert "constants" in out and "SoC's own" in out
+    assert re.search(r"launch_us=3,sync_us=1 on ascend910b: % of ceiling median [0-9.]+, min", out)
+    assert _native.socs()[0]["launchUs"] == 5.0  # restored
+
+
+def test_bench_what_if_with_an_unknown_key_is_a_usage_error(fake_op, capsys):
+    assert cli.main(["bench", "--what-if", "launch=3"]) == 2
+    assert "--what-if" in capsys.readouterr().err

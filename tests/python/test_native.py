@@ -344,3 +344,50 @@ def test_call_aclnn_maps_a_null_tensor_to_status_161001():
         _native.call_aclnn("aclnnGroupNormBackward", None, None, None, None, None, 1, 1, 1, 1, None,
                            None, None, None)
     assert err.value.status == 161001 and "gradOut is null" in err.value.message
+
+
+def test_last_run_reports_ub_peak_barriers_and_l2_hits_per_core():
+    n, c, hw, g = 2, 32, 64, 8
+    rng = np.random.default_rng(5)
+    dy, x = (rng.integers(-4, 5, size=(n, c, hw)).astype(np.float32) for _ in range(2))
+    with _native.empty(x.shape, np.float32) as dx_t, _native.empty((c,), np.float32) as dgamma_t, \
+            _native.empty((c,), np.float32) as dbeta_t:
+        _group_norm_call(dy, x, np.ones(c, np.float32), n, c, hw, g, [dx_t, dgamma_t, dbeta_t])
+    launches = _native.last_run()
+    assert launches
+    for launch in launches:
+        peaks = [core["ubPeakBytes"] for core in launch["cores"]]
+        assert launch["ubPeakBytes"] == max(peaks) > 0
+        assert all(p % 32 == 0 and p <= 192 * 1024 for p in peaks)  # InitBuffer rounds to 32 bytes
+        assert 0 <= launch["l2HitBytes"] <= launch["bytesIn"]
+        busy = [core for core in launch["cores"] if core["coreUs"] > 0]
+        assert all(core["refills"] == 1 + core["drains"] for core in busy)
+        assert all(core["drains"] <= core["fullBarriers"] + core["syncAll"] for core in busy)
+
+
+def test_what_if_constants_rerun_the_model_and_restore_after():
+    n, c, hw, g = 2, 32, 64, 8
+    rng = np.random.default_rng(6)
+    dy, x = (rng.integers(-4, 5, size=(n, c, hw)).astype(np.float32) for _ in range(2))
+
+    def run():
+        with _native.empty(x.shape, np.float32) as dx_t, _native.empty((c,), np.float32) as dgamma_t, \
+                _native.empty((c,), np.float32) as dbeta_t:
+            _group_norm_call(dy, x, np.ones(c, np.float32), n, c, hw, g, [dx_t, dgamma_t, dbeta_t])
+        return _native.last_run()
+
+    with _native.soc("ascend910b"):
+        base = run()
+        with _native.what_if("launch_us=3,sync_us=1"):
+            assert next(p for p in _native.socs() if p["name"] == "ascend910b")["launchUs"] == 3.0
+            other = run()
+        assert next(p for p in _native.socs() if p["name"] == "ascend910b")["launchUs"] == 5.0
+    assert len(base) == len(other)
+    for a, b in zip(base, other, strict=True):
+        assert b["launchUs"] == 3.0 and a["launchUs"] == 5.0
+        assert b["syncUs"] == pytest.approx(a["syncUs"] / 2)  # 1 us instead of 2 per SyncAll
+        assert b["totalUs"] == pytest.approx(a["totalUs"] - 2.0 - a["syncUs"] / 2)
+    with pytest.raises(ValueError, match="launch_us"):
+        _native.set_what_if("launch=3")
+    with pytest.raises(ValueError, match="non-negative"):
+        _native.set_what_if("sync_us=-1")

@@ -12,6 +12,7 @@
 #include "aclnn_common.h"
 #include "ascendc/launch.h"
 #include "kernel_operator.h"
+#include "normgrad_sim.h"
 
 namespace {
 
@@ -427,3 +428,21 @@ TEST(AclnnExecutor, RunLogHoldsOnlyTheLatestCall) {
 }
 
 }  // namespace
+
+TEST(Acl, MallocFromCopiesTheHostBytesAndAFreedBlockIsPoisonedAgainWhenReused) {
+  std::vector<float> host = {1.0f, 2.0f, 3.0f, 4.0f};
+  void* dev = nullptr;
+  ASSERT_EQ(normgradSimMallocFrom(&dev, host.data(), 16), ACL_SUCCESS);
+  std::vector<float> back(4);
+  ASSERT_EQ(aclrtMemcpy(back.data(), 16, dev, 16, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+  EXPECT_EQ(back, host);
+  ASSERT_EQ(aclrtFree(dev), ACL_SUCCESS);
+  void* again = nullptr;
+  ASSERT_EQ(aclrtMalloc(&again, 16, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);  // may be the kept block
+  std::vector<uint8_t> bytes(16);
+  ASSERT_EQ(aclrtMemcpy(bytes.data(), 16, again, 16, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+  for (uint8_t b : bytes) EXPECT_EQ(b, 0xFF);
+  EXPECT_EQ(aclrtFree(again), ACL_SUCCESS);
+  EXPECT_NE(normgradSimMallocFrom(&dev, nullptr, 16), ACL_SUCCESS);
+  EXPECT_NE(normgradSimMallocFrom(&dev, host.data(), 0), ACL_SUCCESS);
+}

@@ -61,8 +61,8 @@ sim::LaunchReport RunStrided(uint64_t count, int passes) {
 // ---- the cache on its own ----
 
 TEST(DataCache, ConstantsAreTheDocumentedOnes) {
-  EXPECT_EQ(kCapacity, 32u * 1024);  // performance-model.md §1.2 [A2]
-  EXPECT_EQ(kLine, 64u);             // ascendc-api.md §3.2 (SetValue)
+  EXPECT_EQ(kCapacity, 32u * 1024);  // docs/hardware-rules.md §9
+  EXPECT_EQ(kLine, 64u);             // docs/hardware-rules.md §9 (SetValue)
   EXPECT_EQ(kLinesInCache, 512u);
 }
 

@@ -181,7 +181,7 @@ TEST_F(VectorTest, HalfAddExhaustiveAgainstExactRounding) {
   }
 }
 
-// Reference for lane l of repeat r (ascendc-api.md §6.1), written out independently.
+// Reference for lane l of repeat r (docs/hardware-rules.md §4), written out independently.
 uint32_t LaneByte(uint32_t r, uint32_t l, uint32_t size, uint32_t blk, uint32_t rep) {
   return (r * rep + (l * size / 32) * blk) * 32 + (l * size) % 32;
 }

@@ -1,4 +1,4 @@
-// aclnnGroupNormBackward for the CANN build: the seed's signature and argument checks (seed 000's
+// aclnnGroupNormBackward for the CANN build: the API's signature and argument checks (docs/group_norm_grad.md's
 // 161001/161002 rows that the generated operator cannot know: N, C, HxW and group against the
 // tensors, the output mask), then the opbuild-generated aclnnGroupNormGrad does the rest (dtype and
 // format combinations from the OpDef, tiling, launch). The simulator's version is

@@ -1,4 +1,4 @@
-// aclnnLayerNormBackward for the CANN build: the seed's signature and argument checks (seed 003's
+// aclnnLayerNormBackward for the CANN build: the API's signature and argument checks (docs/layer_norm_grad.md's
 // 161001/161002 rows), then the opbuild-generated aclnnLayerNormGradV3. The generated operator has no
 // normalizedShape: it takes the rows from mean/rstd and the row length from x, so normalizedShape is
 // checked here against input, weightOptional, biasOptional and the outputs, and mean/rstd against

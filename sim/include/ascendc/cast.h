@@ -1,5 +1,5 @@
 // Cast between storage types with the documented round modes and the legal cast matrix
-// (ascendc-api.md §6.3, §8). T = destination, U = source. Every mode is bit-exact; results
+// (docs/hardware-rules.md §6). T = destination, U = source. Every mode is bit-exact; results
 // that overflow saturate (half/bf16 to +-max with NaN -> 0, integers to their range).
 #pragma once
 #include <cstdint>

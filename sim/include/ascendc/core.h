@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ascendc/dcache.h"
+#include "ascendc/l2cache.h"
 #include "ascendc/soc.h"
 
 namespace sim {
@@ -32,7 +33,7 @@ class SimError : public std::runtime_error {
 // launch report). Used where hardware silently does something surprising (DataCopy round-down).
 void Warn(const char* api, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 
-// Vector op classes the cost model prices differently (performance-model.md §5.2).
+// Vector op classes the cost model prices differently (docs/cost-model.md §3).
 enum class OpClass : int { kElementwise = 0, kReduce, kTranscendental, kCast, kCount };
 
 // Work done by one core during one launch. Plain counters, summed by the cost model.
@@ -51,6 +52,11 @@ struct CoreCounters {
   uint64_t syncs = 0;         // SetFlag/WaitFlag/PipeBarrier
   uint64_t syncAll = 0;       // inter-core barriers
   uint64_t crossCoreWaits = 0;  // CrossCoreWaitFlag, IBWait, WaitPreBlock (ascendc/cross_core_sync.h)
+  uint64_t fullBarriers = 0;  // PipeBarrier<PIPE_ALL> (not counting the one inside each SyncAll)
+  uint64_t drains = 0;        // full drains (PipeBarrier<PIPE_ALL>, SyncAll) with DMA issued since the
+                              // previous one: each costs a pipeline refill (back-to-back ones once)
+  uint64_t l2HitBytes = 0;    // the part of gmToUbBytes the L2 re-read model serves (ascendc/l2cache.h)
+  uint64_t ubPeakBytes = 0;   // highest UB byte the TPipe pool reached (InitBuffer rounding included)
 };
 
 // Hard events (kernel_event.h order); only the AIV pairs are legal in a vector kernel.
@@ -65,6 +71,8 @@ struct CoreContext {
   std::vector<uint8_t> ub;       // ub.size() == soc->ubBytes; UB addresses are offsets into it
   CoreCounters counters;
   DataCache dcache;              // scalar GM accesses go through it (cost only, holds no data)
+  L2Reuse l2;                    // GM re-reads served by the L2 (cost only, holds no data)
+  uint64_t dmaAtLastDrain = 0;   // dmaIn + dmaOut at the last full drain (counters.drains)
   // Vector mask register (Normal mode: lanes; Counter mode: low word = element count).
   uint64_t maskLo = ~0ull;
   uint64_t maskHi = ~0ull;
@@ -78,6 +86,14 @@ struct CoreContext {
   race::Recorder* races = nullptr;     // cross-core GM race recorder (ascendc/race.h), null when off
   std::vector<std::string> warnings;
 };
+
+// A PipeBarrier<PIPE_ALL> or SyncAll: every pipe drains. Counts a drain (a pipeline refill in the
+// cost model) when DMA was issued since the previous one.
+inline void NoteFullDrain(CoreContext& c) {
+  uint64_t dma = c.counters.dmaIn + c.counters.dmaOut;
+  if (dma != c.dmaAtLastDrain) ++c.counters.drains;
+  c.dmaAtLastDrain = dma;
+}
 
 // The context of the core the calling thread is simulating. Fails if no kernel is running.
 CoreContext& Core();

@@ -4,14 +4,14 @@
 // are resident and which are dirty, so the launch report can price scalar accesses.
 //
 // Model (docs/sim.md, "What is modeled"):
-// - Capacity 32 KB per core: performance-model.md §1.2, "ICache / DCache 32 KB each" [A2].
-// - Lines of 64 bytes: ascendc-api.md §3.2 (SetValue data is "flushed later in 64-byte cache
+// - Capacity 32 KB per core: docs/cost-model.md §1 and docs/hardware-rules.md §9 ("ICache / DCache 32 KB each").
+// - Lines of 64 bytes: docs/hardware-rules.md §9 (SetValue data is "flushed later in 64-byte cache
 //   lines"; cores writing through SetValue must stay "one 64-byte line apart").
 // - Fully associative, least-recently-used replacement: ESTIMATE (associativity and policy are
 //   not documented; full associativity is the optimistic end: no conflict misses).
 // - Reads: a hit moves nothing; a miss loads the whole line from GM (64 bytes in). The miss
 //   latency is not modeled: no source gives a figure for it.
-// - Writes: write-back, as ascendc-api.md §3.2 describes (SetValue writes the DCache, flushed
+// - Writes: write-back, as docs/hardware-rules.md §9 describes (SetValue writes the DCache, flushed
 //   later). A write marks its line dirty; a dirty line costs 64 bytes out when it is evicted,
 //   cleaned by DataCacheCleanAndInvalid, or flushed at the end of the launch. A write miss
 //   allocates the line without reading it from GM: ESTIMATE (not documented).
@@ -29,8 +29,8 @@ namespace sim {
 
 class DataCache {
  public:
-  static constexpr uint64_t kCapacityBytes = 32 * 1024;  // [A2] performance-model.md §1.2
-  static constexpr uint64_t kLineBytes = 64;             // ascendc-api.md §3.2 (SetValue)
+  static constexpr uint64_t kCapacityBytes = 32 * 1024;  // docs/hardware-rules.md §9
+  static constexpr uint64_t kLineBytes = 64;             // docs/hardware-rules.md §9 (SetValue)
   static constexpr uint64_t kLines = kCapacityBytes / kLineBytes;
 
   // GM bytes one access moved: line fills (in) and write-backs of evicted dirty lines (out).

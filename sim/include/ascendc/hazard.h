@@ -1,4 +1,4 @@
-// Pipe-hazard tracker (ascendc-api.md §7.3). The simulator runs every instruction synchronously
+// Pipe-hazard tracker (docs/hardware-rules.md §7). The simulator runs every instruction synchronously
 // in program order, so a missing SetFlag/WaitFlag between pipes cannot corrupt data here; this
 // tracker detects it instead. Per core it keeps a vector clock per pipe {V, MTE2, MTE3}, the
 // last writer and readers of every 32-byte UB block, and the GM ranges the core's MTE3 wrote,
@@ -6,6 +6,7 @@
 // PIPE_S accesses (GetValue/SetValue) are synchronised by the compiler's auto-sync and are not
 // tracked; V->V needs nothing on A2/A3 (auto-sync).
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -28,8 +29,8 @@ enum Pipe : int { kV = 0, kMte2, kMte3, kPipes };
 class Tracker {
  public:
   explicit Tracker(uint32_t ubBytes);
-  uint32_t UbBytes() const { return static_cast<uint32_t>(blocks_.size()) * 32; }
-  // Back to the kernel-start state (every pipe idle, nothing accessed) in O(1) for the blocks.
+  uint32_t UbBytes() const { return blockCount_ * 32; }
+  // Back to the kernel-start state (every pipe idle, nothing accessed).
   void Reset();
 
   void UbRead(int pipe, const char* api, uint32_t addr, uint64_t bytes);
@@ -54,11 +55,18 @@ class Tracker {
     uint32_t instr = 0;  // the pipe's instruction number on this core, for messages
     const char* api = nullptr;
   };
+  // What is known of one 32-byte UB block. Blocks are kept as runs of equal state (a vector
+  // operand or a copy covers whole runs at once), so the cost of an access grows with the runs
+  // it meets, not with its bytes.
   struct Block {
-    uint32_t epoch = 0;  // blocks of an older epoch (launch) count as never accessed
     int8_t writer = -1;
     Access write;
     Access read[kPipes];
+    bool operator==(const Block& o) const;
+  };
+  struct Run {
+    uint32_t first;  // its first block; it lasts up to the next run's first block
+    Block state;
   };
   struct GmWriteRange {
     uintptr_t begin, end;  // bounding box
@@ -69,7 +77,12 @@ class Tracker {
     uint64_t FirstRowHitting(uintptr_t a, uintptr_t b) const;
   };
 
-  Block& At(uint32_t index);
+  size_t Find(uint32_t block) const;  // index of the run holding `block`
+  // Index of the run starting at block `at` (split off if needed); runs_.size() for at == blockCount_.
+  size_t Split(uint32_t at);
+  uint32_t RunEnd(size_t i) const { return i + 1 < runs_.size() ? runs_[i + 1].first : blockCount_; }
+  // Merges equal neighbouring runs from the run before `first` through the one after `last`.
+  void Coalesce(uint32_t first, uint32_t last);
   bool Known(int q, int p, uint32_t stamp) const { return stamp == 0 || stamp <= clock_[q][p]; }
   Access Now(int pipe, const char* api) const;
   [[noreturn]] void FailUb(int q, const char* api, const char* kind, uint32_t first, uint32_t last, int p,
@@ -80,8 +93,9 @@ class Tracker {
   uint32_t now_[kPipes];                // current stamp per pipe; bumped when a sync captures it
   uint32_t clock_[kPipes][kPipes] = {};  // clock_[q][p]: last stamp of p known complete to q
   uint32_t captured_[kHardEventCount][kMaxEventIds][kPipes] = {};
-  uint32_t epoch_ = 0;
-  std::vector<Block> blocks_;
+  uint32_t blockCount_;
+  std::vector<Run> runs_;  // sorted by first, covering [0, blockCount_); few, so a vector beats a tree
+  mutable size_t hint_ = 0;  // the run Find returned last
   std::vector<GmWriteRange> gmWrites_;
 };
 

@@ -1,4 +1,4 @@
-// The vector mask register: SetVectorMask, SetMaskCount/SetMaskNorm, ResetMask (ascendc-api.md §6.1).
+// The vector mask register: SetVectorMask, SetMaskCount/SetMaskNorm, ResetMask (docs/hardware-rules.md §4).
 // Normal mode: 128 lane bits (lo = lanes 0..63, hi = lanes 64..127). Counter mode: the low
 // word is a total element count. Kernels start in Normal mode with every lane on.
 #pragma once

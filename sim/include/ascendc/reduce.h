@@ -1,5 +1,5 @@
 // Reductions: ReduceSum, WholeReduceSum, BlockReduceSum, PairReduceSum in the documented
-// pairwise order (ascendc-api.md §6.4). Sums are in T precision (half sums round and saturate
+// pairwise order (docs/hardware-rules.md §4). Sums are in T precision (half sums round and saturate
 // at every add); within a repeat or block the order is a binary tree over lanes in lane order
 // with inactive lanes contributing 0. Legacy parameter orders: Block/Pair take repeatTime
 // before mask.

@@ -12,7 +12,7 @@
 namespace sim {
 namespace vec {
 
-// Types each API family accepts on A2/A3 (ascendc-api.md §6.2). bfloat16_t is storage only.
+// Types each API family accepts on A2/A3 (docs/hardware-rules.md §4, §6). bfloat16_t is storage only.
 template <class T>
 constexpr bool kIsArith = std::is_same<T, int16_t>::value || std::is_same<T, half>::value ||
                           std::is_same<T, int32_t>::value || std::is_same<T, float>::value;

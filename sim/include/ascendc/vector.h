@@ -1,5 +1,5 @@
 // Element-wise vector instructions: Add..Min, Adds..Mins, Exp..Abs, Axpy, Duplicate, Brcb, in the
-// count form and both level-0 mask forms (ascendc-api.md §6.1, §6.2). bfloat16_t arithmetic
+// count form and both level-0 mask forms (docs/hardware-rules.md §4). bfloat16_t arithmetic
 // does not compile, as on the device: the overloads are constrained away (SFINAE on the return
 // type), so a detection trait sees them missing. Every function forwards to a runner in
 // vector_run.h; the three forms of each API differ only in how the lanes are chosen.

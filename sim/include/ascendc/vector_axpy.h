@@ -1,5 +1,5 @@
 // Axpy: dst = scalarValue * src + dst, for (dst, src) in {(half, half), (float, float), (float, half)}
-// (ascendc-api.md §6.2, B/Memory矢量计算/复合计算/Axpy.md). half -> float runs 64 lanes per repeat
+// (docs/hardware-rules.md §4; asc-devkit's Axpy documentation). half -> float runs 64 lanes per repeat
 // and forbids any src/dst overlap.
 #pragma once
 #include <cmath>

@@ -1,5 +1,5 @@
 // Fills: Duplicate (dst = scalarValue under a mask) and Brcb (each of 8 source elements per
-// repeat fills one 32-byte destination block) (ascendc-api.md §6.2). Both move bits and never
+// repeat fills one 32-byte destination block) (docs/hardware-rules.md §4, §6). Both move bits and never
 // round or saturate; both accept bfloat16_t where the SoC has it.
 #pragma once
 #include <cstdint>

@@ -59,6 +59,13 @@ void BinaryL0(const char* api, OpClass cls, const AscendC::LocalTensor<T>& dst, 
   CheckOverlapRepeats(api, od, o1, plan);
   CountInstr(cls, plan.repeats);
   const uint8_t* ub = Core().ub.data();
+  constexpr uint32_t kPer = kBlockBytes / sizeof(T);
+  bool done = ExecuteL0Blocks<T>(plan, od, [&](uint64_t r, uint32_t b, T* out) {
+    const T* a = BlockPtr<T>(ub, o0, r, b);
+    const T* c = BlockPtr<T>(ub, o1, r, b);
+    for (uint32_t i = 0; i < kPer; ++i) out[i] = Apply2<Op>(a[i], c[i]);
+  });
+  if (done) return;
   ExecuteL0<T>(plan, od, [&](uint64_t r, uint32_t l) {
     return Apply2<Op>(LoadLane<T>(ub, o0, r, l), LoadLane<T>(ub, o1, r, l));
   });
@@ -96,6 +103,15 @@ void UnaryL0(const char* api, OpClass cls, const AscendC::LocalTensor<TD>& dst, 
   CheckL0Overlap(api, od, os, plan, rule);
   CountInstr(cls, plan.repeats);
   const uint8_t* ub = Core().ub.data();
+  if constexpr (sizeof(TD) == sizeof(TS)) {
+    constexpr uint32_t kPer = kBlockBytes / sizeof(TD);
+    bool done = ExecuteL0Blocks<TD>(plan, od, [&](uint64_t r, uint32_t b, TD* out) {
+      const TS* s = BlockPtr<TS>(ub, os, r, b);
+      const TD* d = BlockPtr<TD>(ub, od, r, b);
+      for (uint32_t i = 0; i < kPer; ++i) out[i] = fn(s[i], d[i]);
+    });
+    if (done) return;
+  }
   ExecuteL0<TD>(plan, od, [&](uint64_t r, uint32_t l) {
     return fn(LoadLane<TS>(ub, os, r, l), LoadLane<TD>(ub, od, r, l));
   });
