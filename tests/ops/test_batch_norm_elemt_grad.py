@@ -1,6 +1,7 @@
 """normgrad.batch_norm_elemt_backward against the float64 golden: every kernel mode, dtype, counter
-form, weight None, strided inputs, every error row of docs/batch_norm_elemt_backward.md, empty tensors, determinism, the
-seed's own example program, and one cross-check of the golden against torch autograd."""
+form, weight None, strided inputs, every error row of docs/batch_norm_elemt_backward.md, empty
+tensors, determinism, the specification's own example program, and one cross-check of the golden
+against torch autograd."""
 
 from __future__ import annotations
 

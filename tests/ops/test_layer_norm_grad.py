@@ -241,7 +241,7 @@ def test_golden_matches_torch_autograd():
     np.testing.assert_allclose(db, bt.grad.numpy(), rtol=1e-10, atol=1e-12)
 
 
-# ---- error rows of the API (docs/layer_norm_grad.md), each with its status and the argument in the message ----
+# ---- error rows of the API (docs/layer_norm_grad.md), each with its status and the argument named ----
 
 def call_raw(**overrides):
     """Calls the C API on a valid (4, 8) float32 problem with some arguments replaced."""

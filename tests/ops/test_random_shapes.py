@@ -56,7 +56,8 @@ def test_layer_norm_grad_matches_golden(soc, lead, norm, with_weight, mask, pick
 def test_batch_norm_elemt_grad_matches_golden(soc, dims, with_weight, pick, seed):
     name, dtypes = soc
     if name == "ascend910":
-        return  # the operator serves Atlas A2/A3 only (docs/batch_norm_elemt_backward.md); the API rejects the training series
+        # The operator serves Atlas A2/A3 only (docs/batch_norm_elemt_backward.md).
+        return
     dtype = dtypes[pick % len(dtypes)]
     with normgrad.soc(name):
         bn.check(bn.make_inputs(tuple(dims), dtype, weight=with_weight, seed=seed))
