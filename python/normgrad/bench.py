@@ -9,7 +9,7 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from normgrad import _native
+from normgrad import _native, official_model
 from normgrad.cases.base import Case
 from normgrad.check import case_rng
 from normgrad.errors import AclnnError
@@ -31,6 +31,10 @@ class BenchRow:
     sync_us         the part of modeled_us spent in SyncAll (the launches' syncUs)
     block_dim       blockDim of each launch, joined by '+' ("48+1" for a main and a final kernel)
     what_if         the what-if constants the row was modeled with ("" for the SoC's own)
+    official_us     `--compare`: the official kernels' algorithm modeled under the same constants
+                    (normgrad.official_model; None where no model exists)
+    speedup         official_us / modeled_us (above 1: ours is faster)
+    official_launches  the number of launches of the official path
     """
 
     op: str
@@ -51,6 +55,13 @@ class BenchRow:
     min_bytes: int = 0
     note: str = ""  # why skipped or failed
     what_if: str = ""
+    official_us: float | None = None
+    speedup: float | None = None
+    official_launches: int | None = None
+
+
+# The columns only `--compare` fills; the CSV has them only then.
+COMPARE_FIELDS = ("official_us", "speedup", "official_launches")
 
 
 # Case.op -> the operator definition (normgradOpDefsJson) whose "socs" lists the SoCs it serves.
@@ -198,10 +209,27 @@ def pct_of_ceiling(row: BenchRow) -> float | None:
     return 100.0 * row.roofline_pct / row.ceiling_pct
 
 
-def write_csv(rows: Sequence[BenchRow], path: Path) -> None:
-    """One line per row, the BenchRow fields as columns (empty cell for None)."""
+def add_official(row: BenchRow, case: Case) -> None:
+    """Fills row's comparison columns: the official algorithm's model for case on row's SoC, priced
+    with the constants row was modeled with (its what-if set)."""
+    with _native.what_if(row.what_if):
+        profile = _profile(row.soc)
+    itemsize = {"float32": 4, "float16": 2, "bfloat16": 2}[case.dtype]
+    estimate = official_model.estimate(case.op, case.params, itemsize, profile)
+    if estimate is None:
+        return
+    row.official_us = estimate.us
+    row.official_launches = len(estimate.launches)
+    if row.status == "ok":
+        row.speedup = official_model.speedup(row.modeled_us, estimate.us)
+
+
+def write_csv(rows: Sequence[BenchRow], path: Path, compare: bool = False) -> None:
+    """One line per row, the BenchRow fields as columns (empty cell for None); the comparison
+    columns only when compare."""
+    names = [fl.name for fl in fields(BenchRow) if compare or fl.name not in COMPARE_FIELDS]
     with path.open("w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=[fl.name for fl in fields(BenchRow)])
+        writer = csv.DictWriter(f, fieldnames=names)
         writer.writeheader()
         for row in rows:
-            writer.writerow({k: "" if v is None else v for k, v in asdict(row).items()})
+            writer.writerow({k: "" if v is None else v for k, v in asdict(row).items() if k in names})

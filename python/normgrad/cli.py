@@ -14,7 +14,7 @@ from pathlib import Path
 
 import normgrad
 from normgrad import _native, cases, plot
-from normgrad.bench import BenchRow, pct_of_ceiling, run_bench_what_if, skip_reason, write_csv
+from normgrad.bench import BenchRow, add_official, pct_of_ceiling, run_bench_what_if, skip_reason, write_csv
 from normgrad.check import CaseResult, run_case, select
 from normgrad.errors import LibraryNotFoundError, SocError
 from normgrad.progress import Progress
@@ -177,6 +177,38 @@ def _what_if_summary(rows: Sequence[BenchRow], specs: Sequence[str]) -> list[str
     return lines
 
 
+def _compare_table(rows: Sequence[BenchRow], what_if: bool = False) -> str:
+    headers = ["op", "case", "dtype", "shape", "soc", "ours µs", "official-model µs", "speed-up",
+               "official launches", "status"]
+    body = [[r.op, r.case, r.dtype, r.shape, r.soc, fixed(r.modeled_us, 1), fixed(r.official_us, 1),
+             fixed(r.speedup, 2), "-" if r.official_launches is None else str(r.official_launches), r.status]
+            for r in rows]
+    if what_if:
+        headers.append("constants")
+        for line, r in zip(body, rows, strict=True):
+            line.append(r.what_if or "SoC's own")
+    return table(headers, body, right=[5, 6, 7, 8])
+
+
+def _compare_summary(rows: Sequence[BenchRow], specs: Sequence[str]) -> list[str]:
+    """Per constant set and SoC: in how many cases ours is faster than the official model, and the
+    smallest speed-up with its case, so a reader sees whether the ranking holds across the constants."""
+    lines = []
+    for spec in specs:
+        for soc in dict.fromkeys(r.soc for r in rows):
+            runs = [r for r in rows if r.what_if == spec and r.soc == soc and r.speedup is not None]
+            if not runs:
+                continue
+            worst = min(runs, key=lambda r: r.speedup or 0.0)
+            faster = sum(1 for r in runs if (r.speedup or 0.0) > 1.0)
+            median = statistics.median(r.speedup or 0.0 for r in runs)
+            label = spec or "SoC constants"
+            lines.append(f"compare {label} on {soc}: ours faster in {faster} of {len(runs)} "
+                         f"cases, speed-up median {median:.2f}, min {worst.speedup:.2f} "
+                         f"({worst.op}/{worst.case} {worst.dtype})")
+    return lines
+
+
 def _bench_notes(rows: Sequence[BenchRow], listed: int = 3) -> list[str]:
     """One line per distinct (status, reason): a profile that cannot run a whole operator says so
     once, naming the first few cases, instead of once per case (the CSV keeps every row)."""
@@ -221,6 +253,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         for profile in profiles:
             progress.step(f"{case.op}/{case.name} {case.dtype} on {profile['name']}")
             for row in run_bench_what_if(case, profile["name"], args.seed, specs):
+                if args.compare:
+                    add_official(row, case)
                 rows_by_spec[row.what_if].append(row)
     progress.close()
     rows = [row for spec in specs for row in rows_by_spec[spec]]
@@ -230,8 +264,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if len(specs) > 1:
         for line in _what_if_summary(rows, specs):
             print(line)
+    if args.compare:
+        print()
+        print("official kernels' algorithm, modeled with the same constants (docs/cli.md, --compare):")
+        print(_compare_table(rows, what_if=len(specs) > 1))
+        for line in _compare_summary(rows, specs):
+            print(line)
     if args.csv is not None:
-        write_csv(rows, args.csv)
+        write_csv(rows, args.csv, compare=args.compare)
         print(f"wrote {args.csv}")
     if args.plot is not None:
         for written in plot.plot_bench(rows, args.plot):
@@ -264,6 +304,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--what-if", action="append", metavar="KEY=V,...",
                        help="also model every case with these constants, e.g. launch_us=3,sync_us=1 "
                             "(repeatable; keys in docs/sim.md)")
+    bench.add_argument("--compare", action="store_true",
+                       help="also model the official kernels' algorithm per case under the same constants")
     bench.set_defaults(func=cmd_bench)
     return parser
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -26,7 +26,9 @@ class Case:
 
     make_inputs(rng) builds the inputs; run(inputs) calls the operator through the aclnn API on the
     simulator and returns its outputs; golden(inputs) computes them in float64 from the math.
-    min_bytes is the operator's minimum HBM traffic for this call (docs/cost-model.md §5).
+    min_bytes is the operator's minimum HBM traffic for this call (docs/cost-model.md §5). params
+    are the shape's figures the official-kernel models take (normgrad.official_model.estimate):
+    n, c, hw, g for GroupNorm; rows, cols for LayerNorm; numel, c for BatchNorm elemt.
     """
 
     op: str
@@ -40,3 +42,4 @@ class Case:
     min_bytes: int
     output_names: tuple[str, ...] = field(default=("dx",))
     quick: bool = True  # part of the default `normgrad check` suite (False: only with --full)
+    params: Mapping[str, int] = field(default_factory=dict)

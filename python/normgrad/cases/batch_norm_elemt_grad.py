@@ -56,7 +56,7 @@ def _case(shape: tuple[int, ...], dtype: str, name: str, quick: bool = True) -> 
     min_bytes = 3 * int(np.prod(shape)) * np_dtype.itemsize + 5 * c * 4 + 4
     return Case(op=OP, name=name, dtype=dtype, shape="x".join(str(n) for n in shape), make_inputs=make_inputs,
                 run=run, golden=gold, tolerance=TOLERANCES[dtype], min_bytes=min_bytes, output_names=("dx",),
-                quick=quick)
+                quick=quick, params={"numel": int(np.prod(shape)), "c": c})
 
 
 # (shape, name, part of the quick check)

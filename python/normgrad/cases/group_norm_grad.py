@@ -61,7 +61,8 @@ def _case(n: int, c: int, hw: int, g: int, dtype: str, name: str, quick: bool = 
     min_bytes = 3 * n * c * hw * s + 2 * n * g * s + 3 * c * s
     return Case(op=OP, name=name, dtype=dtype, shape=f"{n}x{c}x{hw} g{g}", make_inputs=make_inputs, run=run,
                 golden=gold, tolerance=_tolerance(dtype, n, hw), min_bytes=min_bytes,
-                output_names=("dx", "dgamma", "dbeta"), quick=quick)
+                output_names=("dx", "dgamma", "dbeta"), quick=quick,
+                params={"n": n, "c": c, "hw": hw, "g": g})
 
 
 def _sd_unet(dtype: str, quick_sizes: tuple[int, ...]) -> list[Case]:

@@ -55,7 +55,8 @@ def _case(shape: tuple[int, ...], nd: int, dtype: str, name: str, quick: bool = 
     min_bytes = 3 * rows * cols * np_dtype.itemsize + 2 * rows * 4 + 3 * cols * 4
     return Case(op=OP, name=name, dtype=dtype, shape="x".join(str(n) for n in shape), make_inputs=make_inputs,
                 run=run, golden=gold, tolerance=TOLERANCES[dtype], min_bytes=min_bytes,
-                output_names=("dx", "dweight", "dbias"), quick=quick)
+                output_names=("dx", "dweight", "dbias"), quick=quick,
+                params={"rows": rows, "cols": cols})
 
 
 def check_cases() -> list[Case]:
