@@ -6,6 +6,12 @@ Prints one row per case that ran: modeled time and the part of it spent in SyncA
 roofline, the model's ceiling for a perfect single-pass stream of the same bytes (`ceiling %`),
 traffic ratio, load balance and cores.
 Rows that did not run are counted after the table, one line per reason.
+
+    python benchmarks/csv_to_markdown.py --compare --op group_norm_grad compare.csv
+
+prints instead the comparison table of a `normgrad bench --compare --csv` file (rows modeled with the
+SoC's own constants): ours µs, the official algorithm's model µs, the speed-up (official / ours),
+and the official path's launches.
 """
 
 from __future__ import annotations
@@ -42,12 +48,31 @@ def markdown(rows: list[dict[str, str]]) -> str:
     return "\n".join(lines + ([""] + notes if notes else [])) + "\n"
 
 
+COMPARE_HEADERS = ["case", "dtype", "shape", "ours µs", "official-model µs", "speed-up", "official launches"]
+
+
+def compare_markdown(rows: list[dict[str, str]]) -> str:
+    """The comparison table of the rows that ran with the SoC's own constants and have a model."""
+    lines = ["| " + " | ".join(COMPARE_HEADERS) + " |",
+             "|---|---|---|" + "---:|" * (len(COMPARE_HEADERS) - 3)]
+    for r in rows:
+        if r["status"] != "ok" or r.get("what_if") or not r.get("official_us"):
+            continue
+        cells = [r["case"], r["dtype"], r["shape"], _num(r["modeled_us"], 1), _num(r["official_us"], 1),
+                 _num(r["speedup"], 2), r["official_launches"]]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("csv", type=Path, help="a CSV written by normgrad bench --csv")
+    parser.add_argument("--compare", action="store_true", help="the comparison table of a --compare CSV")
+    parser.add_argument("--op", help="only this operator's rows")
     args = parser.parse_args(argv)
     with args.csv.open(newline="") as f:
-        sys.stdout.write(markdown(list(csv.DictReader(f))))
+        rows = [r for r in csv.DictReader(f) if args.op is None or r["op"] == args.op]
+    sys.stdout.write(compare_markdown(rows) if args.compare else markdown(rows))
     return 0
 
 
