@@ -133,6 +133,17 @@ double ModelUs(const LayerNormGradTiling& t, uint64_t rowsMax) {
   return std::max(streamUs, vecUs) + (f.needDx && t.colSplit > 1 ? double(batches) * kTilingCost.syncAllUs : 0.0);
 }
 
+// The per-batch row-sum exchange of RowSlices (docs/cost-model.md §2: every inter-core wait costs
+// one syncAllUs; a PipeBarrier<PIPE_ALL>, and the one inside SyncAll, IBSet and IBWait, drains the
+// pipes and pays a pipeline refill). SyncAll: one wait and one drain per batch. Split-phase
+// CrossCoreSetFlag/CrossCoreWaitFlag (mode 0, all cores): one wait, no drain. IBSet/IBWait between
+// the colSplit cores of a row: colSplit - 1 waits and drains on both calls. So the hardware flags
+// win wherever they exist (A2/A3); the training series keeps the soft SyncAll.
+uint32_t ChooseExchangeSync(const LayerNormGradTiling& t, const LayerNormGradSocInfo& soc) {
+  const bool exchanges = t.mode == kLnRowSlices && t.needDx && t.colSplit > 1;
+  return exchanges && soc.hasHardSyncAll ? kLnExchangeSplitFlag : kLnExchangeSyncAll;
+}
+
 // Split rows pay one SyncAll per batch: there a larger batch with chunked math beats a smaller
 // one that keeps the whole slice in one chunk.
 bool FitSplit(LayerNormGradTiling& t, uint64_t rowsMax, uint32_t budget) {
@@ -425,6 +436,7 @@ LayerNormGradTilingResult LayerNormGradComputeTiling(const LayerNormGradTilingIn
   }
   if (found) {
     t = best;
+    t.exchangeSync = ChooseExchangeSync(t, soc);
     t.ubBytes = LayerNormGradMainUbBytes(t);
     PlanWorkspace(t);
     PlanReduce(t, budget);

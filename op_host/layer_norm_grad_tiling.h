@@ -23,6 +23,12 @@ enum LayerNormGradMode : uint32_t {
   kLnTwoPass = 2,    // rows too long for the above (M >= 2): every core streams its column slice of
                      // all rows twice, with one SyncAll between (A2/A3 only)
 };
+// How the cores of RowSlices wait for each other's row sums, once per batch (docs/layer_norm_grad.md).
+enum LayerNormGradExchangeSync : uint32_t {
+  kLnExchangeSyncAll = 0,    // PipeBarrier<PIPE_ALL> + SyncAll (hard, or soft on the training series)
+  kLnExchangeSplitFlag = 1,  // split phase: CrossCoreSetFlag on MTE3 after the store, CrossCoreWaitFlag
+                             // before the read; no pipe drain (A2/A3: needs the hardware flags)
+};
 // TwoPass batches: at most this many rows (a multiple of 8 keeps each batch's row sums 32-byte
 // aligned in UB; more rows per batch would only narrow the column chunks).
 constexpr uint32_t kLnTwoPassMaxBatch = 8;
@@ -58,6 +64,7 @@ struct LayerNormGradTiling {
   uint32_t denseRows;       // 1: blockCopy and rows shorter than one block: each core packs its dx in order
   uint32_t denseGroupRows;  // denseRows: rows per group, a multiple of 32 / dtype bytes (so every
                             // group's dx starts on a block); the last group also takes the rest
+  uint32_t exchangeSync;    // RowSlices' per-batch row-sum exchange: LayerNormGradExchangeSync
   uint64_t exchangeOffset;  // workspace byte offset of the row-sum exchange (2 parities)
   uint64_t partialOffset;   // workspace byte offset of the per-group dgamma/dbeta partials
   uint64_t partialStride;   // floats per partial row (cols rounded to 16)

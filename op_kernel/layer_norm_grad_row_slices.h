@@ -1,6 +1,7 @@
 // LayerNorm backward mode RowSlices (colSplit > 1): each of colSplit cores keeps one column slice
 // of a batch of rows resident; after the slice's row sums are known the cores of a group swap
-// them through the workspace around a SyncAll, so dy and x are still read once.
+// them through the workspace around a barrier per batch (a SyncAll, or on A2/A3 the split-phase
+// hardware flags, tiling field exchangeSync), so dy and x are still read once.
 #pragma once
 #include "layer_norm_grad_batch.h"
 
@@ -9,7 +10,7 @@ namespace normgrad {
 template <typename T>
 class LayerNormGradRowSlices : public LayerNormGradBatch<T> {
  public:
-  // Every core runs batchesPerGroup batches (some may be empty) so that all reach each SyncAll.
+  // Every core runs batchesPerGroup batches (some may be empty) so that all reach each barrier.
   __aicore__ inline void Process() {
     const LayerNormGradTiling& t = this->t_;
     for (uint32_t batch = 0; batch < t.batchesPerGroup; ++batch) {
@@ -46,13 +47,10 @@ class LayerNormGradRowSlices : public LayerNormGradBatch<T> {
       CopyUbToGm(slots, parityBase + this->core_ * 2ull * bp, this->sum1_, bp, this->ioWs_);
       CopyUbToGm(slots, parityBase + (this->core_ * 2ull + 1) * bp, this->sum2_, bp, this->ioWs_);
     }
-    AscendC::PipeBarrier<PIPE_ALL>();
-    if (t.softSync) {
-      AscendC::GlobalTensor<int32_t> flags;
-      flags.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(this->a_.workspace + t.syncOffset), t.blockDim * 8);
-      AscendC::SyncAll(flags, this->syncUb_.template Get<int32_t>());
+    if (t.exchangeSync == kLnExchangeSplitFlag) {
+      SplitPhaseBarrier();
     } else {
-      AscendC::SyncAll();
+      FullSyncAll();
     }
     if (n == 0) return;
     AscendC::LocalTensor<float> all = this->exchBuf_.template Get<float>();
@@ -70,6 +68,35 @@ class LayerNormGradRowSlices : public LayerNormGradBatch<T> {
     }
     PipeFence<AscendC::HardEvent::S_V>();
   }
+
+  // Everyone's batch sums are in the workspace: PipeBarrier<PIPE_ALL> and a SyncAll (hard, or the
+  // soft one on the training series), one pipe drain per batch.
+  __aicore__ inline void FullSyncAll() {
+    const LayerNormGradTiling& t = this->t_;
+    AscendC::PipeBarrier<PIPE_ALL>();
+    if (t.softSync) {
+      AscendC::GlobalTensor<int32_t> flags;
+      flags.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(this->a_.workspace + t.syncOffset), t.blockDim * 8);
+      AscendC::SyncAll(flags, this->syncUb_.template Get<int32_t>());
+    } else {
+      AscendC::SyncAll();
+    }
+  }
+
+  // The same barrier in split phase without draining the pipes (A2/A3): the set rides the MTE3
+  // queue behind this core's stores of its sums, so it lands once they have; the wait (scalar
+  // unit) holds back the reads of the other slices' sums until every core has set. The MTE3_MTE2
+  // fence orders this core's own read after its own store (the flags order other cores only).
+  __aicore__ inline void SplitPhaseBarrier() {
+#if !defined(__NPU_ARCH__) || __NPU_ARCH__ != 1001
+    AscendC::CrossCoreSetFlag<0, PIPE_MTE3>(kExchangeFlagId);
+    PipeFence<AscendC::HardEvent::MTE3_MTE2>();
+    AscendC::CrossCoreWaitFlag(kExchangeFlagId);
+#endif
+  }
+
+  // Hardware flag of the exchange (ids 0-10 are the kernel's; SyncAll uses 11-14).
+  static constexpr uint16_t kExchangeFlagId = 0;
 };
 
 }  // namespace normgrad

@@ -126,6 +126,7 @@ TEST(LayerNormGradTiling, TrainingSeriesSplitsRowsWithSoftSyncAll) {
   EXPECT_LE(t.blockDim, 32u);
   EXPECT_EQ(t.blockCopy, 1u);
   EXPECT_EQ(t.softSync, 1u);
+  EXPECT_EQ(t.exchangeSync, kLnExchangeSyncAll);  // no hardware flags on the training series
   EXPECT_EQ(t.rowRepeat, 0u);
   // The soft SyncAll flags (32 bytes per core) sit behind the exchange, inside the workspace.
   EXPECT_GE(t.syncOffset, t.exchangeOffset + 2ull * t.blockDim * 2 * ((t.rowsPerBatch + 7) / 8 * 8) * 4);
@@ -133,6 +134,7 @@ TEST(LayerNormGradTiling, TrainingSeriesSplitsRowsWithSoftSyncAll) {
   LayerNormGradTiling a2 = Tile(Input(1, 100000, kLnFloat32));
   EXPECT_EQ(a2.blockCopy, 0u);
   EXPECT_EQ(a2.softSync, 0u);
+  EXPECT_EQ(a2.exchangeSync, kLnExchangeSplitFlag);
 }
 
 TEST(LayerNormGradTiling, TrainingSeriesAvoidsNarrowChunksOfLongRows) {
@@ -236,6 +238,9 @@ void CheckInvariants(const LayerNormGradTilingInput& in, const LayerNormGradSocI
   }
   EXPECT_EQ(t.blockCopy, soc.hasDataCopyPad ? 0u : 1u);
   EXPECT_EQ(t.softSync, soc.hasHardSyncAll ? 0u : 1u);
+  // The row-sum exchange waits on the split-phase hardware flags wherever they exist.
+  const bool rowSliceExchange = exchange && t.mode == kLnRowSlices;
+  EXPECT_EQ(t.exchangeSync, rowSliceExchange && soc.hasHardSyncAll ? kLnExchangeSplitFlag : kLnExchangeSyncAll);
   if (t.softSync && (exchange || partials)) {
     EXPECT_GE(t.syncOffset, t.partialOffset + partialBytes);
     EXPECT_GE(t.workspaceBytes, t.syncOffset + 32ull * t.blockDim);
