@@ -9,6 +9,7 @@
 #include "batch_norm_elemt_grad_tiling.h"
 #include "exe_graph/runtime/tiling_context.h"
 #include "host_failure.h"
+#include "tiling_launch.h"
 #include "kernel_dtype_of.h"
 #include "soc_features.h"
 
@@ -58,12 +59,7 @@ ge::graphStatus TilingBatchNormElemtGrad(gert::TilingContext* context) {
   *tiling = normgrad::BatchNormElemtGradTiling{};
   const char* why = nullptr;
   if (!normgrad::BatchNormElemtGradTilingFor(p, chip, tiling, &why)) return normgrad::HostFailure(kOp, why);
-  context->SetBlockDim(tiling->blockDim);
-  context->SetTilingKey(0);
-  size_t* workspaces = context->GetWorkspaceSizes(1);
-  if (workspaces == nullptr) return normgrad::HostFailure(kOp, "no workspace size slot");
-  workspaces[0] = static_cast<size_t>(soc.sysWorkspaceBytes);
-  return ge::GRAPH_SUCCESS;
+  return normgrad::SetLaunch(context, kOp, tiling->blockDim, soc.sysWorkspaceBytes, 0);
 }
 
 }  // namespace optiling

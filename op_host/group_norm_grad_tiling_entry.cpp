@@ -8,6 +8,7 @@
 #include "group_norm_grad_host.h"
 #include "group_norm_grad_tiling.h"
 #include "host_failure.h"
+#include "tiling_launch.h"
 #include "kernel_dtype_of.h"
 #include "soc_features.h"
 
@@ -56,12 +57,7 @@ ge::graphStatus TilingGroupNormGrad(gert::TilingContext* context) {
   const normgrad::GroupNormGradSoc chip{soc.vectorCores, soc.ubBytes, !soc.trainingSeries, !soc.trainingSeries};
   const std::string why = normgrad::GroupNormGradTilingFor(req, chip, tiling);
   if (!why.empty()) return normgrad::HostFailure(kOp, why);
-  context->SetBlockDim(tiling->blockDim);
-  context->SetTilingKey(0);
-  size_t* workspaces = context->GetWorkspaceSizes(1);
-  if (workspaces == nullptr) return normgrad::HostFailure(kOp, "no workspace size slot");
-  workspaces[0] = static_cast<size_t>(soc.sysWorkspaceBytes + tiling->workspaceBytes);
-  return ge::GRAPH_SUCCESS;
+  return normgrad::SetLaunch(context, kOp, tiling->blockDim, soc.sysWorkspaceBytes, tiling->workspaceBytes);
 }
 
 }  // namespace optiling

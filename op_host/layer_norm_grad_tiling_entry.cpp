@@ -7,6 +7,7 @@
 
 #include "exe_graph/runtime/tiling_context.h"
 #include "host_failure.h"
+#include "tiling_launch.h"
 #include "kernel_dtype_of.h"
 #include "layer_norm_grad_host.h"
 #include "layer_norm_grad_tiling.h"
@@ -74,12 +75,7 @@ ge::graphStatus TilingLayerNormGradV3(gert::TilingContext* context) {
   normgrad::LayerNormGradTiling* tiling = context->GetTilingData<normgrad::LayerNormGradTiling>();
   if (tiling == nullptr) return normgrad::HostFailure(kOp, "the tiling data capacity is below the tiling struct");
   *tiling = result.tiling;
-  context->SetBlockDim(tiling->blockDim);
-  context->SetTilingKey(0);
-  size_t* workspaces = context->GetWorkspaceSizes(1);
-  if (workspaces == nullptr) return normgrad::HostFailure(kOp, "no workspace size slot");
-  workspaces[0] = static_cast<size_t>(soc.sysWorkspaceBytes + tiling->workspaceBytes);
-  return ge::GRAPH_SUCCESS;
+  return normgrad::SetLaunch(context, kOp, tiling->blockDim, soc.sysWorkspaceBytes, tiling->workspaceBytes);
 }
 
 }  // namespace optiling
