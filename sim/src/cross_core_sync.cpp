@@ -88,6 +88,28 @@ int32_t* RoundCounter(uint32_t ubAddr, int blockNum) {
   return reinterpret_cast<int32_t*>(UbPtr(ubAddr + static_cast<uint32_t>(blockNum) * kSlotBytes));
 }
 
+// What the three chain APIs check on entry (SoC, both workspaces) before their opening drain;
+// returns the bytes of GM slots, one 32-byte slot per core.
+uint32_t EnterChain(const char* api, CoreContext& c, const int32_t* gm, uint64_t gmElems, uint32_t ubAddr,
+                    uint32_t ubBytes) {
+  ThrowIfLaunchAborted();
+  CheckChainSoc(api, c);
+  const uint32_t need = static_cast<uint32_t>(c.blockNum) * kSlotBytes;
+  CheckWorkspace(api, gm, gmElems, need, ubAddr, ubBytes, need + kSlotBytes, "GetBlockNum() * 32",
+                 "GetBlockNum() * 32 + 32");
+  FullBarrier(c);
+  return need;
+}
+
+// The round InitDetermineComputeWorkspace started and NotifyNextBlock advances.
+int32_t CurrentRound(const char* api, const CoreContext& c, uint32_t ubAddr) {
+  const int32_t round = *RoundCounter(ubAddr, c.blockNum);
+  if (round < 1 || round > (1 << 24)) {
+    Fail(api, "the round counter in ubWorkspace holds %d: call InitDetermineComputeWorkspace first", round);
+  }
+  return round;
+}
+
 }  // namespace
 
 void CrossCoreSetFlag(int mode, int pipe, int flagId) {
@@ -181,12 +203,7 @@ void IbSyncFlag(bool setFlag, bool isAivOnly, int32_t* gm, uint64_t gmElems, uin
 void InitDetermineComputeWorkspace(int32_t* gm, uint64_t gmElems, uint32_t ubAddr, uint32_t ubBytes) {
   const char* api = "InitDetermineComputeWorkspace";
   CoreContext& c = Core();
-  ThrowIfLaunchAborted();
-  CheckChainSoc(api, c);
-  uint32_t need = static_cast<uint32_t>(c.blockNum) * kSlotBytes;
-  CheckWorkspace(api, gm, gmElems, need, ubAddr, ubBytes, need + kSlotBytes, "GetBlockNum() * 32",
-                 "GetBlockNum() * 32 + 32");
-  FullBarrier(c);
+  const uint32_t need = EnterChain(api, c, gm, gmElems, ubAddr, ubBytes);
   ++c.counters.syncs;
   if (c.blockIdx == 0) {
     LaunchBarrier& b = *Runtime().barrier;
@@ -202,16 +219,8 @@ void InitDetermineComputeWorkspace(int32_t* gm, uint64_t gmElems, uint32_t ubAdd
 void WaitPreBlock(int32_t* gm, uint64_t gmElems, uint32_t ubAddr, uint32_t ubBytes) {
   const char* api = "WaitPreBlock";
   CoreContext& c = Core();
-  ThrowIfLaunchAborted();
-  CheckChainSoc(api, c);
-  uint32_t need = static_cast<uint32_t>(c.blockNum) * kSlotBytes;
-  CheckWorkspace(api, gm, gmElems, need, ubAddr, ubBytes, need + kSlotBytes, "GetBlockNum() * 32",
-                 "GetBlockNum() * 32 + 32");
-  FullBarrier(c);
-  int32_t round = *RoundCounter(ubAddr, c.blockNum);
-  if (round < 1 || round > (1 << 24)) {
-    Fail(api, "the round counter in ubWorkspace holds %d: call InitDetermineComputeWorkspace first", round);
-  }
+  const uint32_t need = EnterChain(api, c, gm, gmElems, ubAddr, ubBytes);
+  const int32_t round = CurrentRound(api, c, ubAddr);
   ++c.counters.crossCoreWaits;
   {
     LaunchBarrier& b = *Runtime().barrier;
@@ -234,16 +243,8 @@ void WaitPreBlock(int32_t* gm, uint64_t gmElems, uint32_t ubAddr, uint32_t ubByt
 void NotifyNextBlock(int32_t* gm, uint64_t gmElems, uint32_t ubAddr, uint32_t ubBytes) {
   const char* api = "NotifyNextBlock";
   CoreContext& c = Core();
-  ThrowIfLaunchAborted();
-  CheckChainSoc(api, c);
-  uint32_t need = static_cast<uint32_t>(c.blockNum) * kSlotBytes;
-  CheckWorkspace(api, gm, gmElems, need, ubAddr, ubBytes, need + kSlotBytes, "GetBlockNum() * 32",
-                 "GetBlockNum() * 32 + 32");
-  FullBarrier(c);
-  int32_t round = *RoundCounter(ubAddr, c.blockNum);
-  if (round < 1 || round > (1 << 24)) {
-    Fail(api, "the round counter in ubWorkspace holds %d: call InitDetermineComputeWorkspace first", round);
-  }
+  const uint32_t need = EnterChain(api, c, gm, gmElems, ubAddr, ubBytes);
+  const int32_t round = CurrentRound(api, c, ubAddr);
   ++c.counters.syncs;
   {
     LaunchBarrier& b = *Runtime().barrier;

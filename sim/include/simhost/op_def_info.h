@@ -1,5 +1,5 @@
 // The simulator's record of an OpDef (OP_ADD): inputs, outputs, attributes with their default
-// values, whether shape inference and tiling are registered, and the SoCs. Not a CANN header:
+// values and the SoCs (its host functions are in the registry, FindOpImpl). Not a CANN header:
 // host code includes register/op_def_registry.h; the simulator and tests read these records
 // through simhost/op_records.h.
 #pragma once
@@ -36,9 +36,6 @@ struct OpDefInfo {
   std::vector<ParamDefInfo> inputs;
   std::vector<ParamDefInfo> outputs;
   std::vector<AttrDefInfo> attrs;
-  bool hasInferShape = false;     // by SetInferShape or IMPL_OP_INFERSHAPE
-  bool hasInferDataType = false;
-  bool hasTiling = false;         // by AICore().SetTiling or IMPL_OP_OPTILING
   std::vector<std::string> socs;  // AICore().AddConfig order
 };
 
