@@ -10,7 +10,7 @@
 #include "host_failure.h"
 #include "tiling_launch.h"
 #include "kernel_dtype_of.h"
-#include "soc_features.h"
+#include "soc_features_of.h"
 
 namespace optiling {
 namespace {

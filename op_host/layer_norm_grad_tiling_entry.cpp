@@ -11,7 +11,7 @@
 #include "kernel_dtype_of.h"
 #include "layer_norm_grad_host.h"
 #include "layer_norm_grad_tiling.h"
-#include "soc_features.h"
+#include "soc_features_of.h"
 
 namespace optiling {
 namespace {

@@ -1,30 +1,31 @@
-// The chip facts every tiling function reads, taken from CANN's platform API in one place, so the
-// simulator (whose PlatformAscendC answers from its SoC profile) and the device agree.
+// The chip facts every tiling function reads. Host only; no CANN types, so the pure tilings and
+// their tests use it without the platform API (soc_features_of.h fills it from CANN's).
 #pragma once
 #include <cstdint>
 
-#include "tiling/platform/platform_ascendc.h"
-
 namespace normgrad {
 
+// The one description of a chip the tilings plan for. The CANN tiling adapters fill it from
+// PlatformAscendC (SocFeaturesOf below); tests build it by hand. The feature flags are what
+// differs between Atlas A2/A3 and the training series (arch 1001), see docs/hardware-rules.md.
 struct SocFeatures {
   uint32_t vectorCores = 0;        // cores a vector kernel may use
   uint32_t ubBytes = 0;            // Unified Buffer per core
-  bool trainingSeries = false;     // Atlas training (arch 1001): no DataCopyPad, bf16, Brcb or hard SyncAll
+  bool trainingSeries = false;     // Atlas training (arch 1001)
+  bool hasDataCopyPad = true;      // A2/A3; the training series copies whole 32-byte blocks only
+  bool hasHardSyncAll = true;      // A2/A3; the training series has only the soft (workspace) SyncAll
+  bool hasBrcb = true;             // A2/A3
+  bool hasBf16 = true;             // A2/A3: bfloat16 data (converted to fp32 before arithmetic)
   uint64_t sysWorkspaceBytes = 0;  // reserved by the runtime ahead of the kernel's own workspace
 };
 
-inline SocFeatures SocFeaturesOf(fe::PlatFormInfos* platformInfo) {
-  platform_ascendc::PlatformAscendC platform(platformInfo);
+// A chip of `vectorCores` cores and `ubBytes` of UB, with every A2/A3 feature or (training) none.
+inline SocFeatures MakeSocFeatures(uint32_t vectorCores, uint32_t ubBytes, bool trainingSeries) {
   SocFeatures f;
-  f.trainingSeries = platform.GetSocVersion() == platform_ascendc::SocVersion::ASCEND910;
-  // A2/A3 split each AI core into one cube and two vector cores; the training series' AI cores
-  // each carry their own vector unit.
-  f.vectorCores = f.trainingSeries ? platform.GetCoreNum() : platform.GetCoreNumAiv();
-  uint64_t ub = 0;
-  platform.GetCoreMemSize(platform_ascendc::CoreMemType::UB, ub);
-  f.ubBytes = static_cast<uint32_t>(ub);
-  f.sysWorkspaceBytes = platform.GetLibApiWorkSpaceSize();
+  f.vectorCores = vectorCores;
+  f.ubBytes = ubBytes;
+  f.trainingSeries = trainingSeries;
+  f.hasDataCopyPad = f.hasHardSyncAll = f.hasBrcb = f.hasBf16 = !trainingSeries;
   return f;
 }
 
