@@ -90,7 +90,7 @@ void PlanRowScalars(const BatchNormElemtGradProblem& p, int64_t cores, int64_t b
 
 }  // namespace
 
-bool BatchNormElemtGradTilingFor(const BatchNormElemtGradProblem& p, const BatchNormElemtGradSoc& soc,
+bool BatchNormElemtGradTilingFor(const BatchNormElemtGradProblem& p, const SocFeatures& soc,
                                  BatchNormElemtGradTiling* t, const char** why) {
   if (!soc.hasDataCopyPad) {
     *why = "the kernel needs DataCopyPad for rows that are not whole 32-byte blocks; this SoC has none";
@@ -104,7 +104,7 @@ bool BatchNormElemtGradTilingFor(const BatchNormElemtGradProblem& p, const Batch
   const int64_t numel = p.n * p.c * p.hw;
   const int64_t traffic = numel * (KernelDtypeBytes(p.dyDtype) + KernelDtypeBytes(p.xDtype) +
                                    KernelDtypeBytes(p.dxDtype));
-  const int64_t cores = std::max<int64_t>(1, std::min<int64_t>(soc.coreCount, traffic / kMinCoreBytes));
+  const int64_t cores = std::max<int64_t>(1, std::min<int64_t>(soc.vectorCores, traffic / kMinCoreBytes));
   const int64_t budget = static_cast<int64_t>(soc.ubBytes) - kRuntimeReservedUbBytes;
   const bool sameWidth = KernelDtypeBytes(p.dyDtype) == KernelDtypeBytes(p.xDtype) &&
                          KernelDtypeBytes(p.xDtype) == KernelDtypeBytes(p.dxDtype);

@@ -8,6 +8,9 @@
 #include <cstdint>
 
 #include "kernel_dtype.h"
+#ifndef __CCE_AICORE__
+#include "soc_features.h"
+#endif
 
 namespace normgrad {
 
@@ -56,6 +59,7 @@ struct BatchNormElemtGradTiling {
   BatchNormElemtGradChannelSlabsTiling channelSlabs;
 };
 
+#ifndef __CCE_AICORE__
 // What the tiling needs to know about the call.
 struct BatchNormElemtGradProblem {
   int64_t n = 0;
@@ -70,17 +74,9 @@ struct BatchNormElemtGradProblem {
   bool hasWeight = true;
 };
 
-// What the tiling needs to know about the chip.
-struct BatchNormElemtGradSoc {
-  uint32_t coreCount = 48;    // vector cores a launch may use
-  uint32_t ubBytes = 196608;  // Unified Buffer per vector core
-  bool hasDataCopyPad = true;
-  bool hasBf16 = true;
-};
-
 // Fills *tiling for a non-empty problem (n * c * hw > 0). Returns false with *why pointing at a
 // static explanation when the chip cannot run the kernel (no DataCopyPad, no bf16).
-bool BatchNormElemtGradTilingFor(const BatchNormElemtGradProblem& problem, const BatchNormElemtGradSoc& soc,
+bool BatchNormElemtGradTilingFor(const BatchNormElemtGradProblem& problem, const SocFeatures& soc,
                                  BatchNormElemtGradTiling* tiling, const char** why);
 
 // UB bytes per tile element the kernel allocates: double-buffered dy, x and dx tiles, fp32 copies
@@ -99,5 +95,6 @@ inline uint64_t BatchNormElemtGradUbBytes(const BatchNormElemtGradTiling& t) {
                                                       : t.rowScalars.tileElems;
   return static_cast<uint64_t>(tileElems) * BnElemtUbBytesPerElem(t);
 }
+#endif  // !__CCE_AICORE__
 
 }  // namespace normgrad

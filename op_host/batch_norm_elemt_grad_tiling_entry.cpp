@@ -53,12 +53,11 @@ ge::graphStatus TilingBatchNormElemtGrad(gert::TilingContext* context) {
   if (!ok) return normgrad::HostFailure(kOp, "an input has a data type the kernel does not read");
 
   const normgrad::SocFeatures soc = normgrad::SocFeaturesOf(context->GetPlatformInfo());
-  const normgrad::BatchNormElemtGradSoc chip{soc.vectorCores, soc.ubBytes, !soc.trainingSeries, !soc.trainingSeries};
   normgrad::BatchNormElemtGradTiling* tiling = context->GetTilingData<normgrad::BatchNormElemtGradTiling>();
   if (tiling == nullptr) return normgrad::HostFailure(kOp, "the tiling data capacity is below the tiling struct");
   *tiling = normgrad::BatchNormElemtGradTiling{};
   const char* why = nullptr;
-  if (!normgrad::BatchNormElemtGradTilingFor(p, chip, tiling, &why)) return normgrad::HostFailure(kOp, why);
+  if (!normgrad::BatchNormElemtGradTilingFor(p, soc, tiling, &why)) return normgrad::HostFailure(kOp, why);
   return normgrad::SetLaunch(context, kOp, tiling->blockDim, soc.sysWorkspaceBytes, 0);
 }
 

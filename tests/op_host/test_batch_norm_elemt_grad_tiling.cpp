@@ -11,7 +11,14 @@
 namespace normgrad {
 namespace {
 
-const BatchNormElemtGradSoc kA2{48, 192 * 1024, true, true};
+const SocFeatures kA2 = MakeSocFeatures(48, 192 * 1024, false);
+
+// A chip with DataCopyPad but no bfloat16: the feature check alone must reject a bf16 call.
+SocFeatures NoBf16Chip() {
+  SocFeatures soc = MakeSocFeatures(32, 256 * 1024, false);
+  soc.hasBf16 = false;
+  return soc;
+}
 
 BatchNormElemtGradProblem Problem(int64_t n, int64_t c, int64_t hw, uint32_t dtype) {
   BatchNormElemtGradProblem p;
@@ -23,7 +30,7 @@ BatchNormElemtGradProblem Problem(int64_t n, int64_t c, int64_t hw, uint32_t dty
   return p;
 }
 
-BatchNormElemtGradTiling Tile(const BatchNormElemtGradProblem& p, const BatchNormElemtGradSoc& soc = kA2) {
+BatchNormElemtGradTiling Tile(const BatchNormElemtGradProblem& p, const SocFeatures& soc = kA2) {
   BatchNormElemtGradTiling t{};
   const char* why = nullptr;
   EXPECT_TRUE(BatchNormElemtGradTilingFor(p, soc, &t, &why)) << (why ? why : "");
@@ -65,7 +72,7 @@ double LoadBalance(const BatchNormElemtGradTiling& t) {
 }
 
 TEST(BatchNormElemtGradTiling, ResNetStage1Fp16UsesRowScalars) {
-  BatchNormElemtGradTiling t = Tile(Problem(32, 256, 56 * 56, kBnElemtFloat16));
+  BatchNormElemtGradTiling t = Tile(Problem(32, 256, 56 * 56, kDtypeFloat16));
   EXPECT_EQ(t.mode, kBnElemtRowScalars);
   EXPECT_EQ(t.blockDim, 48u);
   EXPECT_EQ(t.rowScalars.chunkElems, 535296);  // ceil(25,690,112 / 48) rounded up to 256
@@ -73,7 +80,7 @@ TEST(BatchNormElemtGradTiling, ResNetStage1Fp16UsesRowScalars) {
 }
 
 TEST(BatchNormElemtGradTiling, ResNetStage4Fp16UsesChannelSlabs) {
-  BatchNormElemtGradTiling t = Tile(Problem(32, 2048, 7 * 7, kBnElemtFloat16));
+  BatchNormElemtGradTiling t = Tile(Problem(32, 2048, 7 * 7, kDtypeFloat16));
   EXPECT_EQ(t.mode, kBnElemtChannelSlabs);
   EXPECT_EQ(t.blockDim, 48u);
   EXPECT_EQ(t.channelSlabs.channelsPerCore, 43u);  // ceil(2048 / 48)
@@ -84,7 +91,7 @@ TEST(BatchNormElemtGradTiling, ResNetStage4Fp16UsesChannelSlabs) {
 }
 
 TEST(BatchNormElemtGradTiling, SmallNcInputUsesOneCoreWithWholeRows) {
-  BatchNormElemtGradTiling t = Tile(Problem(20, 128, 1, kBnElemtFloat32));
+  BatchNormElemtGradTiling t = Tile(Problem(20, 128, 1, kDtypeFloat32));
   EXPECT_EQ(t.mode, kBnElemtChannelSlabs);
   EXPECT_EQ(t.blockDim, 1u);  // 30 KiB of traffic: under two cores' worth of 16 KiB
   EXPECT_EQ(t.channelSlabs.channelsPerCore, 128u);
@@ -94,22 +101,22 @@ TEST(BatchNormElemtGradTiling, SmallNcInputUsesOneCoreWithWholeRows) {
 
 TEST(BatchNormElemtGradTiling, FewChannelsSplitBatchesToo) {
   // 16 channels cannot keep 48 cores busy alone: batches are split as well.
-  BatchNormElemtGradTiling t = Tile(Problem(96, 16, 64, kBnElemtFloat32));
+  BatchNormElemtGradTiling t = Tile(Problem(96, 16, 64, kDtypeFloat32));
   EXPECT_EQ(t.mode, kBnElemtChannelSlabs);
   EXPECT_EQ(t.blockDim, 48u);
   EXPECT_GE(LoadBalance(t), 0.95);
 }
 
 TEST(BatchNormElemtGradTiling, DetectionBackboneUsesAllCores) {
-  BatchNormElemtGradTiling t = Tile(Problem(1, 32, 352 * 640, kBnElemtBFloat16));
+  BatchNormElemtGradTiling t = Tile(Problem(1, 32, 352 * 640, kDtypeBfloat16));
   EXPECT_EQ(t.mode, kBnElemtRowScalars);
   EXPECT_EQ(t.blockDim, 48u);
   EXPECT_EQ(t.rowScalars.chunkElems % 256, 0);
 }
 
 TEST(BatchNormElemtGradTiling, MixedWidthsUseRowScalars) {
-  BatchNormElemtGradProblem p = Problem(32, 64, 9, kBnElemtFloat32);
-  p.dxDtype = kBnElemtFloat16;
+  BatchNormElemtGradProblem p = Problem(32, 64, 9, kDtypeFloat32);
+  p.dxDtype = kDtypeFloat16;
   BatchNormElemtGradTiling t = Tile(p);
   EXPECT_EQ(t.mode, kBnElemtRowScalars);
   EXPECT_EQ(t.rowScalars.chunkElems % 256, 0);  // 512 bytes of the 2-byte dx
@@ -118,26 +125,27 @@ TEST(BatchNormElemtGradTiling, MixedWidthsUseRowScalars) {
 TEST(BatchNormElemtGradTiling, RejectsChipsWithoutDataCopyPadOrBf16) {
   BatchNormElemtGradTiling t{};
   const char* why = nullptr;
-  EXPECT_FALSE(BatchNormElemtGradTilingFor(Problem(2, 3, 4, kBnElemtFloat32), {32, 256 * 1024, false, false}, &t, &why));
+  EXPECT_FALSE(BatchNormElemtGradTilingFor(Problem(2, 3, 4, kDtypeFloat32), MakeSocFeatures(32, 256 * 1024, true), &t,
+                                           &why));
   ASSERT_NE(why, nullptr);
   EXPECT_NE(std::string(why).find("DataCopyPad"), std::string::npos);
   why = nullptr;
-  EXPECT_FALSE(BatchNormElemtGradTilingFor(Problem(2, 3, 4, kBnElemtBFloat16), {32, 256 * 1024, true, false}, &t, &why));
+  EXPECT_FALSE(BatchNormElemtGradTilingFor(Problem(2, 3, 4, kDtypeBfloat16), NoBf16Chip(), &t, &why));
   ASSERT_NE(why, nullptr);
   EXPECT_NE(std::string(why).find("bfloat16"), std::string::npos);
 }
 
 TEST(BatchNormElemtGradTiling, CopiesDtypesAndShape) {
-  BatchNormElemtGradProblem p = Problem(3, 5, 7, kBnElemtBFloat16);
-  p.counterDtype = kBnElemtInt32;
+  BatchNormElemtGradProblem p = Problem(3, 5, 7, kDtypeBfloat16);
+  p.counterDtype = kDtypeInt32;
   p.counterNumel = 6;
-  p.statDtype[kBnInvstd] = kBnElemtFloat16;
+  p.statDtype[kBnInvstd] = kDtypeFloat16;
   p.hasWeight = false;
   BatchNormElemtGradTiling t = Tile(p);
-  EXPECT_EQ(t.counterDtype, static_cast<uint32_t>(kBnElemtInt32));
+  EXPECT_EQ(t.counterDtype, static_cast<uint32_t>(kDtypeInt32));
   EXPECT_EQ(t.counterNumel, 6);
-  EXPECT_EQ(t.statDtype[kBnInvstd], static_cast<uint32_t>(kBnElemtFloat16));
-  EXPECT_EQ(t.statDtype[kBnMean], static_cast<uint32_t>(kBnElemtFloat32));
+  EXPECT_EQ(t.statDtype[kBnInvstd], static_cast<uint32_t>(kDtypeFloat16));
+  EXPECT_EQ(t.statDtype[kBnMean], static_cast<uint32_t>(kDtypeFloat32));
   EXPECT_EQ(t.hasWeight, 0u);
   EXPECT_EQ(t.n * t.c * t.hw, 105);
 }
@@ -145,18 +153,18 @@ TEST(BatchNormElemtGradTiling, CopiesDtypesAndShape) {
 // Invariants over random shapes, dtypes and chips.
 TEST(BatchNormElemtGradTiling, InvariantsOverRandomShapes) {
   std::mt19937 rng(20240605);
-  const uint32_t dtypes[] = {kBnElemtFloat32, kBnElemtFloat16, kBnElemtBFloat16};
-  const BatchNormElemtGradSoc socs[] = {kA2, {40, 192 * 1024, true, true}, {48, 192 * 1024, true, true}};
+  const uint32_t dtypes[] = {kDtypeFloat32, kDtypeFloat16, kDtypeBfloat16};
+  const SocFeatures socs[] = {kA2, MakeSocFeatures(40, 192 * 1024, false), MakeSocFeatures(48, 192 * 1024, false)};
   for (int i = 0; i < 200; ++i) {
     auto pick = [&](int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(rng); };
     const int64_t hwChoices[] = {1, 2, 3, 7, 9, 49, 196, 511, 512, 784, 3136, pick(1, 5000)};
     BatchNormElemtGradProblem p = Problem(pick(1, 24), pick(1, 200), hwChoices[pick(0, 11)], dtypes[pick(0, 2)]);
     if (i % 5 == 0) p.dxDtype = dtypes[pick(0, 2)];
-    const BatchNormElemtGradSoc& soc = socs[i % 3];
+    const SocFeatures& soc = socs[i % 3];
     BatchNormElemtGradTiling t = Tile(p, soc);
     SCOPED_TRACE(testing::Message() << "n=" << p.n << " c=" << p.c << " hw=" << p.hw << " mode=" << t.mode);
     ASSERT_GE(t.blockDim, 1u);
-    ASSERT_LE(t.blockDim, soc.coreCount);
+    ASSERT_LE(t.blockDim, soc.vectorCores);
     EXPECT_LE(BatchNormElemtGradUbBytes(t), soc.ubBytes - 8 * 1024u);
     std::vector<int64_t> owner = OwnedElems(t);
     EXPECT_EQ(std::count(owner.begin(), owner.end(), -1), 0) << "elements owned by no core";
@@ -164,11 +172,11 @@ TEST(BatchNormElemtGradTiling, InvariantsOverRandomShapes) {
     for (int64_t o : owner) ++count[o];
     EXPECT_EQ(std::count(count.begin(), count.end(), 0), 0) << "a launched core owns nothing";
     if (t.mode == kBnElemtRowScalars) {
-      EXPECT_EQ(t.rowScalars.chunkElems * BnElemtDtypeBytes(std::min({t.dyDtype, t.xDtype, t.dxDtype})) % 512, 0);
+      EXPECT_EQ(t.rowScalars.chunkElems * KernelDtypeBytes(std::min({t.dyDtype, t.xDtype, t.dxDtype})) % 512, 0);
       EXPECT_GE(t.rowScalars.tileElems, 1u);
     } else {
-      EXPECT_EQ(BnElemtDtypeBytes(t.dyDtype), BnElemtDtypeBytes(t.dxDtype));
-      EXPECT_EQ(t.channelSlabs.rowPitch * BnElemtDtypeBytes(t.dyDtype) % 32, 0u);
+      EXPECT_EQ(KernelDtypeBytes(t.dyDtype), KernelDtypeBytes(t.dxDtype));
+      EXPECT_EQ(t.channelSlabs.rowPitch * KernelDtypeBytes(t.dyDtype) % 32, 0u);
       EXPECT_GE(t.channelSlabs.rowPitch, t.channelSlabs.channelsPerCore * t.hw);
       EXPECT_GE(t.channelSlabs.rowsPerTile, 1u);
       EXPECT_LE(t.channelSlabs.rowsPerTile, std::min<uint32_t>(t.channelSlabs.batchesPerCore, 4095u));
@@ -181,7 +189,7 @@ TEST(BatchNormElemtGradTiling, TypicalNetworkShapesBalanceCores) {
                                {32, 64, 3136},  {32, 128, 784}, {32, 256, 196},  {32, 512, 49},
                                {1, 32, 352 * 640}, {1, 64, 176 * 320}, {256, 1024, 1}};
   for (const auto& s : shapes) {
-    for (uint32_t dtype : {kBnElemtFloat32, kBnElemtFloat16}) {
+    for (uint32_t dtype : {kDtypeFloat32, kDtypeFloat16}) {
       BatchNormElemtGradTiling t = Tile(Problem(s[0], s[1], s[2], dtype));
       SCOPED_TRACE(testing::Message() << s[0] << "x" << s[1] << "x" << s[2] << " mode " << t.mode);
       // 1024 channels in groups of 22 need only 47 cores for the same makespan as 48.

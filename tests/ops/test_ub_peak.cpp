@@ -208,7 +208,7 @@ void CheckBatchNorm(const BnCase& k) {
   p.c = k.c;
   p.hw = k.hw;
   p.counterNumel = 2;
-  p.counterDtype = normgrad::kBnElemtInt32;
+  p.counterDtype = normgrad::kDtypeInt32;
   p.hasWeight = true;
   normgrad::BatchNormElemtGradTiling t{};
   const char* why = nullptr;
