@@ -529,7 +529,7 @@ def run_example(ex: Example) -> str:
                        and np.unique(dx.idx).size < dx.idx.size)  # two elements share an address
         keep: list[Any] = []
         c_args = _c_args(call, keep)
-        lib = _native._apply_soc()
+        lib = _native.apply_soc()
         get_size = _native._aclnn_function(lib, call.api + "GetWorkspaceSize")
         execute = _native._aclnn_function(lib, call.api)
         ws_size, executor = ctypes.c_uint64(0), ctypes.c_void_p()
@@ -554,7 +554,7 @@ def run_example(ex: Example) -> str:
             return "accepted, workspace over the bound (not run)"
         need = ws_size.value
         alloc = need + (512 if ex.mutation == "workspace_larger" else 0)
-        ws = _native._malloc(alloc) if alloc else 0
+        ws = _native.library.malloc(alloc) if alloc else 0
 
         def run(fn: Any, workspace: int, size: int) -> int:
             stream = ctypes.c_void_p(None)
@@ -587,7 +587,7 @@ def run_example(ex: Example) -> str:
                 again = run(execute, ws, alloc)
                 _expect_error(ex, call.api, again, (INVALID,), "second run of an executor")
         finally:
-            _native._free(ws)
+            _native.library.free(ws)
         _check_untouched(ex, call, ran_outputs=True)
         if valid:
             _check_golden(call)

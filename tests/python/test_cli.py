@@ -101,7 +101,7 @@ def test_info_shows_version_library_profiles_and_self_check(capsys):
 
 
 def test_info_without_library_fails_with_the_build_hint(monkeypatch, tmp_path, capsys):
-    monkeypatch.setattr(_native, "_lib", None)
+    monkeypatch.setattr(_native.library, "_lib", None)
     monkeypatch.setenv("NORMGRAD_LIBRARY", str(tmp_path / "missing.so"))
     assert cli.main(["info"]) == 1
     assert "build.sh" in capsys.readouterr().err

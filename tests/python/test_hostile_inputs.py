@@ -56,13 +56,13 @@ def test_pip_reinstall_keeps_a_cache_that_names_a_deleted_build_envs_ninja(tmp_p
 def malloc_sizes(monkeypatch):
     """Every aclrtMalloc size the Python layer asks for during the test."""
     sizes: list[int] = []
-    real = _native._malloc
+    real = _native.library.malloc
 
     def record(nbytes: int) -> int:
         sizes.append(nbytes)
         return real(nbytes)
 
-    monkeypatch.setattr(_native, "_malloc", record)
+    monkeypatch.setattr(_native.library, "malloc", record)
     return sizes
 
 
@@ -234,7 +234,7 @@ def test_unknown_normgrad_soc_is_a_usage_error_naming_the_profiles():
 def test_unknown_normgrad_soc_raises_soc_error_in_python(monkeypatch):
     monkeypatch.setenv("NORMGRAD_SOC", "bogus")
     with pytest.raises(SocError, match="NORMGRAD_SOC=bogus"):
-        _native._check_soc_env(_native.load())
+        _native.library._check_soc_env(_native.load())
 
 
 def test_bench_plot_with_an_unknown_suffix_is_a_usage_error_before_running(monkeypatch, tmp_path, capsys):

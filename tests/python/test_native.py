@@ -62,16 +62,16 @@ def device_bytes(t: _native.DeviceTensor, nbytes: int) -> bytes:
 # ---- library discovery --------------------------------------------------------------------------
 
 def test_missing_env_library_names_the_variable_and_the_fix(monkeypatch, tmp_path):
-    monkeypatch.setattr(_native, "_lib", None)
+    monkeypatch.setattr(_native.library, "_lib", None)
     monkeypatch.setenv("NORMGRAD_LIBRARY", str(tmp_path / "nope.so"))
     with pytest.raises(LibraryNotFoundError, match=r"NORMGRAD_LIBRARY=.*nope\.so: no such file.*build\.sh"):
         _native.load()
 
 
 def test_without_env_or_packaged_library_says_how_to_build(monkeypatch, tmp_path):
-    monkeypatch.setattr(_native, "_lib", None)
+    monkeypatch.setattr(_native.library, "_lib", None)
     monkeypatch.delenv("NORMGRAD_LIBRARY", raising=False)
-    monkeypatch.setattr(_native, "PACKAGED_LIBRARY", tmp_path / "lib" / "libnormgrad.so")
+    monkeypatch.setattr(_native.library, "PACKAGED_LIBRARY", tmp_path / "lib" / "libnormgrad.so")
     with pytest.raises(LibraryNotFoundError) as err:
         _native.load()
     assert "pip install ." in str(err.value) and "NORMGRAD_LIBRARY" in str(err.value)
@@ -81,14 +81,14 @@ def test_packaged_library_is_used_when_env_is_unset(monkeypatch, tmp_path):
     packaged = tmp_path / "libnormgrad.so"
     packaged.write_bytes(b"")
     monkeypatch.delenv("NORMGRAD_LIBRARY", raising=False)
-    monkeypatch.setattr(_native, "PACKAGED_LIBRARY", packaged)
+    monkeypatch.setattr(_native.library, "PACKAGED_LIBRARY", packaged)
     assert _native.library_path() == packaged
 
 
 def test_a_file_that_is_not_a_library_is_reported(monkeypatch, tmp_path):
     bogus = tmp_path / "libnormgrad.so"
     bogus.write_text("not an ELF file")
-    monkeypatch.setattr(_native, "_lib", None)
+    monkeypatch.setattr(_native.library, "_lib", None)
     monkeypatch.setenv("NORMGRAD_LIBRARY", str(bogus))
     with pytest.raises(LibraryNotFoundError, match="cannot load"):
         _native.load()
