@@ -124,10 +124,26 @@ CoreTime ModelCore(const CoreCounters& c, const SocProfile& soc) {
   return t;
 }
 
+double CoreBusyUs(const CoreCounters& counters, const SocProfile& soc) {
+  const CoreTime t = ModelCore(counters, soc);
+  return std::max({t.mte2Us, t.mte3Us, t.vecUs});
+}
+
+namespace {
+
+// The inter-core wait time of one core (cost.h, T_sync,c).
+double CoreSyncUs(const CoreCounters& c, double syncAllUs) {
+  const uint64_t split = c.splitWaitOverlapUs.size();
+  double us = static_cast<double>(c.syncAll + c.crossCoreWaits - split) * syncAllUs;
+  for (double overlap : c.splitWaitOverlapUs) us += std::max(0.0, syncAllUs - overlap);
+  return us;
+}
+
+}  // namespace
+
 KernelTime ModelKernel(const std::vector<CoreCounters>& cores, const SocProfile& soc) {
   KernelTime k;
   k.launchUs = soc.launchUs;
-  uint64_t syncAlls = 0;
   double sumCoreUs = 0;
   for (const CoreCounters& c : cores) {
     CoreTime t = ModelCore(c, soc);
@@ -138,15 +154,14 @@ KernelTime ModelKernel(const std::vector<CoreCounters>& cores, const SocProfile&
     k.scalarBytesOut += c.scalarGmBytesOut;
     k.l2HitBytes += c.l2HitBytes;
     k.ubPeakBytes = std::max(k.ubPeakBytes, c.ubPeakBytes);
-    // Each inter-core wait (SyncAll, CrossCoreWaitFlag, IBWait, WaitPreBlock) costs one barrier latency.
-    syncAlls = std::max(syncAlls, c.syncAll + c.crossCoreWaits);
+    // Each inter-core wait costs one barrier latency, less what a split-phase wait's work hides.
+    k.syncUs = std::max(k.syncUs, CoreSyncUs(c, soc.syncAllUs));
     sumCoreUs += t.coreUs;
     k.maxCoreUs = std::max(k.maxCoreUs, t.coreUs);
     if (t.coreUs > 0) ++k.busyCores;
   }
   const double hbmBytesPerUs = soc.hbmSustainedTBs * 1e6;
   k.hbmUs = static_cast<double>(k.bytesIn - k.l2HitBytes + k.bytesOut) / hbmBytesPerUs;
-  k.syncUs = static_cast<double>(syncAlls) * soc.syncAllUs;
   k.meanCoreUs = cores.empty() ? 0 : sumCoreUs / static_cast<double>(cores.size());
   if (k.maxCoreUs > 0) {
     k.loadBalance = k.meanCoreUs / k.maxCoreUs;

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <string>
 
+#include "ascendc/cost.h"
 #include "ascendc/entry.h"
 #include "ascendc/hazard.h"
 #include "ascendc/pipe.h"
@@ -131,6 +132,8 @@ void CrossCoreSetFlag(int mode, int pipe, int flagId) {
          flagId, kMaxPendingSets, kMaxPendingSets);
   }
   ++sets[static_cast<size_t>(c.blockIdx)];
+  if (c.flagSetBusyUs.size() <= static_cast<size_t>(flagId)) c.flagSetBusyUs.resize(flagId + 1);
+  c.flagSetBusyUs[flagId].push_back(CoreBusyUs(c.counters, EffectiveSoc(*c.soc)));
   std::vector<LaunchBarrier::FlagRound>& rounds = b.flagRounds[flagId];
   if (rounds.size() <= k) rounds.resize(k + 1);
   b.Release(c.blockIdx, rounds[k].clock);
@@ -147,6 +150,13 @@ void CrossCoreWaitFlag(int mode, int pipe, int flagId) {
     Fail(api, "%s is not a vector-core pipe (PIPE_S, PIPE_V, PIPE_MTE2 or PIPE_MTE3)", PipeName(pipe));
   }
   ++c.counters.crossCoreWaits;
+  // The work since this core's own matching set hides that much of the barrier's latency (cost.h).
+  std::vector<double>* setBusy =
+      static_cast<size_t>(flagId) < c.flagSetBusyUs.size() ? &c.flagSetBusyUs[flagId] : nullptr;
+  if (setBusy != nullptr && !setBusy->empty()) {
+    c.counters.splitWaitOverlapUs.push_back(CoreBusyUs(c.counters, EffectiveSoc(*c.soc)) - setBusy->front());
+    setBusy->erase(setBusy->begin());
+  }
   LaunchBarrier& b = *Runtime().barrier;
   auto lock = b.Lock();
   uint32_t k = PerCore(b.flagWaits, flagId, c.blockNum)[static_cast<size_t>(c.blockIdx)];

@@ -136,6 +136,43 @@ TEST(CrossCoreFlag, EachWaitCostsOneBarrierInTheModel) {
   EXPECT_DOUBLE_EQ(k.syncUs, 4 * r.soc->syncAllUs);
 }
 
+// A split-phase barrier: each core sets flag 0, copies `loadBytes` of its own GM block into UB,
+// then waits. The copy's modeled time hides that much of the barrier latency.
+sim::LaunchReport SplitPhaseWithLoad(GmBuf<float>& src, uint32_t loadBytes) {
+  return RunOn("ascend910b", 4, [&src, loadBytes] {
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIV_1_0);
+    TPipe pipe;
+    TBuf<> ub;
+    pipe.InitBuffer(ub, 160 * 1024);
+    LocalTensor<float> u = ub.Get<float>();
+    CrossCoreSetFlag<0x0, PIPE_MTE3>(0);
+    if (loadBytes > 0) {
+      DataCopy(u, src.Tensor()[static_cast<uint64_t>(Idx()) * 40960], loadBytes / sizeof(float));
+    }
+    CrossCoreWaitFlag(0);
+  });
+}
+
+TEST(CrossCoreFlag, WorkBetweenSetAndWaitHidesThatMuchOfTheLatency) {
+  GmBuf<float> src(4 * 40960);
+  const sim::LaunchReport idle = SplitPhaseWithLoad(src, 0);
+  EXPECT_LAUNCH_OK(idle);
+  const double syncUs = idle.soc->syncAllUs;
+  EXPECT_DOUBLE_EQ(sim::ModelLaunch(idle).syncUs, syncUs);  // nothing overlaps: a whole barrier
+
+  const sim::LaunchReport some = SplitPhaseWithLoad(src, 16 * 1024);  // 16 KiB: about 0.3 us of MTE2
+  EXPECT_LAUNCH_OK(some);
+  const double busy = sim::CoreBusyUs(some.cores[0], *some.soc);
+  ASSERT_GT(busy, 0.0);
+  ASSERT_LT(busy, syncUs);
+  EXPECT_NEAR(sim::ModelLaunch(some).syncUs, syncUs - busy, 1e-9);
+
+  const sim::LaunchReport full = SplitPhaseWithLoad(src, 160 * 1024);  // 160 KiB: about 2.8 us, more than the latency
+  EXPECT_LAUNCH_OK(full);
+  ASSERT_GT(sim::CoreBusyUs(full.cores[0], *full.soc), syncUs);
+  EXPECT_DOUBLE_EQ(sim::ModelLaunch(full).syncUs, 0.0);
+}
+
 // ---- IBSet / IBWait
 
 namespace {

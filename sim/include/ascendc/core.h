@@ -52,6 +52,9 @@ struct CoreCounters {
   uint64_t syncs = 0;         // SetFlag/WaitFlag/PipeBarrier
   uint64_t syncAll = 0;       // inter-core barriers
   uint64_t crossCoreWaits = 0;  // CrossCoreWaitFlag, IBWait, WaitPreBlock (ascendc/cross_core_sync.h)
+  // Per CrossCoreWaitFlag: the core's modeled busy time (max of its pipes, us) between the
+  // matching CrossCoreSetFlag and the wait, the part of the barrier latency that work hides.
+  std::vector<double> splitWaitOverlapUs;
   uint64_t fullBarriers = 0;  // PipeBarrier<PIPE_ALL> (not counting the one inside each SyncAll)
   uint64_t drains = 0;        // full drains (PipeBarrier<PIPE_ALL>, SyncAll) with DMA issued since the
                               // previous one: each costs a pipeline refill (back-to-back ones once)
@@ -73,6 +76,8 @@ struct CoreContext {
   DataCache dcache;              // scalar GM accesses go through it (cost only, holds no data)
   L2Reuse l2;                    // GM re-reads served by the L2 (cost only, holds no data)
   uint64_t dmaAtLastDrain = 0;   // dmaIn + dmaOut at the last full drain (counters.drains)
+  // Busy time (us) at each CrossCoreSetFlag not yet waited for, per flag id, oldest first.
+  std::vector<std::vector<double>> flagSetBusyUs;
   // Vector mask register (Normal mode: lanes; Counter mode: low word = element count).
   uint64_t maskLo = ~0ull;
   uint64_t maskHi = ~0ull;

@@ -20,7 +20,12 @@
 //   bytesIn  = sum_c gmToUbBytes + scalarGmBytesIn;  bytesOut = sum_c ubToGmBytes + scalarGmBytesOut
 //   l2HitBytes = sum_c l2HitBytes (re-reads the L2 serves, ascendc/l2cache.h)
 //   T_HBM    = (bytesIn - l2HitBytes + bytesOut) / hbmSustained
-//   T_kernel = launchUs + max(T_HBM, max_c T_core) + max_c syncAll * syncAllUs
+//   T_sync,c = (syncAll + other inter-core waits) * syncAllUs
+//              + sum over CrossCoreWaitFlag waits w of max(0, syncAllUs - W_w)
+//            W_w = the core's busy time (max of its pipes) between the matching CrossCoreSetFlag
+//            and the wait: a split-phase barrier's latency runs while the core works, so only the
+//            part no work covers is charged (0 work: the whole latency, as a SyncAll)
+//   T_kernel = launchUs + max(T_HBM, max_c T_core) + max_c T_sync,c
 //   loadBalance     = mean over the blockDim launched cores of T_core / max_c T_core (idle launched
 //                     cores count as 0: launching a core that gets no work is imbalance)
 //   chipUtilization = sum_c T_core / (soc.aivCores * max_c T_core) (also charges cores not launched)
@@ -82,6 +87,9 @@ struct KernelTime {
 };
 
 CoreTime ModelCore(const CoreCounters& counters, const SocProfile& soc);
+// max(T_MTE2, T_MTE3, T_VEC) of the counters so far, no refills: the core's busy time, whose
+// growth between a CrossCoreSetFlag and its wait is the work that hides the barrier latency.
+double CoreBusyUs(const CoreCounters& counters, const SocProfile& soc);
 // cores.size() is the launch's blockDim.
 KernelTime ModelKernel(const std::vector<CoreCounters>& cores, const SocProfile& soc);
 // Uses EffectiveSoc(report.soc) (CurrentSoc() if it is null).
