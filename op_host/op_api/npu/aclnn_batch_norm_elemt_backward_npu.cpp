@@ -19,6 +19,7 @@ constexpr size_t kMaxDims = 8;
 using normgrad::ShapeString;
 using normgrad::npu::Dims;
 using normgrad::npu::DimsOf;
+using normgrad::npu::Numel;
 
 aclnnStatus CheckShapes(const aclTensor* gradOut, const aclTensor* input, const aclTensor* const stats[5],
                         const aclTensor* counter, const aclTensor* gradInput) {
@@ -80,6 +81,11 @@ extern "C" NORMGRAD_NPU_EXPORT aclnnStatus aclnnBatchNormElemtBackwardGetWorkspa
   }
   const aclTensor* const stats[5] = {mean, invstd, weight, sumDy, sumDyXmu};
   if (aclnnStatus st = CheckShapes(gradOut, input, stats, counter, gradInput)) return st;
+  // The generated operator cannot tile an empty input; refused here with a reason (docs/npu.md).
+  if (Numel(Dims(input)) == 0) {
+    NORMGRAD_NPU_FAIL(ACLNN_ERR_PARAM_INVALID, kApi, "input %s is empty: the NPU build does not run empty inputs yet",
+                      DimsOf(input).c_str());
+  }
   // weight null stays null: the OpDef input weight is OPTIONAL and the kernel uses ones.
   return aclnnBatchNormElemtGradGetWorkspaceSize(gradOut, input, mean, invstd, weight, sumDy, sumDyXmu, counter,
                                                  gradInput, workspaceSize, executor);

@@ -51,6 +51,33 @@ aclnnStatus CheckCounts(const aclTensor* gradOut, const aclTensor* input, const 
   return ACLNN_SUCCESS;
 }
 
+// The generated operator's tiling reads N from dim 0 of gradOut, C from dim 1 and HxW from the
+// rest (op_host/group_norm_grad_tiling_entry.cpp); the API allows any shape with N * C * HxW
+// elements. Until this wrapper reshapes (which needs a view tensor living until the execute
+// phase), a shape the tiling would misread is rejected here rather than computed wrongly, and an
+// empty input, which the generated operator cannot tile, likewise (docs/npu.md).
+aclnnStatus CheckNpuLayout(const aclTensor* gradOut, const aclTensor* input, int64_t n, int64_t c, int64_t hw) {
+  if (n == 0 || c == 0 || hw == 0) {
+    NORMGRAD_NPU_FAIL(ACLNN_ERR_PARAM_INVALID, kApi,
+                      "N = %lld, C = %lld, HxW = %lld: the NPU build does not run empty inputs yet",
+                      static_cast<long long>(n), static_cast<long long>(c), static_cast<long long>(hw));
+  }
+  const struct {
+    const char* name;
+    const aclTensor* t;
+  } tensors[] = {{"gradOut", gradOut}, {"input", input}};
+  for (const auto& k : tensors) {
+    const std::vector<int64_t> d = Dims(k.t);
+    if (d.size() < 2 || d[0] != n || d[1] != c) {
+      NORMGRAD_NPU_FAIL(ACLNN_ERR_PARAM_INVALID, kApi,
+                        "%s %s: the NPU build needs the shape [N, C, ...] = [%lld, %lld, ...] (HxW the product "
+                        "of the rest)",
+                        k.name, DimsOf(k.t).c_str(), static_cast<long long>(n), static_cast<long long>(c));
+    }
+  }
+  return ACLNN_SUCCESS;
+}
+
 aclnnStatus CheckOutputShapes(const aclTensor* input, const aclTensor* gamma, int64_t c, const bool need[3],
                               const aclTensor* const outs[3]) {
   if (need[0] && Dims(outs[0]) != Dims(input)) {
@@ -101,6 +128,7 @@ extern "C" NORMGRAD_NPU_EXPORT aclnnStatus aclnnGroupNormBackwardGetWorkspaceSiz
   }
   if (aclnnStatus st = CheckCounts(gradOut, input, mean, rstd, gamma, N, C, HxW, group)) return st;
   if (aclnnStatus st = CheckOutputShapes(input, gamma, C, need, outs)) return st;
+  if (aclnnStatus st = CheckNpuLayout(gradOut, input, N, C, HxW)) return st;
 
   // The generated operator declares all three outputs REQUIRED. An output the caller did not ask
   // for (and may pass as null) is replaced by gradOut: with its *_is_require attribute false the

@@ -132,6 +132,15 @@ extern "C" NORMGRAD_NPU_EXPORT aclnnStatus aclnnLayerNormBackwardGetWorkspaceSiz
   }
   if (aclnnStatus st = CheckShapes(gradOut, input, norm, mean, rstd, weightOptional, biasOptional)) return st;
   if (aclnnStatus st = CheckOutputs(input, norm, need, outs)) return st;
+  // The generated operator cannot tile an empty input or a call that asks for nothing; refused
+  // here with a reason rather than as a tiling failure (docs/npu.md).
+  if (Numel(Dims(input)) == 0) {
+    NORMGRAD_NPU_FAIL(ACLNN_ERR_PARAM_INVALID, kApi, "input %s is empty: the NPU build does not run empty inputs yet",
+                      DimsOf(input).c_str());
+  }
+  if (!need[0] && !need[1] && !need[2]) {
+    NORMGRAD_NPU_FAIL(ACLNN_ERR_PARAM_INVALID, kApi, "outputMask asks for no output: the NPU build has nothing to run");
+  }
 
   // The generated operator declares all three outputs REQUIRED; one not asked for (possibly null)
   // is replaced by gradOut, which the kernel never writes because output_mask says so.
