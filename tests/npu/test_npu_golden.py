@@ -1,10 +1,13 @@
 """The operators on a real Ascend NPU, through the installed normgrad package, against the float64 goldens.
 
-Same cases (shapes, inputs, goldens, per-dtype tolerances) as `normgrad check`; only the runner differs:
-torch_npu's aten kernels call aclnnGroupNormBackward / aclnnLayerNormBackward /
-aclnnBatchNormElemtBackward, which resolve to the package's libcust_opapi.so when ASCEND_CUSTOM_OPP_PATH
-names the installed vendor directory (docs/npu.md). Skipped, with the reason, on a machine without
-CANN, an NPU or torch_npu.
+Same cases (shapes, inputs, goldens, per-dtype tolerances) as `normgrad check`; only the runner differs,
+and there are two routes to the same aclnn functions:
+- "aten": torch_npu's own aten kernels call aclnnGroupNormBackward / aclnnLayerNormBackward /
+  aclnnBatchNormElemtBackward, which resolve to the package's libcust_opapi.so when
+  ASCEND_CUSTOM_OPP_PATH names the installed vendor directory (docs/npu.md);
+- "extension": torch.ops.normgrad.* on NPU tensors, registered by normgrad's own extension
+  (normgrad.torch.enable_npu(), csrc/npu_ops.cpp); skipped where `pip install` did not build it.
+Skipped, with the reason, on a machine without CANN, an NPU or torch_npu.
 """
 
 from __future__ import annotations
@@ -74,35 +77,42 @@ def _to_numpy(t, like: np.dtype) -> np.ndarray:
     return host.numpy()
 
 
-def run_on_npu(case: Case, a: dict[str, np.ndarray]) -> list[np.ndarray]:
+ROUTES = ("aten", "extension")
+
+
+def _ops(route: str):  # -> the torch.ops namespace of the route
     import torch
 
+    if route == "aten":
+        return torch.ops.aten
+    from normgrad import torch as normgrad_torch
+
+    try:
+        normgrad_torch.enable_npu()
+    except ImportError as err:
+        pytest.skip(str(err))
+    return torch.ops.normgrad
+
+
+def run_on_npu(case: Case, a: dict[str, np.ndarray], route: str = "aten") -> list[np.ndarray]:
+    import torch
+
+    ops = _ops(route)
     t = {k: _to_npu(v) for k, v in a.items()}
     if case.op == "group_norm_grad":
         n, c = a["x"].shape[0], a["x"].shape[1]
         hw = a["x"].size // max(n * c, 1)
         group = a["mean"].size // max(n, 1)
-        outs = torch.ops.aten.native_group_norm_backward(
-            t["dy"], t["x"], t["mean"], t["rstd"], t["gamma"], n, c, hw, group, [True, True, True]
-        )
+        op = ops.native_group_norm_backward if route == "aten" else ops.group_norm_backward
+        outs = op(t["dy"], t["x"], t["mean"], t["rstd"], t["gamma"], n, c, hw, group, [True, True, True])
     elif case.op == "layer_norm_grad":
         ns = list(a["weight"].shape)  # the cases pass weight shaped like normalizedShape
-        outs = torch.ops.aten.native_layer_norm_backward(
-            t["dy"], t["x"], ns, t["mean"], t["rstd"], t["weight"], None, [True, True, True]
-        )
+        op = ops.native_layer_norm_backward if route == "aten" else ops.layer_norm_backward
+        outs = op(t["dy"], t["x"], ns, t["mean"], t["rstd"], t["weight"], None, [True, True, True])
     else:
-        outs = (
-            torch.ops.aten.batch_norm_backward_elemt(
-                t["dy"],
-                t["x"],
-                t["mean"],
-                t["invstd"],
-                t["weight"],
-                t["sum_dy"],
-                t["sum_dy_xmu"],
-                t["counter"],
-            ),
-        )
+        op = ops.batch_norm_backward_elemt if route == "aten" else ops.batch_norm_elemt_backward
+        outs = (op(t["dy"], t["x"], t["mean"], t["invstd"], t["weight"], t["sum_dy"], t["sum_dy_xmu"],
+                   t["counter"]),)
     torch.npu.synchronize()
     wants = case.golden(a)
     return [
@@ -114,12 +124,13 @@ def run_on_npu(case: Case, a: dict[str, np.ndarray]) -> list[np.ndarray]:
 QUICK_CASES = [c for c in cases.check_cases() if c.quick]
 
 
+@pytest.mark.parametrize("route", ROUTES)
 @pytest.mark.parametrize(
     "case", QUICK_CASES, ids=[f"{c.op}-{c.dtype}-{c.shape}-{c.name}" for c in QUICK_CASES]
 )
-def test_case_matches_the_float64_golden_on_the_npu(case: Case) -> None:
+def test_case_matches_the_float64_golden_on_the_npu(case: Case, route: str) -> None:
     a = case.make_inputs(case_rng(case, SEED))
-    got = run_on_npu(case, a)
+    got = run_on_npu(case, a, route)
     want = case.golden(a)
     tol = case.tolerance
     for name, g, w in zip(case.output_names, got, want, strict=True):
@@ -133,13 +144,14 @@ def test_case_matches_the_float64_golden_on_the_npu(case: Case) -> None:
         )
 
 
-def test_the_npu_is_deterministic() -> None:
+@pytest.mark.parametrize("route", ROUTES)
+def test_the_npu_is_deterministic(route: str) -> None:
     """Bitwise identical outputs run after run (one case per operator, its first quick case)."""
     firsts = {c.op: c for c in reversed(QUICK_CASES)}
     for case in firsts.values():
         a = case.make_inputs(case_rng(case, SEED))
-        first = run_on_npu(case, a)
-        second = run_on_npu(case, a)
+        first = run_on_npu(case, a, route)
+        second = run_on_npu(case, a, route)
         for name, x, y in zip(case.output_names, first, second, strict=True):
             assert x.tobytes() == y.tobytes(), (
                 f"{case.op} {case.shape} {case.dtype} {name} differs between runs"
