@@ -109,6 +109,14 @@ aclnnStatus CheckShapes(const Args& a) {
     if (aclnnStatus st = normgrad::CheckTensorBytes(kApi, b.name, *b.t)) return st;
   }
   if (aclnnStatus st = normgrad::CheckOutputLayout(kApi, "gradInput", a.dx)) return st;
+  if (aclnnStatus st = normgrad::CheckOutputOverlap(
+          kApi, {"gradInput", &a.dx},
+          {{"gradOut", &a.dy}, {"input", &a.x}, {"mean", &a.stat[normgrad::kBnMean]},
+           {"invstd", &a.stat[normgrad::kBnInvstd]}, {"weight", a.hasWeight ? &a.stat[normgrad::kBnWeight] : nullptr},
+           {"sumDy", &a.stat[normgrad::kBnSumDy]}, {"sumDyXmu", &a.stat[normgrad::kBnSumDyXmu]},
+           {"counter", &a.counter}})) {
+    return st;
+  }
   const std::vector<int64_t> channels = {xs[1]};
   for (uint32_t i = 0; i < normgrad::kBnStatCount; ++i) {
     if (i == normgrad::kBnWeight && !a.hasWeight) continue;

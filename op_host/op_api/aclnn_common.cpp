@@ -183,6 +183,40 @@ aclnnStatus CheckOutputLayout(const char* api, const char* name, const TensorDes
   return ACL_SUCCESS;
 }
 
+namespace {
+
+// [first byte, one past the last byte) a view can touch; empty for a tensor with no elements.
+std::pair<uintptr_t, uintptr_t> ByteSpan(const TensorDesc& t) {
+  if (t.numel == 0 || t.data == nullptr) return {0, 0};
+  const int64_t item = static_cast<int64_t>(DtypeBytes(t.dtype));
+  int64_t low = t.offset, high = t.offset;
+  for (size_t d = 0; d < t.shape.size(); ++d) {
+    const int64_t reach = (t.shape[d] - 1) * t.strides[d];
+    (reach < 0 ? low : high) += reach;
+  }
+  const uintptr_t base = reinterpret_cast<uintptr_t>(t.data);
+  return {base + static_cast<uintptr_t>(low * item), base + static_cast<uintptr_t>((high + 1) * item)};
+}
+
+}  // namespace
+
+aclnnStatus CheckOutputOverlap(const char* api, const NamedTensor& out, const std::vector<NamedTensor>& others) {
+  if (out.t == nullptr) return ACL_SUCCESS;
+  const auto [a0, a1] = ByteSpan(*out.t);
+  if (a0 == a1) return ACL_SUCCESS;
+  for (const NamedTensor& other : others) {
+    if (other.t == nullptr || other.t == out.t) continue;
+    const auto [b0, b1] = ByteSpan(*other.t);
+    if (b0 < b1 && a0 < b1 && b0 < a1) {
+      return Error(kStatusInvalid, api,
+                   "%s shares device memory with %s: outputs must not overlap the inputs or each other "
+                   "(no in-place computation)",
+                   out.name, other.name);
+    }
+  }
+  return ACL_SUCCESS;
+}
+
 aclnnStatus RunExecutor(const char* api, void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
                         aclrtStream stream) {
   if (executor == nullptr) {

@@ -80,6 +80,14 @@ void ForEachElement(const TensorDesc& t, F f) {
 // stride, or a stride within the span of the smaller ones): the kernel's writes would collide.
 // Conservative: a rare interleaved layout that is in fact one-to-one is refused too.
 aclnnStatus CheckOutputLayout(const char* api, const char* name, const TensorDesc& t);
+// kStatusInvalid naming both when an output's bytes (the span from its lowest to its highest
+// element) meet those of another argument tensor: the kernels read every input while other cores
+// write the outputs, so an alias (in-place included) would read values already overwritten.
+struct NamedTensor {
+  const char* name;
+  const TensorDesc* t;  // nullptr: an absent optional tensor, skipped
+};
+aclnnStatus CheckOutputOverlap(const char* api, const NamedTensor& out, const std::vector<NamedTensor>& others);
 // The values of an array argument ({} for nullptr).
 std::vector<int64_t> IntArrayValues(const aclIntArray* array);
 std::vector<bool> BoolArrayValues(const aclBoolArray* array);

@@ -258,6 +258,21 @@ def test_error_null_pointer(name, aclnn):
     assert f"{aclnn} is a null pointer" in str(err.value)
 
 
+@pytest.mark.parametrize("alias", ["grad_out", "x"])
+def test_error_grad_input_aliasing_an_input(alias):
+    """In-place (gradInput over gradOut or input) is refused: other cores may still read what one writes."""
+    from contextlib import ExitStack
+
+    from normgrad import _native
+    order = ["grad_out", "x", "mean", "invstd", "weight", "sum_dy", "sum_dy_xmu", "counter"]
+    with ExitStack() as stack:
+        ts = {k: stack.enter_context(_native.tensor(GOOD[k])) for k in order}
+        with pytest.raises(normgrad.AclnnError) as err:
+            _native.call_aclnn("aclnnBatchNormElemtBackward", *[ts[k] for k in order], ts[alias])
+    assert err.value.status == 161002
+    assert f"gradInput shares device memory with {ACLNN_NAME[alias]}" in str(err.value)
+
+
 def _seed_example_binary() -> Path | None:
     lib = os.environ.get("NORMGRAD_LIBRARY")
     if not lib:
