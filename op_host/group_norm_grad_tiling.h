@@ -34,6 +34,7 @@
 #pragma once
 #include <cstdint>
 
+#include "group_norm_grad_ub_layout.h"
 #include "kernel_dtype.h"
 
 namespace normgrad {
@@ -41,7 +42,9 @@ namespace normgrad {
 // Group piece sums read back from the workspace per copy in split waves (kernel and host agree).
 constexpr uint64_t kGngWorkspaceBatchFloats = 1024;
 
-// What stays resident, for reports and tests (the kernel follows the fields, not this label).
+// The kernel entry switches on this alone; each mode is one candidate of the host tiling
+// (op_host/group_norm_grad_tiling_<mode>.cpp, the five group-phase modes in
+// group_norm_grad_tiling_group_phases.cpp) and one line of its ordered list.
 enum GroupNormGradMode : uint32_t {
   kGngWholeGroup = 0,        // every group on one core, no split waves
   kGngWholeGroupSplit = 1,   // whole groups, then the remainder split over all cores
@@ -87,7 +90,7 @@ struct GroupNormGradTiling {
   uint32_t needDgamma;
   uint32_t needDbeta;
   uint32_t hasGamma;         // 0: gamma is all ones (aclnn passes no gamma)
-  uint32_t ubBytesUsed;      // largest TPipe footprint of any phase (checked by tests)
+  uint32_t ubBytesUsed;      // the mode's UB peak: its largest phase layout (GroupNormGradUbBytes)
   uint32_t blockCopyOnly;    // 1: no DataCopyPad on the SoC: whole-block DataCopy only
   uint32_t softSync;         // 1: no hard SyncAll: soft SyncAll on the zeroed flags at syncOffset
   uint32_t reserved;
@@ -117,16 +120,10 @@ struct GroupNormGradTiling {
 #ifndef __CCE_AICORE__
 #include <string>
 
+#include "soc_features.h"
 #include "tiling_math.h"
 
 namespace normgrad {
-
-struct GroupNormGradSoc {
-  uint32_t coreCount;          // vector cores a launch may use
-  uint32_t ubBytes;            // Unified Buffer per vector core
-  bool hasDataCopyPad = true;  // false (Atlas training): block-copy mode
-  bool hasHardSyncAll = true;  // false (Atlas training): soft SyncAll through the workspace
-};
 
 struct GroupNormGradRequest {
   int64_t n = 0;
@@ -145,10 +142,13 @@ constexpr uint32_t kGngUbReserveBytes = kRuntimeReservedUbBytes + 256;
 
 // Fills *tiling for a non-empty problem (n, c, hw, group > 0, c % group == 0). Returns "" on
 // success, else why no tiling exists (the aclnn layer reports it with 161002).
-std::string GroupNormGradTilingFor(const GroupNormGradRequest& req, const GroupNormGradSoc& soc,
+std::string GroupNormGradTilingFor(const GroupNormGradRequest& req, const SocFeatures& soc,
                                    GroupNormGradTiling* tiling);
 
-// UB bytes each phase's buffers take, as the kernel lays them out (tests check them against the UB).
+// The mode's UB peak: the largest of its phases' layouts (group_norm_grad_ub_layout.h), what the
+// simulator records as the launch's peak (tests/ops/test_ub_peak.cpp).
+uint32_t GroupNormGradUbBytes(const GroupNormGradTiling& t);
+// UB bytes of each phase's layout (0 when the tiling has no such phase).
 uint32_t GroupNormGradWholeUbBytes(const GroupNormGradTiling& t);
 uint32_t GroupNormGradSplitUbBytes(const GroupNormGradTiling& t);
 uint32_t GroupNormGradParamUbBytes(const GroupNormGradTiling& t);

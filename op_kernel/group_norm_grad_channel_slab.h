@@ -34,21 +34,20 @@ class GroupNormGradChannelSlab {
     headGroup_ = c0_ / d;
     tailGroup_ = (c0_ + channels_ - 1) / d;
     tile_.Init(t, gm, pipe, static_cast<uint32_t>(t.slabTileSlots), 1, 0);
-    const uint32_t n = static_cast<uint32_t>(t.n);
-    const uint32_t most = static_cast<uint32_t>(t.paramChannelsPerCore + (t.paramChannelsRemainder > 0 ? 1 : 0));
-    pipe->InitBuffer(own_, n * 4 * sizeof(float));
-    pipe->InitBuffer(peer_, n * 2 * sizeof(float));
-    pipe->InitBuffer(gathered_, n * 4 * sizeof(float));
-    pipe->InitBuffer(accG_, (most + 7) / 8 * 8 * sizeof(float));
-    pipe->InitBuffer(accB_, (most + 7) / 8 * 8 * sizeof(float));
-    pipe->InitBuffer(outG_, (most + 15) / 16 * 16 * sizeof(T));
-    pipe->InitBuffer(outB_, (most + 15) / 16 * 16 * sizeof(T));
-    // As SlabExtraUbBytes in the tiling: the most channels and groups any core's range spans.
-    const uint32_t span = static_cast<uint32_t>(GngStatsSpan(most, d, t.g));
-    const uint32_t statsRow = (span * static_cast<uint32_t>(sizeof(T)) + 31) / 32 * 32;
-    pipe->InitBuffer(gammaUb_, (most * static_cast<uint32_t>(sizeof(T)) + 31) / 32 * 32);
-    pipe->InitBuffer(meanUb_, n * statsRow);
-    pipe->InitBuffer(rstdUb_, n * statsRow);
+    // The layout the tiling summed beside the tile (group_norm_grad_ub_layout.h), sized for the
+    // most channels and groups any core's range spans.
+    const uint64_t most = t.paramChannelsPerCore + (t.paramChannelsRemainder > 0 ? 1 : 0);
+    const GngSlabUbLayout l = GngSlabUb(sizeof(T), t.n, most, d, t.g);
+    pipe->InitBuffer(own_, static_cast<uint32_t>(l.own.bytes));
+    pipe->InitBuffer(peer_, static_cast<uint32_t>(l.peer.bytes));
+    pipe->InitBuffer(gathered_, static_cast<uint32_t>(l.gathered.bytes));
+    pipe->InitBuffer(accG_, static_cast<uint32_t>(l.accG.bytes));
+    pipe->InitBuffer(accB_, static_cast<uint32_t>(l.accB.bytes));
+    pipe->InitBuffer(outG_, static_cast<uint32_t>(l.outG.bytes));
+    pipe->InitBuffer(outB_, static_cast<uint32_t>(l.outB.bytes));
+    pipe->InitBuffer(gammaUb_, static_cast<uint32_t>(l.gamma.bytes));
+    pipe->InitBuffer(meanUb_, static_cast<uint32_t>(l.mean.bytes));
+    pipe->InitBuffer(rstdUb_, static_cast<uint32_t>(l.rstd.bytes));
   }
 
   __aicore__ inline void Process() {

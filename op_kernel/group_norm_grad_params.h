@@ -40,20 +40,18 @@ class GroupNormGradParams {
   __aicore__ inline void Init(const GroupNormGradTiling& t, const GroupNormGradGm<T>& gm, AscendC::TPipe* pipe) {
     t_ = &t;
     gm_ = gm;
-    const uint32_t bc = static_cast<uint32_t>(t.paramBatchChannels);
     rowFloats_ = static_cast<uint32_t>((t.paramBatchChannels * t.hwParts + 7) / 8 * 8);
-    pipe->InitBuffer(db_, static_cast<uint32_t>(t.paramBatchRows) * rowFloats_ * sizeof(float));
-    pipe->InitBuffer(ds_, static_cast<uint32_t>(t.paramBatchRows) * rowFloats_ * sizeof(float));
-    pipe->InitBuffer(accG_, (bc + 7) / 8 * 8 * sizeof(float));
-    pipe->InitBuffer(accB_, (bc + 7) / 8 * 8 * sizeof(float));
-    pipe->InitBuffer(outG_, (bc + 15) / 16 * 16 * sizeof(T));
-    pipe->InitBuffer(outB_, (bc + 15) / 16 * 16 * sizeof(T));
-    if (!t.blockCopyOnly) {  // as StatsUbBytes in the tiling
-      const uint32_t span = static_cast<uint32_t>(GngStatsSpan(bc, t.channelsPerGroup, t.g));
-      const uint32_t statsRow = (span * static_cast<uint32_t>(sizeof(T)) + 31) / 32 * 32;
-      pipe->InitBuffer(meanUb_, static_cast<uint32_t>(t.paramBatchRows) * statsRow);
-      pipe->InitBuffer(rstdUb_, static_cast<uint32_t>(t.paramBatchRows) * statsRow);
-    }
+    // The layout the tiling summed (group_norm_grad_ub_layout.h); stats rows with DataCopyPad only.
+    const GngParamUbLayout l = GngParamUb(sizeof(T), t.paramBatchChannels, t.paramBatchRows, t.hwParts,
+                                          t.channelsPerGroup, t.g, t.blockCopyOnly != 0);
+    pipe->InitBuffer(db_, static_cast<uint32_t>(l.db.bytes));
+    pipe->InitBuffer(ds_, static_cast<uint32_t>(l.ds.bytes));
+    pipe->InitBuffer(accG_, static_cast<uint32_t>(l.accG.bytes));
+    pipe->InitBuffer(accB_, static_cast<uint32_t>(l.accB.bytes));
+    pipe->InitBuffer(outG_, static_cast<uint32_t>(l.outG.bytes));
+    pipe->InitBuffer(outB_, static_cast<uint32_t>(l.outB.bytes));
+    if (l.mean.num > 0) pipe->InitBuffer(meanUb_, static_cast<uint32_t>(l.mean.bytes));
+    if (l.rstd.num > 0) pipe->InitBuffer(rstdUb_, static_cast<uint32_t>(l.rstd.bytes));
   }
 
   __aicore__ inline void Process() {

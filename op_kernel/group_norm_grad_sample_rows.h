@@ -48,42 +48,32 @@ class GroupNormGradSampleRows {
     seg_ = static_cast<uint32_t>(t.channelsPerGroup);
     sp_ = static_cast<uint32_t>(t.srSegStride);
     rowElems_ = gl_ * sp_;
-    const uint32_t b = static_cast<uint32_t>(t.srRowsPerTile);
-    const uint32_t tileElems = b * rowElems_;
-    const uint32_t segs = b * gl_;
-    const uint32_t segsA = (segs + 7) / 8 * 8;
     // Stats rows of srGroups elements land 32-byte padded unless they are 32 bytes or the whole G.
     statsStride_ = gl_;
     if (gl_ != t.g && (gl_ * sizeof(T)) % 32 != 0) statsStride_ = (gl_ * sizeof(T) + 31) / 32 * 32 / sizeof(T);
-    const uint32_t statsA = (b * statsStride_ + 7) / 8 * 8;
-    const uint32_t bufs = static_cast<uint32_t>(t.srBufferNum);
-    pipe->InitBuffer(inDy_, bufs, tileElems * sizeof(T));
-    pipe->InitBuffer(inX_, bufs, tileElems * sizeof(T));
-    if (t.needDx) pipe->InitBuffer(outDx_, bufs, tileElems * sizeof(T));
-    if constexpr (!IsFloat()) {
-      pipe->InitBuffer(dyF_, tileElems * sizeof(float));
-      pipe->InitBuffer(xF_, tileElems * sizeof(float));
-    }
-    pipe->InitBuffer(tmp_, tileElems * sizeof(float));
-    pipe->InitBuffer(mean_, statsA * sizeof(float));
-    pipe->InitBuffer(rstd_, statsA * sizeof(float));
-    if constexpr (!IsFloat()) pipe->InitBuffer(raw_, statsA * sizeof(T));
-    if (t.needDx) {
-      const uint32_t sumsA = (segs + 31) / 32 * 32;
-      pipe->InitBuffer(s1_, sumsA * sizeof(float));
-      pipe->InitBuffer(s2_, sumsA * sizeof(float));
-    }
-    if (seg_ > 1) {
-      // Per-row Brcb of padded stats writes up to 8 blocks past the last row's segments.
-      pipe->InitBuffer(bMean_, (segsA + 8) * 32);
-      pipe->InitBuffer(bRstd_, (segsA + 8) * 32);
-      if (t.needDx) pipe->InitBuffer(bExtra_, segsA * 32);
-      if (t.needDx && seg_ > kRowRepeatLanes) pipe->InitBuffer(fold_, segs * kRowRepeatLanes * sizeof(float));
-      if (t.needDx && BlockSums()) pipe->InitBuffer(fold_, (segs * seg_ * 3 / 4 + 128) * sizeof(float));
-    }
-    if (t.needDx && gm_.hasGamma) pipe->InitBuffer(gammaRow_, rowElems_ * sizeof(float));
-    if (t.needDgamma) pipe->InitBuffer(accG_, rowElems_ * sizeof(float));
-    if (t.needDbeta) pipe->InitBuffer(accB_, rowElems_ * sizeof(float));
+    // The layout the tiling summed (group_norm_grad_ub_layout.h), allocated member by member.
+    const GngSampleRowsUbLayout l =
+        GngSampleRowsUb({sizeof(T), t.srRowsPerTile, gl_, sp_, seg_, statsStride_, static_cast<uint32_t>(t.srBufferNum),
+                         t.needDx != 0, t.needDgamma != 0, t.needDbeta != 0, gm_.hasGamma});
+    pipe->InitBuffer(inDy_, l.dy.num, static_cast<uint32_t>(l.dy.bytes));
+    pipe->InitBuffer(inX_, l.x.num, static_cast<uint32_t>(l.x.bytes));
+    if (l.dx.num > 0) pipe->InitBuffer(outDx_, l.dx.num, static_cast<uint32_t>(l.dx.bytes));
+    InitIf(dyF_, l.dyF);
+    InitIf(xF_, l.xF);
+    InitIf(tmp_, l.tmp);
+    InitIf(mean_, l.mean);
+    InitIf(rstd_, l.rstd);
+    InitIf(raw_, l.raw);
+    InitIf(s1_, l.s1);
+    InitIf(s2_, l.s2);
+    // Per-row Brcb of padded stats writes up to 8 blocks past the last row's segments.
+    InitIf(bMean_, l.bMean);
+    InitIf(bRstd_, l.bRstd);
+    InitIf(bExtra_, l.bExtra);
+    InitIf(fold_, l.fold);
+    InitIf(gammaRow_, l.gammaRow);
+    InitIf(accG_, l.accG);
+    InitIf(accB_, l.accB);
   }
 
   __aicore__ inline void Process() {
@@ -109,10 +99,10 @@ class GroupNormGradSampleRows {
     pipe_->Reset();
     const uint64_t pn = t_->srSampleSplit;
     const uint32_t batch = static_cast<uint32_t>(t_->srStage2Batch);
-    const uint32_t stride = (batch + 7) / 8 * 8;
-    pipe_->InitBuffer(parts_, static_cast<uint32_t>(pn) * stride * sizeof(float));
-    pipe_->InitBuffer(sum_, stride * sizeof(float));
-    pipe_->InitBuffer(stage_, (batch + 15) / 16 * 16 * sizeof(T));
+    const GngStage2UbLayout l = GngStage2Ub(sizeof(T), pn, batch);
+    pipe_->InitBuffer(parts_, static_cast<uint32_t>(l.parts.bytes));
+    pipe_->InitBuffer(sum_, static_cast<uint32_t>(l.sum.bytes));
+    pipe_->InitBuffer(stage_, static_cast<uint32_t>(l.stage.bytes));
     const uint64_t core = static_cast<uint64_t>(AscendC::GetBlockIdx());
     const uint64_t begin = core * t_->srStage2Channels;
     uint64_t end = begin + t_->srStage2Channels;
@@ -126,6 +116,10 @@ class GroupNormGradSampleRows {
 
  private:
   static constexpr bool IsFloat() { return AscendC::IsSameType<T, float>::value; }
+
+  __aicore__ inline void InitIf(AscendC::TBuf<AscendC::TPosition::VECCALC>& buf, const GngUbBuffer& b) {
+    if (b.num > 0) pipe_->InitBuffer(buf, static_cast<uint32_t>(b.bytes));
+  }
 
   __aicore__ inline uint32_t Rows(uint64_t r) const {
     const uint64_t left = rows_ - r;
@@ -390,7 +384,7 @@ class GroupNormGradSampleRows {
   // Contiguous segments of 8, 16 or 32 floats: adjacent 32-byte blocks added pairwise (one Add
   // with block stride 2, 64 output lanes a repeat) until a segment is one block, then one
   // BlockReduceSum: full-width repeats instead of one WholeReduceSum repeat per segment.
-  __aicore__ inline bool BlockSums() const { return sp_ == seg_ && (seg_ == 8 || seg_ == 16 || seg_ == 32); }
+  __aicore__ inline bool BlockSums() const { return GngBlockSums(seg_, sp_); }
 
   // dst[i] = sum of segment i of src, i < segs.
   __aicore__ inline void SegSums(const AscendC::LocalTensor<float>& dst, const AscendC::LocalTensor<float>& src,

@@ -38,14 +38,6 @@ __aicore__ inline float GngToFloat(T v) {
   return static_cast<float>(v);
 }
 
-// Groups a core's gamma/mean/rstd copy in UB may span for `channels` consecutive channels
-// starting anywhere: (channels - 1) / d + 2 at most, and never more than g. The host tiling
-// (GngStatsSpan in op_host/group_norm_grad_tiling.cpp) uses the same formula for its UB budget.
-__aicore__ inline uint64_t GngStatsSpan(uint64_t channels, uint64_t d, uint64_t g) {
-  const uint64_t span = channels == 0 ? 0 : (channels + 2 * d - 2) / d;
-  return span < g ? span : g;
-}
-
 // Where gamma, mean and rstd are read from. Scalar GetValue on GM goes through the data cache,
 // which moves a whole 64-byte line per miss: a core needing 14 bytes of gamma and a few stats pays
 // hundreds of bytes, 5-7 % of the traffic of short 16-bit rows. With inUb, the caller has copied
@@ -109,36 +101,30 @@ class GroupNormGradTile {
     t_ = &t;
     gm_ = gm;
     wsBatch_ = wsBatch;
-    const uint32_t chunk = static_cast<uint32_t>(t.chunkElems);
-    const uint32_t tileBytes = static_cast<uint32_t>(tileSlots * t.rowStride * sizeof(T));
-    pipe->InitBuffer(inDy_, bufferNum, tileBytes);
-    pipe->InitBuffer(inX_, bufferNum, tileBytes);
-    pipe->InitBuffer(outDx_, 2, chunk * sizeof(T));
-    if constexpr (!AscendC::IsSameType<T, float>::value) {
-      pipe->InitBuffer(dyF_, chunk * sizeof(float));
-      pipe->InitBuffer(xF_, chunk * sizeof(float));
-    } else {
-      if (t.blockCopyOnly) pipe->InitBuffer(dyF_, chunk * sizeof(float));  // dy with overlap lanes zeroed
-    }
+    const uint32_t pb = 32 / sizeof(T);
     if (t.blockCopyOnly) {
-      const uint32_t pb = 32 / sizeof(T);
       const uint64_t len = t.lastSegLen;
       overlapStart_ = static_cast<uint32_t>(len >= pb ? len / pb * pb : len);
       overlapCount_ = static_cast<uint32_t>(len % pb == 0 ? 0 : (len >= pb ? pb - len % pb : pb - len));
       dense_ = t.hw < pb;
-      if (dense_) denseOut_.Init(pipe, chunk);
     }
-    pipe->InitBuffer(work_, chunk * sizeof(float));
-    pipe->InitBuffer(fold_, chunk * sizeof(float));
-    // Block-copy mode keeps the sums at lane piece0 % 8 of whole blocks (one block more).
-    uint32_t sumBytes = ((tileSlots + 7) / 8 * 8 + (t.blockCopyOnly ? 8 : 0)) * sizeof(float);
-    pipe->InitBuffer(db_, sumBytes);
-    pipe->InitBuffer(ds_, sumBytes);
-    if (wsBatch > 0) {
-      pipe->InitBuffer(wsDb_, wsBatch * sizeof(float));
-      pipe->InitBuffer(wsDs_, wsBatch * sizeof(float));
-    }
-    pipe->InitBuffer(scratch_, 2 * kRowSumsLanes * sizeof(float));  // two 64-lane accumulators
+    // The layout the tiling summed (group_norm_grad_ub_layout.h), allocated member by member.
+    const GngTileUbLayout l = GngTileUb({sizeof(T), t.chunkElems, t.rowStride, tileSlots, bufferNum, wsBatch,
+                                         t.blockCopyOnly != 0, dense_, 0});
+    pipe->InitBuffer(inDy_, l.dy.num, static_cast<uint32_t>(l.dy.bytes));
+    pipe->InitBuffer(inX_, l.x.num, static_cast<uint32_t>(l.x.bytes));
+    pipe->InitBuffer(outDx_, l.dx.num, static_cast<uint32_t>(l.dx.bytes));
+    if (l.dyF.num > 0) pipe->InitBuffer(dyF_, static_cast<uint32_t>(l.dyF.bytes));  // block copies: overlap lanes zeroed
+    if (l.xF.num > 0) pipe->InitBuffer(xF_, static_cast<uint32_t>(l.xF.bytes));
+    if (l.dense.num > 0) denseOut_.Init(pipe, static_cast<uint32_t>(t.chunkElems));  // l.dense.bytes
+    pipe->InitBuffer(work_, static_cast<uint32_t>(l.work.bytes));
+    pipe->InitBuffer(fold_, static_cast<uint32_t>(l.fold.bytes));
+    // Block copies keep the sums at lane piece0 % 8 of whole blocks (one block more).
+    pipe->InitBuffer(db_, static_cast<uint32_t>(l.db.bytes));
+    pipe->InitBuffer(ds_, static_cast<uint32_t>(l.ds.bytes));
+    if (l.wsDb.num > 0) pipe->InitBuffer(wsDb_, static_cast<uint32_t>(l.wsDb.bytes));
+    if (l.wsDs.num > 0) pipe->InitBuffer(wsDs_, static_cast<uint32_t>(l.wsDs.bytes));
+    pipe->InitBuffer(scratch_, static_cast<uint32_t>(l.scratch.bytes));  // two 64-lane accumulators
   }
 
   // Starts loading pieces [piece0, piece0 + slots) into a free buffer pair (MTE2); with runs > 1,
