@@ -89,9 +89,11 @@ class GroupNormGradSampleRows {
       }
     }
     StoreParams();
+    Stage2();
   }
 
-  // After every core's Process: the stage-2 sum over the sample chunks' partials.
+ private:
+  // After every core's tiles: the stage-2 sum over the sample chunks' partials.
   __aicore__ inline void Stage2() {
     if (t_->srSampleSplit <= 1 || !(t_->needDgamma || t_->needDbeta)) return;
     AscendC::PipeBarrier<PIPE_ALL>();  // the partials have left before the other cores read them
@@ -114,7 +116,6 @@ class GroupNormGradSampleRows {
     }
   }
 
- private:
   static constexpr bool IsFloat() { return AscendC::IsSameType<T, float>::value; }
 
   __aicore__ inline void InitIf(AscendC::TBuf<AscendC::TPosition::VECCALC>& buf, const GngUbBuffer& b) {
