@@ -36,6 +36,30 @@ __aicore__ inline void GngSyncAllCores(const GroupNormGradTiling& t, const Group
   }
 }
 
+// The group-phase modes: whole groups, split waves, dgamma/dbeta, as the mode lists them.
+template <typename T, typename Copy>
+__aicore__ inline void RunGroupPhases(const GroupNormGradTiling& t, const GroupNormGradGm<T>& gm, AscendC::TPipe* pipe) {
+  const bool params = t.needDgamma || t.needDbeta;
+  switch (t.mode) {
+    case kGngWholeGroup:  // whole groups, then a SyncAll and dgamma/dbeta
+      RunPhase<GroupNormGradWholeGroup<T, Copy>>(t, gm, pipe, true);
+      if (params) {
+        GngSyncAllCores(t, gm, pipe);
+        RunPhase<GroupNormGradParams<T>>(t, gm, pipe, false);
+      }
+      return;
+    case kGngWholeGroupSplit:  // whole groups, split waves (their SyncAll), dgamma/dbeta
+      RunPhase<GroupNormGradWholeGroup<T, Copy>>(t, gm, pipe, true);
+      RunPhase<GroupNormGradSplitGroup<T, Copy>>(t, gm, pipe, true);
+      if (params) RunPhase<GroupNormGradParams<T>>(t, gm, pipe, false);
+      return;
+    default:  // kGngSplitGroup, kGngTwoPass (slices streamed twice), kGngParamsOnly (no dx)
+      RunPhase<GroupNormGradSplitGroup<T, Copy>>(t, gm, pipe, true);
+      if (params) RunPhase<GroupNormGradParams<T>>(t, gm, pipe, false);
+      return;
+  }
+}
+
 template <typename T>
 __aicore__ inline void GroupNormGradRun(const GroupNormGradTiling& t, GM_ADDR dy, GM_ADDR mean, GM_ADDR rstd,
                                         GM_ADDR x, GM_ADDR gamma, GM_ADDR dx, GM_ADDR dgamma, GM_ADDR dbeta,
@@ -67,21 +91,12 @@ __aicore__ inline void GroupNormGradRun(const GroupNormGradTiling& t, GM_ADDR dy
     case kGngChannelSlab:  // one phase: dx and dgamma/dbeta, the workspace holds partials
       RunPhase<GroupNormGradChannelSlab<T>>(t, gm, &pipe, false);
       return;
-    case kGngWholeGroup:  // whole groups, then (a SyncAll and) dgamma/dbeta
-      RunPhase<GroupNormGradWholeGroup<T>>(t, gm, &pipe, true);
-      if (t.needDgamma || t.needDbeta) {
-        GngSyncAllCores(t, gm, &pipe);
-        RunPhase<GroupNormGradParams<T>>(t, gm, &pipe, false);
+    default:  // the group-phase modes, on the chip's copy path
+      if (t.blockCopyOnly) {
+        RunGroupPhases<T, GngBlockCopy<T>>(t, gm, &pipe);
+      } else {
+        RunGroupPhases<T, GngPadCopy<T>>(t, gm, &pipe);
       }
-      return;
-    case kGngWholeGroupSplit:  // whole groups, split waves (their SyncAll), dgamma/dbeta
-      RunPhase<GroupNormGradWholeGroup<T>>(t, gm, &pipe, true);
-      RunPhase<GroupNormGradSplitGroup<T>>(t, gm, &pipe, true);
-      if (t.needDgamma || t.needDbeta) RunPhase<GroupNormGradParams<T>>(t, gm, &pipe, false);
-      return;
-    default:  // kGngSplitGroup, kGngTwoPass, kGngParamsOnly: split waves, dgamma/dbeta
-      RunPhase<GroupNormGradSplitGroup<T>>(t, gm, &pipe, true);
-      if (t.needDgamma || t.needDbeta) RunPhase<GroupNormGradParams<T>>(t, gm, &pipe, false);
       return;
   }
 }

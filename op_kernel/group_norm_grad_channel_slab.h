@@ -207,7 +207,7 @@ class GroupNormGradChannelSlab {
 
   const GroupNormGradTiling* t_ = nullptr;
   GroupNormGradGm<T> gm_;
-  GroupNormGradTile<T> tile_;
+  GroupNormGradTile<T, GngPadCopy<T>> tile_;  // DataCopyPad chips only (tiling)
   AscendC::TBuf<AscendC::TPosition::VECCALC> own_, peer_, gathered_, accG_, accB_, outG_, outB_;
   AscendC::TBuf<AscendC::TPosition::VECCALC> gammaUb_, meanUb_, rstdUb_;
   GngScalars<T> scalars_;

@@ -9,7 +9,7 @@
 // would need the tail handling of block_copy.h for a few bytes.
 #pragma once
 #include "common/pad_copy.h"
-#include "group_norm_grad_tile.h"
+#include "group_norm_grad_scalars.h"
 
 namespace normgrad {
 

@@ -23,8 +23,10 @@
 #include "kernel_operator.h"
 #include "common/pad_copy.h"
 #include "common/pipe_fence.h"
-#include "group_norm_grad_tile.h"
+#include "group_norm_grad_sample_rows_stage2.h"
+#include "group_norm_grad_scalars.h"
 #include "common/row_repeat.h"
+#include "group_norm_grad_segment_sums.h"
 
 namespace normgrad {
 
@@ -89,33 +91,10 @@ class GroupNormGradSampleRows {
       }
     }
     StoreParams();
-    Stage2();
+    GroupNormGradSampleRowsStage2<T>().Run(*t_, gm_, pipe_);
   }
 
  private:
-  // After every core's tiles: the stage-2 sum over the sample chunks' partials.
-  __aicore__ inline void Stage2() {
-    if (t_->srSampleSplit <= 1 || !(t_->needDgamma || t_->needDbeta)) return;
-    AscendC::PipeBarrier<PIPE_ALL>();  // the partials have left before the other cores read them
-    AscendC::SyncAll();
-    pipe_->Reset();
-    const uint64_t pn = t_->srSampleSplit;
-    const uint32_t batch = static_cast<uint32_t>(t_->srStage2Batch);
-    const GngStage2UbLayout l = GngStage2Ub(sizeof(T), pn, batch);
-    pipe_->InitBuffer(parts_, static_cast<uint32_t>(l.parts.bytes));
-    pipe_->InitBuffer(sum_, static_cast<uint32_t>(l.sum.bytes));
-    pipe_->InitBuffer(stage_, static_cast<uint32_t>(l.stage.bytes));
-    const uint64_t core = static_cast<uint64_t>(AscendC::GetBlockIdx());
-    const uint64_t begin = core * t_->srStage2Channels;
-    uint64_t end = begin + t_->srStage2Channels;
-    if (end > t_->c) end = t_->c;
-    for (uint64_t c = begin; c < end; c += batch) {
-      const uint32_t count = static_cast<uint32_t>(end - c < batch ? end - c : batch);
-      if (t_->needDgamma) Stage2Batch(0, gm_.dgamma, c, count);
-      if (t_->needDbeta) Stage2Batch(1, gm_.dbeta, c, count);
-    }
-  }
-
   static constexpr bool IsFloat() { return AscendC::IsSameType<T, float>::value; }
 
   __aicore__ inline void InitIf(AscendC::TBuf<AscendC::TPosition::VECCALC>& buf, const GngUbBuffer& b) {
@@ -382,9 +361,7 @@ class GroupNormGradSampleRows {
     outDx_.FreeTensor(out);
   }
 
-  // Contiguous segments of 8, 16 or 32 floats: adjacent 32-byte blocks added pairwise (one Add
-  // with block stride 2, 64 output lanes a repeat) until a segment is one block, then one
-  // BlockReduceSum: full-width repeats instead of one WholeReduceSum repeat per segment.
+  // Contiguous segments of 8, 16 or 32 floats: block-pair folds (group_norm_grad_segment_sums.h).
   __aicore__ inline bool BlockSums() const { return GngBlockSums(seg_, sp_); }
 
   // dst[i] = sum of segment i of src, i < segs.
@@ -400,38 +377,13 @@ class GroupNormGradSampleRows {
     uint32_t at = 0;  // the next fold's output in scratch (each fold writes a new region)
     for (uint32_t width = seg_; width > 8; width /= 2) {
       const AscendC::LocalTensor<float> out = scratch[at];
-      FoldBlockPairs(out, in, blocks / 2);
+      GngFoldBlockPairs(out, in, blocks / 2);
       AscendC::PipeBarrier<PIPE_V>();
       at += (blocks / 2 * 8 + 63) / 64 * 64;
       blocks /= 2;
       in = out;
     }
-    BlockSumsOf(dst, in, blocks);
-  }
-
-  // out block i = in block 2i + in block 2i + 1, for i < pairs.
-  __aicore__ inline void FoldBlockPairs(const AscendC::LocalTensor<float>& out, const AscendC::LocalTensor<float>& in,
-                                        uint32_t pairs) {
-    const AscendC::BinaryRepeatParams p(1, 2, 2, 8, 16, 16);
-    const uint32_t full = pairs / 8;
-    for (uint32_t r0 = 0; r0 < full; r0 += kRowRepeatMaxRows) {
-      const uint8_t reps = static_cast<uint8_t>(full - r0 < kRowRepeatMaxRows ? full - r0 : kRowRepeatMaxRows);
-      AscendC::Add<float>(out[r0 * 64], in[r0 * 128], in[r0 * 128 + 8], 64, reps, p);
-    }
-    if (pairs % 8 != 0) AscendC::Add<float>(out[full * 64], in[full * 128], in[full * 128 + 8], (pairs % 8) * 8, 1, p);
-  }
-
-  // dst[i] = sum of block i of in, i < blocks.
-  __aicore__ inline void BlockSumsOf(const AscendC::LocalTensor<float>& dst, const AscendC::LocalTensor<float>& in,
-                                     uint32_t blocks) {
-    const uint32_t full = blocks / 8;
-    for (uint32_t r0 = 0; r0 < full; r0 += kRowRepeatMaxRows) {
-      const int32_t reps = static_cast<int32_t>(full - r0 < kRowRepeatMaxRows ? full - r0 : kRowRepeatMaxRows);
-      AscendC::BlockReduceSum<float>(dst[r0 * 8], in[r0 * 64], reps, 64, 1, 1, 8);
-    }
-    if (blocks % 8 != 0) {
-      AscendC::BlockReduceSum<float>(dst[full * 8], in[full * 64], 1, static_cast<int32_t>((blocks % 8) * 8), 1, 1, 8);
-    }
+    GngBlockSumsOf(dst, in, blocks);
   }
 
   __aicore__ inline AscendC::LocalTensor<float> Fold() {
@@ -466,47 +418,13 @@ class GroupNormGradSampleRows {
     }
   }
 
-  // Channels [c, c + count) of plane `which`: the Pn partials summed in chunk order, then stored.
-  __aicore__ inline void Stage2Batch(uint32_t which, const AscendC::GlobalTensor<T>& out, uint64_t c, uint32_t count) {
-    const uint32_t stride = (static_cast<uint32_t>(t_->srStage2Batch) + 7) / 8 * 8;
-    const uint32_t pn = static_cast<uint32_t>(t_->srSampleSplit);
-    AscendC::LocalTensor<float> parts = parts_.template Get<float>();
-    AscendC::LocalTensor<float> sum = sum_.template Get<float>();
-    AscendC::GlobalTensor<float> ws = which == 0 ? gm_.wsDb : gm_.wsDs;
-    AscendC::DataCopyExtParams p(static_cast<uint16_t>(pn), count * 4, static_cast<uint32_t>((t_->c - count) * 4),
-                                 (stride - (count + 7) / 8 * 8) / 8, 0);
-    AscendC::DataCopyPadExtParams<float> pad(false, 0, 0, 0.0f);
-    PipeFence<AscendC::HardEvent::V_MTE2>();
-    PipeFence<AscendC::HardEvent::MTE3_MTE2>();
-    PadCopy(parts, ws[c], p, pad);
-    PipeFence<AscendC::HardEvent::MTE2_V>();
-    AscendC::Adds(sum, parts, 0.0f, static_cast<int32_t>(count));
-    AscendC::PipeBarrier<PIPE_V>();
-    for (uint32_t k = 1; k < pn; ++k) {
-      AscendC::Add(sum, sum, parts[k * stride], static_cast<int32_t>(count));
-      AscendC::PipeBarrier<PIPE_V>();
-    }
-    AscendC::DataCopyExtParams o(1, count * static_cast<uint32_t>(sizeof(T)), 0, 0, 0);
-    if constexpr (IsFloat()) {
-      PipeFence<AscendC::HardEvent::V_MTE3>();
-      PadCopy(out[c], sum, o);
-    } else {
-      AscendC::LocalTensor<T> staging = stage_.template Get<T>();
-      PipeFence<AscendC::HardEvent::MTE3_V>();
-      AscendC::Cast(staging, sum, AscendC::RoundMode::CAST_RINT, count);
-      PipeFence<AscendC::HardEvent::V_MTE3>();
-      PadCopy(out[c], staging, o);
-    }
-    PipeFence<AscendC::HardEvent::MTE3_V>();
-  }
-
   const GroupNormGradTiling* t_ = nullptr;
   GroupNormGradGm<T> gm_;
   AscendC::TPipe* pipe_ = nullptr;
   AscendC::TQue<AscendC::TPosition::VECIN, 2> inDy_, inX_;
   AscendC::TQue<AscendC::TPosition::VECOUT, 2> outDx_;
   AscendC::TBuf<AscendC::TPosition::VECCALC> dyF_, xF_, tmp_, mean_, rstd_, raw_, s1_, s2_, bMean_, bRstd_, bExtra_,
-      fold_, gammaRow_, accG_, accB_, parts_, sum_, stage_;
+      fold_, gammaRow_, accG_, accB_;
   uint64_t chunk_ = 0;
   uint64_t n0_ = 0;
   uint64_t rows_ = 0;

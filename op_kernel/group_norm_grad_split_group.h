@@ -8,7 +8,7 @@
 
 namespace normgrad {
 
-template <typename T>
+template <typename T, typename Copy>
 class GroupNormGradSplitGroup {
  public:
   __aicore__ inline void Init(const GroupNormGradTiling& t, const GroupNormGradGm<T>& gm, AscendC::TPipe* pipe) {
@@ -72,7 +72,7 @@ class GroupNormGradSplitGroup {
   }
 
   const GroupNormGradTiling* t_ = nullptr;
-  GroupNormGradTile<T> tile_;
+  GroupNormGradTile<T, Copy> tile_;
   AscendC::GlobalTensor<int32_t> syncFlags_;
   AscendC::TBuf<AscendC::TPosition::VECCALC> syncUb_;
 };
