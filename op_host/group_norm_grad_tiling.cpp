@@ -128,9 +128,10 @@ uint32_t GroupNormGradSlabUbBytes(const GroupNormGradTiling& t) {
 
 uint32_t GroupNormGradSampleRowsUbBytes(const GroupNormGradTiling& t) {
   if (t.mode != kGngSampleRows) return 0;
-  uint64_t bytes = GngSampleRowsUbBytes(t, t.srRowsPerTile, t.srGroups, t.srSegStride, t.srBufferNum);
-  if (t.srStage2Batch > 0) {
-    bytes = std::max(bytes, GngUbSum(GngStage2Ub(KernelDtypeBytes(t.dtype), t.srSampleSplit, t.srStage2Batch)));
+  const GroupNormGradSampleRowsTiling& r = t.sampleRows;
+  uint64_t bytes = GngSampleRowsUbBytes(t, r.rowsPerTile, r.groups, r.segStride, r.bufferNum);
+  if (r.stage2Batch > 0) {
+    bytes = std::max(bytes, GngUbSum(GngStage2Ub(KernelDtypeBytes(t.dtype), r.sampleSplit, r.stage2Batch)));
   }
   return static_cast<uint32_t>(bytes);
 }

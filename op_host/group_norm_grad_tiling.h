@@ -55,6 +55,24 @@ enum GroupNormGradMode : uint32_t {
   kGngSampleRows = 6,        // HxW = 1: tiles of sample rows, full-width vector ops over segments
 };
 
+// Mode kGngSampleRows (HxW = 1): core k = pn * groupSplit + pg takes samples of chunk pn
+// (sampleSplit chunks, sizes differing by at most one) and groups [pg * groups, (pg + 1) * groups).
+// A UB row is one sample's `groups` segments of S = C/G elements, each padded to segStride
+// elements (32 bytes; segStride = 1 when S = 1, rows of `groups` elements). dgamma/dbeta: per-core
+// fp32 partials of its channels; with sampleSplit > 1 they go to the workspace ([chunk][C] for
+// dgamma, then for dbeta) and after one SyncAll each core adds the chunks in order 0.. for its
+// stage-2 channel range.
+struct GroupNormGradSampleRowsTiling {
+  uint64_t sampleSplit;     // Pn
+  uint64_t groupSplit;      // Pg (divides g)
+  uint64_t groups;          // groups per core: g / Pg
+  uint64_t segStride;       // UB elements per segment
+  uint64_t rowsPerTile;     // samples per tile
+  uint64_t bufferNum;       // 1 or 2 buffers per input queue
+  uint64_t stage2Channels;  // stage-2 channels per core (ceil(c / blockDim)); 0 without stage 2
+  uint64_t stage2Batch;     // stage-2 channels per UB batch
+};
+
 struct GroupNormGradTiling {
   // shape
   uint64_t n;
@@ -98,21 +116,7 @@ struct GroupNormGradTiling {
   uint64_t syncOffset;       // workspace byte offset of the soft SyncAll flags (blockDim * 32 bytes)
   // channel slabs (mode kGngChannelSlab; channels split as paramChannelsPerCore/Remainder)
   uint64_t slabTileSlots;    // UB slots per input: n * the most channels of a core
-  // sample rows (mode kGngSampleRows, HxW = 1): core k = pn * srGroupSplit + pg takes samples of
-  // chunk pn (srSampleSplit chunks, sizes differing by at most one) and groups
-  // [pg * srGroups, (pg + 1) * srGroups). A UB row is one sample's srGroups segments of S = C/G
-  // elements, each padded to srSegStride elements (32 bytes; srSegStride = 1 when S = 1, rows
-  // of srGroups elements). dgamma/dbeta: per-core fp32 partials of its channels; with
-  // srSampleSplit > 1 they go to the workspace ([chunk][C] for dgamma, then for dbeta) and
-  // after one SyncAll each core adds the chunks in order 0.. for its stage-2 channel range.
-  uint64_t srSampleSplit;    // Pn
-  uint64_t srGroupSplit;     // Pg (divides g)
-  uint64_t srGroups;         // groups per core: g / Pg
-  uint64_t srSegStride;      // UB elements per segment
-  uint64_t srRowsPerTile;    // samples per tile
-  uint64_t srBufferNum;      // 1 or 2 buffers per input queue
-  uint64_t srStage2Channels; // stage-2 channels per core (ceil(c / blockDim)); 0 without stage 2
-  uint64_t srStage2Batch;    // stage-2 channels per UB batch
+  GroupNormGradSampleRowsTiling sampleRows;  // mode kGngSampleRows only
 };
 
 }  // namespace normgrad

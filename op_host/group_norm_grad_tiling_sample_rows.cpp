@@ -89,33 +89,35 @@ bool ChooseSampleRows(uint64_t s, uint64_t budget, uint64_t cores, GroupNormGrad
   double slack = 1e300;
   for (const Split& c : splits) {
     if (c.us > best * 1.01) continue;
-    const uint64_t cur = t->srSampleSplit * t->srGroupSplit;
+    const uint64_t cur = t->sampleRows.sampleSplit * t->sampleRows.groupSplit;
     if (c.pn * c.pg > cur || (c.pn * c.pg == cur && c.slack < slack)) {
       slack = c.slack;
-      t->srSampleSplit = c.pn;
-      t->srGroupSplit = c.pg;
-      t->srGroups = t->g / c.pg;
+      t->sampleRows.sampleSplit = c.pn;
+      t->sampleRows.groupSplit = c.pg;
+      t->sampleRows.groups = t->g / c.pg;
     }
   }
   if (best >= 1e300) return false;
-  t->srSegStride = segStride;
-  const uint64_t pn = t->srSampleSplit;
+  t->sampleRows.segStride = segStride;
+  const uint64_t pn = t->sampleRows.sampleSplit;
   const uint64_t rowsMax = CeilDiv(t->n, pn);
-  const uint64_t rowElems = t->srGroups * segStride;
+  const uint64_t rowElems = t->sampleRows.groups * segStride;
   // Rows per tile: what fits, but a few tiles per core so loads overlap compute, and not below
   // ~4096 elements a tile (per-instruction cost). DMA block counts stay <= 4095.
-  uint64_t bufferNum = GngSampleRowsUbBytes(*t, 1, t->srGroups, segStride, 2) <= budget ? 2 : 1;
+  uint64_t bufferNum = GngSampleRowsUbBytes(*t, 1, t->sampleRows.groups, segStride, 2) <= budget ? 2 : 1;
   uint64_t fit = 1;
-  while (fit < rowsMax && GngSampleRowsUbBytes(*t, fit + 1, t->srGroups, segStride, bufferNum) <= budget) ++fit;
-  const bool paddedWhole = segStride != seg && seg > 1 && t->srGroups == t->g;
+  while (fit < rowsMax && GngSampleRowsUbBytes(*t, fit + 1, t->sampleRows.groups, segStride, bufferNum) <= budget) {
+    ++fit;
+  }
+  const bool paddedWhole = segStride != seg && seg > 1 && t->sampleRows.groups == t->g;
   const uint64_t maxBlocks = paddedWhole ? kGngMaxSlotsPerTile / t->g : kGngMaxSlotsPerTile;
   if (maxBlocks == 0) return false;
   fit = std::min(fit, maxBlocks);
   const uint64_t want = std::max(CeilDiv(rowsMax, 4), CeilDiv(4096, rowElems));
-  t->srRowsPerTile = std::min(fit, want);
-  t->srBufferNum = bufferNum;
+  t->sampleRows.rowsPerTile = std::min(fit, want);
+  t->sampleRows.bufferNum = bufferNum;
   t->mode = kGngSampleRows;
-  t->blockDim = static_cast<uint32_t>(pn * t->srGroupSplit);
+  t->blockDim = static_cast<uint32_t>(pn * t->sampleRows.groupSplit);
   t->chunkElems = 0;
   t->hwParts = 1;
   t->segLen = 1;
@@ -126,10 +128,10 @@ bool ChooseSampleRows(uint64_t s, uint64_t budget, uint64_t cores, GroupNormGrad
   if (pn > 1 && (t->needDgamma || t->needDbeta)) {
     t->planeBytes = AlignUp(pn * t->c * 4, 512);
     t->workspaceBytes = 2 * t->planeBytes;
-    t->srStage2Channels = CeilDiv(t->c, t->blockDim);
-    uint64_t batch = std::min<uint64_t>(t->srStage2Channels, 4096);
+    t->sampleRows.stage2Channels = CeilDiv(t->c, t->blockDim);
+    uint64_t batch = std::min<uint64_t>(t->sampleRows.stage2Channels, 4096);
     while (batch > 1 && GngUbSum(GngStage2Ub(s, pn, batch)) > budget) batch /= 2;
-    t->srStage2Batch = batch;
+    t->sampleRows.stage2Batch = batch;
   }
   t->syncOffset = t->workspaceBytes;
   t->ubBytesUsed = GroupNormGradUbBytes(*t);

@@ -38,7 +38,8 @@ __aicore__ inline void GngSyncAllCores(const GroupNormGradTiling& t, const Group
 
 // The group-phase modes: whole groups, split waves, dgamma/dbeta, as the mode lists them.
 template <typename T, typename Copy>
-__aicore__ inline void RunGroupPhases(const GroupNormGradTiling& t, const GroupNormGradGm<T>& gm, AscendC::TPipe* pipe) {
+__aicore__ inline void RunGroupPhases(const GroupNormGradTiling& t, const GroupNormGradGm<T>& gm,
+                                      AscendC::TPipe* pipe) {
   const bool params = t.needDgamma || t.needDbeta;
   switch (t.mode) {
     case kGngWholeGroup:  // whole groups, then a SyncAll and dgamma/dbeta

@@ -2,16 +2,17 @@
 // instruction instead of a few instructions per channel row.
 //
 // With HxW = 1 sample n is a row of C elements cut into G segments (the groups) of S = C/G. Core
-// k = pn * Pg + pg holds, tile by tile, B samples of its sample chunk pn x the srGroups = G/Pg
-// groups of its group range pg; in UB a tile is B * srGroups segments, each padded to srSegStride
-// (Sp) elements, 32-byte aligned, so segment i of the tile starts at i * Sp whatever the row.
+// k = pn * Pg + pg holds, tile by tile, B samples of its sample chunk pn x the G/Pg groups
+// (sampleRows.groups) of its group range pg; in UB a tile is B * G/Pg segments, each padded to
+// segStride (Sp) elements, 32-byte aligned, so segment i of the tile starts at i * Sp whatever
+// the row.
 //   - Per-segment scalars (mean, rstd, the dx coefficients) are Brcb'd, one 32-byte block per
 //     segment, and applied by level-0 instructions whose broadcast operand has block stride 0,
 //     one repeat per segment and 64-lane column (common/row_repeat.h). For S = 1 the
 //     scalars are per element: plain count-form instructions on the stats themselves.
 //   - Segment sums (sum of g = gamma*dy and of g*x-hat) by RowsSum over the segments, or for
 //     contiguous segments of 8/16/32 floats by pairwise block folds and one BlockReduceSum.
-//   - Per-channel operands (gamma, the dgamma/dbeta accumulators) are one row of srGroups * Sp
+//   - Per-channel operands (gamma, the dgamma/dbeta accumulators) are one row of groups * Sp
 //     floats, applied to every row of the tile with repeat stride 0.
 // dgamma[c] = sum_n dy * x-hat and dbeta[c] = sum_n dy are accumulated in UB per core, rows in
 // sample order. With one sample chunk (Pn = 1) each core writes its channels; else each core
@@ -38,25 +39,26 @@ class GroupNormGradSampleRows {
     gm_ = gm;
     pipe_ = pipe;
     const uint64_t core = static_cast<uint64_t>(AscendC::GetBlockIdx());
-    const uint64_t pn = core / t.srGroupSplit;
-    const uint64_t pg = core % t.srGroupSplit;
+    const uint64_t pn = core / t.sampleRows.groupSplit;
+    const uint64_t pg = core % t.sampleRows.groupSplit;
     chunk_ = pn;
-    const uint64_t base = t.n / t.srSampleSplit;
-    const uint64_t rem = t.n % t.srSampleSplit;
+    const uint64_t base = t.n / t.sampleRows.sampleSplit;
+    const uint64_t rem = t.n % t.sampleRows.sampleSplit;
     n0_ = pn * base + (pn < rem ? pn : rem);
     rows_ = base + (pn < rem ? 1 : 0);
-    gl_ = static_cast<uint32_t>(t.srGroups);
-    g0_ = pg * t.srGroups;
+    gl_ = static_cast<uint32_t>(t.sampleRows.groups);
+    g0_ = pg * t.sampleRows.groups;
     seg_ = static_cast<uint32_t>(t.channelsPerGroup);
-    sp_ = static_cast<uint32_t>(t.srSegStride);
+    sp_ = static_cast<uint32_t>(t.sampleRows.segStride);
     rowElems_ = gl_ * sp_;
-    // Stats rows of srGroups elements land 32-byte padded unless they are 32 bytes or the whole G.
+    // Stats rows of G/Pg elements land 32-byte padded unless they are 32 bytes or the whole G.
     statsStride_ = gl_;
     if (gl_ != t.g && (gl_ * sizeof(T)) % 32 != 0) statsStride_ = (gl_ * sizeof(T) + 31) / 32 * 32 / sizeof(T);
     // The layout the tiling summed (group_norm_grad_ub_layout.h), allocated member by member.
     const GngSampleRowsUbLayout l =
-        GngSampleRowsUb({sizeof(T), t.srRowsPerTile, gl_, sp_, seg_, statsStride_, static_cast<uint32_t>(t.srBufferNum),
-                         t.needDx != 0, t.needDgamma != 0, t.needDbeta != 0, gm_.hasGamma});
+        GngSampleRowsUb({sizeof(T), t.sampleRows.rowsPerTile, gl_, sp_, seg_, statsStride_,
+                         static_cast<uint32_t>(t.sampleRows.bufferNum), t.needDx != 0, t.needDgamma != 0,
+                         t.needDbeta != 0, gm_.hasGamma});
     pipe->InitBuffer(inDy_, l.dy.num, static_cast<uint32_t>(l.dy.bytes));
     pipe->InitBuffer(inX_, l.x.num, static_cast<uint32_t>(l.x.bytes));
     if (l.dx.num > 0) pipe->InitBuffer(outDx_, l.dx.num, static_cast<uint32_t>(l.dx.bytes));
@@ -80,9 +82,9 @@ class GroupNormGradSampleRows {
 
   __aicore__ inline void Process() {
     Prologue();
-    const uint64_t b = t_->srRowsPerTile;
+    const uint64_t b = t_->sampleRows.rowsPerTile;
     if (rows_ > 0) {
-      const bool prefetch = t_->srBufferNum == 2;
+      const bool prefetch = t_->sampleRows.bufferNum == 2;
       if (prefetch) CopyIn(0, Rows(0));
       for (uint64_t r = 0; r < rows_; r += b) {
         if (!prefetch) CopyIn(r, Rows(r));
@@ -103,7 +105,7 @@ class GroupNormGradSampleRows {
 
   __aicore__ inline uint32_t Rows(uint64_t r) const {
     const uint64_t left = rows_ - r;
-    return static_cast<uint32_t>(left < t_->srRowsPerTile ? left : t_->srRowsPerTile);
+    return static_cast<uint32_t>(left < t_->sampleRows.rowsPerTile ? left : t_->sampleRows.rowsPerTile);
   }
 
   // Zeroes the accumulators and loads gamma's row (fp32, the tile's segment layout).
@@ -126,7 +128,7 @@ class GroupNormGradSampleRows {
 
   // DMA params of `rows` rows of the core's groups starting at element `first` of a [*, C] tensor,
   // GM -> UB direction (srcStride: GM bytes, dstStride: UB blocks). Segments padded in UB
-  // (srSegStride > S) go one DataCopyPad block each; otherwise a row is one block, or the whole
+  // (segStride > S) go one DataCopyPad block each; otherwise a row is one block, or the whole
   // tile when the core has all G groups. copy(params, gmOffset, ubOffset).
   template <typename F>
   __aicore__ inline void ForRowCopies(uint32_t rows, uint32_t elemBytes, F&& copy) const {
@@ -143,7 +145,7 @@ class GroupNormGradSampleRows {
       }
       return;
     }
-    // UB blocks between padded segments: srSegStride minus the segment's 32-byte-rounded bytes.
+    // UB blocks between padded segments: segStride minus the segment's 32-byte-rounded bytes.
     const uint32_t gap = (sp_ * elemBytes - (seg_ * elemBytes + 31) / 32 * 32) / 32;
     if (wholeRows) {  // rows * G <= 4095 (tiling)
       copy(AscendC::DataCopyExtParams(static_cast<uint16_t>(rows * gl_), seg_ * elemBytes, 0, gap, 0), 0ull, 0u);
@@ -185,7 +187,7 @@ class GroupNormGradSampleRows {
     inX_.EnQue(x);
   }
 
-  // Per-segment stats of rows [r, r + rows) as fp32 rows of srGroups, statsStride_ apart (padded
+  // Per-segment stats of rows [r, r + rows) as fp32 rows of groups, statsStride_ apart (padded
   // to 32 bytes unless the rows are the whole G; for S = 1 the tiling keeps them 32-byte rows).
   __aicore__ inline void LoadStats(const AscendC::LocalTensor<float>& dst, const AscendC::GlobalTensor<T>& src,
                                    uint64_t r, uint32_t rows) {
@@ -399,7 +401,7 @@ class GroupNormGradSampleRows {
     for (uint32_t which = 0; which < 2; ++which) {
       if (which == 0 ? !t_->needDgamma : !t_->needDbeta) continue;
       AscendC::LocalTensor<float> acc = which == 0 ? accG_.template Get<float>() : accB_.template Get<float>();
-      if (t_->srSampleSplit > 1) {
+      if (t_->sampleRows.sampleSplit > 1) {
         AscendC::GlobalTensor<float> ws = which == 0 ? gm_.wsDb : gm_.wsDs;
         StoreRows(ws, acc, chunk_ * t_->c + c0, 1);
         PipeFence<AscendC::HardEvent::MTE3_V>();

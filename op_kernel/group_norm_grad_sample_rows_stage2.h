@@ -18,19 +18,19 @@ class GroupNormGradSampleRowsStage2 {
     t_ = &t;
     gm_ = gm;
     pipe_ = pipe;
-    if (t_->srSampleSplit <= 1 || !(t_->needDgamma || t_->needDbeta)) return;
+    if (t_->sampleRows.sampleSplit <= 1 || !(t_->needDgamma || t_->needDbeta)) return;
     AscendC::PipeBarrier<PIPE_ALL>();  // the partials have left before the other cores read them
     AscendC::SyncAll();
     pipe_->Reset();
-    const uint64_t pn = t_->srSampleSplit;
-    const uint32_t batch = static_cast<uint32_t>(t_->srStage2Batch);
+    const uint64_t pn = t_->sampleRows.sampleSplit;
+    const uint32_t batch = static_cast<uint32_t>(t_->sampleRows.stage2Batch);
     const GngStage2UbLayout l = GngStage2Ub(sizeof(T), pn, batch);
     pipe_->InitBuffer(parts_, static_cast<uint32_t>(l.parts.bytes));
     pipe_->InitBuffer(sum_, static_cast<uint32_t>(l.sum.bytes));
     pipe_->InitBuffer(stage_, static_cast<uint32_t>(l.stage.bytes));
     const uint64_t core = static_cast<uint64_t>(AscendC::GetBlockIdx());
-    const uint64_t begin = core * t_->srStage2Channels;
-    uint64_t end = begin + t_->srStage2Channels;
+    const uint64_t begin = core * t_->sampleRows.stage2Channels;
+    uint64_t end = begin + t_->sampleRows.stage2Channels;
     if (end > t_->c) end = t_->c;
     for (uint64_t c = begin; c < end; c += batch) {
       const uint32_t count = static_cast<uint32_t>(end - c < batch ? end - c : batch);
@@ -44,8 +44,8 @@ class GroupNormGradSampleRowsStage2 {
 
   // Channels [c, c + count) of plane `which`: the Pn partials summed in chunk order, then stored.
   __aicore__ inline void Stage2Batch(uint32_t which, const AscendC::GlobalTensor<T>& out, uint64_t c, uint32_t count) {
-    const uint32_t stride = (static_cast<uint32_t>(t_->srStage2Batch) + 7) / 8 * 8;
-    const uint32_t pn = static_cast<uint32_t>(t_->srSampleSplit);
+    const uint32_t stride = (static_cast<uint32_t>(t_->sampleRows.stage2Batch) + 7) / 8 * 8;
+    const uint32_t pn = static_cast<uint32_t>(t_->sampleRows.sampleSplit);
     AscendC::LocalTensor<float> parts = parts_.template Get<float>();
     AscendC::LocalTensor<float> sum = sum_.template Get<float>();
     AscendC::GlobalTensor<float> ws = which == 0 ? gm_.wsDb : gm_.wsDs;

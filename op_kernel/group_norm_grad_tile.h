@@ -35,7 +35,8 @@ class GroupNormGradTile {
     pipe->InitBuffer(inDy_, l.dy.num, static_cast<uint32_t>(l.dy.bytes));
     pipe->InitBuffer(inX_, l.x.num, static_cast<uint32_t>(l.x.bytes));
     pipe->InitBuffer(outDx_, l.dx.num, static_cast<uint32_t>(l.dx.bytes));
-    if (l.dyF.num > 0) pipe->InitBuffer(dyF_, static_cast<uint32_t>(l.dyF.bytes));  // block copies: overlap lanes zeroed
+    // fp32 data: dyF only on the block-copy path, a dy copy whose overlap lanes are zeroed.
+    if (l.dyF.num > 0) pipe->InitBuffer(dyF_, static_cast<uint32_t>(l.dyF.bytes));
     if (l.xF.num > 0) pipe->InitBuffer(xF_, static_cast<uint32_t>(l.xF.bytes));
     copy_.Init(t, pipe);  // block copies: l.dense, the packed-dx writer
     pipe->InitBuffer(work_, static_cast<uint32_t>(l.work.bytes));

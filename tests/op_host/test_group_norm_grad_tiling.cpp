@@ -170,11 +170,11 @@ TEST(GroupNormGradTiling, HxW1FeaturesTakeSampleRowsOnEveryCore) {
   GroupNormGradTiling t = Tile(4096, 1024, 1, 32, kDtypeFloat32);
   EXPECT_EQ(t.mode, kGngSampleRows);
   EXPECT_EQ(t.blockDim, 48u);
-  EXPECT_EQ(t.srSampleSplit * t.srGroupSplit, 48u);
-  EXPECT_EQ(t.srGroups * t.srGroupSplit, 32u);
-  EXPECT_EQ(t.srSegStride, 32u);  // 32 fp32 channels a group: a 128-byte segment, no padding
-  EXPECT_EQ(t.srBufferNum, 2u);
-  EXPECT_GE(t.srRowsPerTile, 1u);
+  EXPECT_EQ(t.sampleRows.sampleSplit * t.sampleRows.groupSplit, 48u);
+  EXPECT_EQ(t.sampleRows.groups * t.sampleRows.groupSplit, 32u);
+  EXPECT_EQ(t.sampleRows.segStride, 32u);  // 32 fp32 channels a group: a 128-byte segment, no padding
+  EXPECT_EQ(t.sampleRows.bufferNum, 2u);
+  EXPECT_GE(t.sampleRows.rowsPerTile, 1u);
   const double minimum = 3.0 * 4096 * 1024 * 4;
   EXPECT_LE(2.0 * t.workspaceBytes, 0.02 * minimum);  // partials written once, read once
 }
@@ -182,21 +182,21 @@ TEST(GroupNormGradTiling, HxW1FeaturesTakeSampleRowsOnEveryCore) {
 TEST(GroupNormGradTiling, SampleRowsSegmentLayouts) {
   GroupNormGradTiling s4 = Tile(64, 128, 1, 32, kDtypeFloat32);  // 4 channels a group: padded to 8
   EXPECT_EQ(s4.mode, kGngSampleRows);
-  EXPECT_EQ(s4.srSegStride, 8u);
+  EXPECT_EQ(s4.sampleRows.segStride, 8u);
   GroupNormGradTiling s100 = Tile(50, 3200, 1, 32, kDtypeBfloat16);  // 100 channels: padded to 112
   EXPECT_EQ(s100.mode, kGngSampleRows);
-  EXPECT_EQ(s100.srSegStride, 112u);
+  EXPECT_EQ(s100.sampleRows.segStride, 112u);
   GroupNormGradTiling s1 = Tile(4096, 1024, 1, 1024, kDtypeFloat16);  // one channel a group
   EXPECT_EQ(s1.mode, kGngSampleRows);
-  EXPECT_EQ(s1.srSegStride, 1u);
-  EXPECT_EQ(s1.srGroups % 16, 0u);  // S = 1: a core's rows are whole 32-byte rows of stats
+  EXPECT_EQ(s1.sampleRows.segStride, 1u);
+  EXPECT_EQ(s1.sampleRows.groups % 16, 0u);  // S = 1: a core's rows are whole 32-byte rows of stats
   GroupNormGradTiling wide = Tile(64, 8192, 1, 32, kDtypeBfloat16);  // 16 KiB rows: split over groups
   EXPECT_EQ(wide.mode, kGngSampleRows);
-  EXPECT_GT(wide.srGroupSplit, 1u);
+  EXPECT_GT(wide.sampleRows.groupSplit, 1u);
   GroupNormGradTiling one = Tile(1, 1024, 1, 32, kDtypeFloat32);
   EXPECT_EQ(one.mode, kGngSampleRows);
-  EXPECT_EQ(one.srSampleSplit, 1u);  // one sample: no partials, no SyncAll
-  EXPECT_EQ(one.srStage2Channels, 0u);
+  EXPECT_EQ(one.sampleRows.sampleSplit, 1u);  // one sample: no partials, no SyncAll
+  EXPECT_EQ(one.sampleRows.stage2Channels, 0u);
   GroupNormGradTiling noDx = Tile(4096, 1024, 1, 32, kDtypeFloat32, kA2, false);
   EXPECT_EQ(noDx.mode, kGngSampleRows);
 }
@@ -327,30 +327,30 @@ void ReplaySlabs(const GroupNormGradTiling& t, std::vector<int>* owners) {
 }
 
 // Sample rows: core k = pn * Pg + pg holds samples of chunk pn (sizes differ by at most one) and
-// groups [pg * srGroups, (pg + 1) * srGroups); every element (n, c) is one piece here.
+// groups [pg * groups, (pg + 1) * groups); every element (n, c) is one piece here.
 void ReplaySampleRows(const GroupNormGradTiling& t, std::vector<int>* owners) {
   ASSERT_EQ(t.hw, 1u);
   ASSERT_EQ(t.groupSlots, t.channelsPerGroup);
-  ASSERT_EQ(t.srSampleSplit * t.srGroupSplit, t.blockDim);
-  ASSERT_EQ(t.srGroups * t.srGroupSplit, t.g);
-  ASSERT_LE(t.srSampleSplit, t.n);
+  ASSERT_EQ(t.sampleRows.sampleSplit * t.sampleRows.groupSplit, t.blockDim);
+  ASSERT_EQ(t.sampleRows.groups * t.sampleRows.groupSplit, t.g);
+  ASSERT_LE(t.sampleRows.sampleSplit, t.n);
   for (uint64_t k = 0; k < t.blockDim; ++k) {
-    const uint64_t pn = k / t.srGroupSplit;
-    const uint64_t pg = k % t.srGroupSplit;
-    const uint64_t base = t.n / t.srSampleSplit;
-    const uint64_t rem = t.n % t.srSampleSplit;
+    const uint64_t pn = k / t.sampleRows.groupSplit;
+    const uint64_t pg = k % t.sampleRows.groupSplit;
+    const uint64_t base = t.n / t.sampleRows.sampleSplit;
+    const uint64_t rem = t.n % t.sampleRows.sampleSplit;
     const uint64_t n0 = pn * base + std::min(pn, rem);
     const uint64_t rows = base + (pn < rem ? 1 : 0);
     for (uint64_t n = n0; n < n0 + rows; ++n) {
-      for (uint64_t c = pg * t.srGroups * t.channelsPerGroup; c < (pg + 1) * t.srGroups * t.channelsPerGroup; ++c) {
+      for (uint64_t c = pg * t.sampleRows.groups * t.channelsPerGroup; c < (pg + 1) * t.sampleRows.groups * t.channelsPerGroup; ++c) {
         ++(*owners)[n * t.c + c];
       }
     }
   }
-  if (t.srSampleSplit > 1 && (t.needDgamma || t.needDbeta)) {
-    EXPECT_GE(t.srStage2Channels * t.blockDim, t.c);  // stage 2 covers every channel
-    EXPECT_GE(t.srStage2Batch, 1u);
-    EXPECT_GE(t.planeBytes, t.srSampleSplit * t.c * 4);
+  if (t.sampleRows.sampleSplit > 1 && (t.needDgamma || t.needDbeta)) {
+    EXPECT_GE(t.sampleRows.stage2Channels * t.blockDim, t.c);  // stage 2 covers every channel
+    EXPECT_GE(t.sampleRows.stage2Batch, 1u);
+    EXPECT_GE(t.planeBytes, t.sampleRows.sampleSplit * t.c * 4);
   }
 }
 
@@ -436,7 +436,7 @@ TEST(GroupNormGradTiling, InvariantsOverManyShapes) {
           EXPECT_LE(t.blockDim, soc.vectorCores);
           if (t.mode == kGngSampleRows) {
             EXPECT_LE(normgrad::GroupNormGradSampleRowsUbBytes(t), budget);
-            EXPECT_TRUE(t.srSegStride == 1 || t.srSegStride * (dt == kDtypeFloat32 ? 4 : 2) % 32 == 0);
+            EXPECT_TRUE(t.sampleRows.segStride == 1 || t.sampleRows.segStride * (dt == kDtypeFloat32 ? 4 : 2) % 32 == 0);
           } else {
             EXPECT_EQ(t.rowStride * (dt == kDtypeFloat32 ? 4 : 2) % 32, 0u);
           }
@@ -462,9 +462,9 @@ TEST(GroupNormGradTiling, CoresBalancedForModelShapes) {
     }
     if (t.mode == kGngSampleRows) {
       for (uint64_t k = 0; k < t.blockDim; ++k) {
-        const uint64_t pn = k / t.srGroupSplit;
-        const uint64_t rows = s.n / t.srSampleSplit + (pn < s.n % t.srSampleSplit ? 1 : 0);
-        perCore[k] = rows * t.srGroups * t.channelsPerGroup;
+        const uint64_t pn = k / t.sampleRows.groupSplit;
+        const uint64_t rows = s.n / t.sampleRows.sampleSplit + (pn < s.n % t.sampleRows.sampleSplit ? 1 : 0);
+        perCore[k] = rows * t.sampleRows.groups * t.channelsPerGroup;
       }
     }
     uint64_t groups = s.n * s.g;
