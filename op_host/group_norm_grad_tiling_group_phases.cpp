@@ -87,7 +87,7 @@ void RefineRowPieces(uint64_t s, uint64_t budget, uint64_t groups, uint64_t core
     if (perWave == 0) return ~0ull;
     // Modeled time in element-times of one core (3 * s bytes an element): the busiest core's
     // resident elements per wave, one DMA issue per piece and a SyncAll per wave
-    // (docs/cost-model.md).
+    // (kTilingCost, docs/cost-model.md §4).
     uint64_t wave = BalancedWave(groups, perWave, groupSlots, cores);
     uint64_t cost = 0;
     for (uint64_t done = 0; done < groups; done += wave) {

@@ -46,17 +46,17 @@ __aicore__ inline void RunGroupPhases(const GroupNormGradTiling& t, const GroupN
       RunPhase<GroupNormGradWholeGroup<T, Copy>>(t, gm, pipe, true);
       if (params) {
         GngSyncAllCores(t, gm, pipe);
-        RunPhase<GroupNormGradParams<T>>(t, gm, pipe, false);
+        RunPhase<GroupNormGradParams<T, Copy>>(t, gm, pipe, false);
       }
       return;
     case kGngWholeGroupSplit:  // whole groups, split waves (their SyncAll), dgamma/dbeta
       RunPhase<GroupNormGradWholeGroup<T, Copy>>(t, gm, pipe, true);
       RunPhase<GroupNormGradSplitGroup<T, Copy>>(t, gm, pipe, true);
-      if (params) RunPhase<GroupNormGradParams<T>>(t, gm, pipe, false);
+      if (params) RunPhase<GroupNormGradParams<T, Copy>>(t, gm, pipe, false);
       return;
     default:  // kGngSplitGroup, kGngTwoPass (slices streamed twice), kGngParamsOnly (no dx)
       RunPhase<GroupNormGradSplitGroup<T, Copy>>(t, gm, pipe, true);
-      if (params) RunPhase<GroupNormGradParams<T>>(t, gm, pipe, false);
+      if (params) RunPhase<GroupNormGradParams<T, Copy>>(t, gm, pipe, false);
       return;
   }
 }

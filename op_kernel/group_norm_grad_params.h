@@ -9,6 +9,7 @@
 // would need the tail handling of block_copy.h for a few bytes.
 #pragma once
 #include "common/pad_copy.h"
+#include "group_norm_grad_copy_path.h"
 #include "group_norm_grad_scalars.h"
 
 namespace normgrad {
@@ -34,7 +35,8 @@ __aicore__ inline void GngStoreChannels(const AscendC::GlobalTensor<T>& dst, Asc
   }
 }
 
-template <typename T>
+// Copy: the copy path (group_norm_grad_copy_path.h); block copies read and write whole blocks.
+template <typename T, typename Copy>
 class GroupNormGradParams {
  public:
   __aicore__ inline void Init(const GroupNormGradTiling& t, const GroupNormGradGm<T>& gm, AscendC::TPipe* pipe) {
@@ -43,7 +45,7 @@ class GroupNormGradParams {
     rowFloats_ = static_cast<uint32_t>((t.paramBatchChannels * t.hwParts + 7) / 8 * 8);
     // The layout the tiling summed (group_norm_grad_ub_layout.h); stats rows with DataCopyPad only.
     const GngParamUbLayout l = GngParamUb(sizeof(T), t.paramBatchChannels, t.paramBatchRows, t.hwParts,
-                                          t.channelsPerGroup, t.g, t.blockCopyOnly != 0);
+                                          t.channelsPerGroup, t.g, Copy::kBlockCopy);
     pipe->InitBuffer(db_, static_cast<uint32_t>(l.db.bytes));
     pipe->InitBuffer(ds_, static_cast<uint32_t>(l.ds.bytes));
     pipe->InitBuffer(accG_, static_cast<uint32_t>(l.accG.bytes));
@@ -67,7 +69,7 @@ class GroupNormGradParams {
     }
     // Block-copy mode: the partial block at C, as the batch of the last whole block of channels.
     const uint32_t pb = 32 / sizeof(T);
-    if (t_->blockCopyOnly && end == t_->c && t_->c % pb != 0 && t_->c >= pb) Batch(t_->c - pb, pb);
+    if (Copy::kBlockCopy && end == t_->c && t_->c % pb != 0 && t_->c >= pb) Batch(t_->c - pb, pb);
   }
 
  private:
@@ -82,7 +84,7 @@ class GroupNormGradParams {
       uint64_t left = t_->n - n0;
       Rows(c0, channels, n0, static_cast<uint32_t>(left < t_->paramBatchRows ? left : t_->paramBatchRows));
     }
-    if (t_->blockCopyOnly) {
+    if (Copy::kBlockCopy) {
       StoreBlocks(c0, channels);
       return;
     }
@@ -132,7 +134,7 @@ class GroupNormGradParams {
     AscendC::LocalTensor<float> ds = ds_.template Get<float>();
     uint32_t len = static_cast<uint32_t>(channels * hp);
     uint32_t ubRow = (len + 7) / 8 * 8;
-    if (t_->blockCopyOnly) {
+    if (Copy::kBlockCopy) {
       // Whole blocks per row; the lanes past len belong to other channels and are not read (the
       // planes are 512-byte padded, so the last row's copy stays inside them).
       for (uint32_t r = 0; r < rows; ++r) {
@@ -147,7 +149,7 @@ class GroupNormGradParams {
       PadCopy(ds, gm_.wsDs[n0 * rowGm + c0 * hp], p, pad);
     }
     PipeFence<AscendC::HardEvent::MTE2_S>();
-    if (!t_->blockCopyOnly) LoadStats(c0, channels, n0, rows);
+    if (!Copy::kBlockCopy) LoadStats(c0, channels, n0, rows);
     AscendC::LocalTensor<float> accG = accG_.template Get<float>();
     AscendC::LocalTensor<float> accB = accB_.template Get<float>();
     for (uint32_t r = 0; r < rows; ++r) {
