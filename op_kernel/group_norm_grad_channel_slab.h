@@ -18,6 +18,7 @@
 #include "common/pad_copy.h"
 #include "group_norm_grad_params.h"
 #include "group_norm_grad_tile.h"
+#include "group_norm_grad_ub_alloc.h"
 
 namespace normgrad {
 
@@ -38,16 +39,16 @@ class GroupNormGradChannelSlab {
     // most channels and groups any core's range spans.
     const uint64_t most = t.paramChannelsPerCore + (t.paramChannelsRemainder > 0 ? 1 : 0);
     const GngSlabUbLayout l = GngSlabUb(sizeof(T), t.n, most, d, t.g);
-    pipe->InitBuffer(own_, static_cast<uint32_t>(l.own.bytes));
-    pipe->InitBuffer(peer_, static_cast<uint32_t>(l.peer.bytes));
-    pipe->InitBuffer(gathered_, static_cast<uint32_t>(l.gathered.bytes));
-    pipe->InitBuffer(accG_, static_cast<uint32_t>(l.accG.bytes));
-    pipe->InitBuffer(accB_, static_cast<uint32_t>(l.accB.bytes));
-    pipe->InitBuffer(outG_, static_cast<uint32_t>(l.outG.bytes));
-    pipe->InitBuffer(outB_, static_cast<uint32_t>(l.outB.bytes));
-    pipe->InitBuffer(gammaUb_, static_cast<uint32_t>(l.gamma.bytes));
-    pipe->InitBuffer(meanUb_, static_cast<uint32_t>(l.mean.bytes));
-    pipe->InitBuffer(rstdUb_, static_cast<uint32_t>(l.rstd.bytes));
+    GngAllocBuf(pipe, own_, l.own);
+    GngAllocBuf(pipe, peer_, l.peer);
+    GngAllocBuf(pipe, gathered_, l.gathered);
+    GngAllocBuf(pipe, accG_, l.accG);
+    GngAllocBuf(pipe, accB_, l.accB);
+    GngAllocBuf(pipe, outG_, l.outG);
+    GngAllocBuf(pipe, outB_, l.outB);
+    GngAllocBuf(pipe, gammaUb_, l.gamma);
+    GngAllocBuf(pipe, meanUb_, l.mean);
+    GngAllocBuf(pipe, rstdUb_, l.rstd);
   }
 
   __aicore__ inline void Process() {

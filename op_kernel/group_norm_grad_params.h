@@ -11,6 +11,7 @@
 #include "common/pad_copy.h"
 #include "group_norm_grad_copy_path.h"
 #include "group_norm_grad_scalars.h"
+#include "group_norm_grad_ub_alloc.h"
 
 namespace normgrad {
 
@@ -46,14 +47,14 @@ class GroupNormGradParams {
     // The layout the tiling summed (group_norm_grad_ub_layout.h); stats rows with DataCopyPad only.
     const GngParamUbLayout l = GngParamUb(sizeof(T), t.paramBatchChannels, t.paramBatchRows, t.hwParts,
                                           t.channelsPerGroup, t.g, Copy::kBlockCopy);
-    pipe->InitBuffer(db_, static_cast<uint32_t>(l.db.bytes));
-    pipe->InitBuffer(ds_, static_cast<uint32_t>(l.ds.bytes));
-    pipe->InitBuffer(accG_, static_cast<uint32_t>(l.accG.bytes));
-    pipe->InitBuffer(accB_, static_cast<uint32_t>(l.accB.bytes));
-    pipe->InitBuffer(outG_, static_cast<uint32_t>(l.outG.bytes));
-    pipe->InitBuffer(outB_, static_cast<uint32_t>(l.outB.bytes));
-    if (l.mean.num > 0) pipe->InitBuffer(meanUb_, static_cast<uint32_t>(l.mean.bytes));
-    if (l.rstd.num > 0) pipe->InitBuffer(rstdUb_, static_cast<uint32_t>(l.rstd.bytes));
+    GngAllocBuf(pipe, db_, l.db);
+    GngAllocBuf(pipe, ds_, l.ds);
+    GngAllocBuf(pipe, accG_, l.accG);
+    GngAllocBuf(pipe, accB_, l.accB);
+    GngAllocBuf(pipe, outG_, l.outG);
+    GngAllocBuf(pipe, outB_, l.outB);
+    GngAllocBuf(pipe, meanUb_, l.mean);
+    GngAllocBuf(pipe, rstdUb_, l.rstd);
   }
 
   __aicore__ inline void Process() {

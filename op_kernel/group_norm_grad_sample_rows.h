@@ -26,6 +26,7 @@
 #include "common/pipe_fence.h"
 #include "group_norm_grad_sample_rows_stage2.h"
 #include "group_norm_grad_scalars.h"
+#include "group_norm_grad_ub_alloc.h"
 #include "common/row_repeat.h"
 #include "group_norm_grad_segment_sums.h"
 
@@ -59,25 +60,25 @@ class GroupNormGradSampleRows {
         GngSampleRowsUb({sizeof(T), t.sampleRows.rowsPerTile, gl_, sp_, seg_, statsStride_,
                          static_cast<uint32_t>(t.sampleRows.bufferNum), t.needDx != 0, t.needDgamma != 0,
                          t.needDbeta != 0, gm_.hasGamma});
-    pipe->InitBuffer(inDy_, l.dy.num, static_cast<uint32_t>(l.dy.bytes));
-    pipe->InitBuffer(inX_, l.x.num, static_cast<uint32_t>(l.x.bytes));
-    if (l.dx.num > 0) pipe->InitBuffer(outDx_, l.dx.num, static_cast<uint32_t>(l.dx.bytes));
-    InitIf(dyF_, l.dyF);
-    InitIf(xF_, l.xF);
-    InitIf(tmp_, l.tmp);
-    InitIf(mean_, l.mean);
-    InitIf(rstd_, l.rstd);
-    InitIf(raw_, l.raw);
-    InitIf(s1_, l.s1);
-    InitIf(s2_, l.s2);
+    GngAllocQue(pipe, inDy_, l.dy);
+    GngAllocQue(pipe, inX_, l.x);
+    GngAllocQue(pipe, outDx_, l.dx);
+    GngAllocBuf(pipe, dyF_, l.dyF);
+    GngAllocBuf(pipe, xF_, l.xF);
+    GngAllocBuf(pipe, tmp_, l.tmp);
+    GngAllocBuf(pipe, mean_, l.mean);
+    GngAllocBuf(pipe, rstd_, l.rstd);
+    GngAllocBuf(pipe, raw_, l.raw);
+    GngAllocBuf(pipe, s1_, l.s1);
+    GngAllocBuf(pipe, s2_, l.s2);
     // Per-row Brcb of padded stats writes up to 8 blocks past the last row's segments.
-    InitIf(bMean_, l.bMean);
-    InitIf(bRstd_, l.bRstd);
-    InitIf(bExtra_, l.bExtra);
-    InitIf(fold_, l.fold);
-    InitIf(gammaRow_, l.gammaRow);
-    InitIf(accG_, l.accG);
-    InitIf(accB_, l.accB);
+    GngAllocBuf(pipe, bMean_, l.bMean);
+    GngAllocBuf(pipe, bRstd_, l.bRstd);
+    GngAllocBuf(pipe, bExtra_, l.bExtra);
+    GngAllocBuf(pipe, fold_, l.fold);
+    GngAllocBuf(pipe, gammaRow_, l.gammaRow);
+    GngAllocBuf(pipe, accG_, l.accG);
+    GngAllocBuf(pipe, accB_, l.accB);
   }
 
   __aicore__ inline void Process() {
@@ -99,9 +100,6 @@ class GroupNormGradSampleRows {
  private:
   static constexpr bool IsFloat() { return AscendC::IsSameType<T, float>::value; }
 
-  __aicore__ inline void InitIf(AscendC::TBuf<AscendC::TPosition::VECCALC>& buf, const GngUbBuffer& b) {
-    if (b.num > 0) pipe_->InitBuffer(buf, static_cast<uint32_t>(b.bytes));
-  }
 
   __aicore__ inline uint32_t Rows(uint64_t r) const {
     const uint64_t left = rows_ - r;

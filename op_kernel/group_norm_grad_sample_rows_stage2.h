@@ -7,6 +7,7 @@
 #include "common/pad_copy.h"
 #include "common/pipe_fence.h"
 #include "group_norm_grad_scalars.h"
+#include "group_norm_grad_ub_alloc.h"
 
 namespace normgrad {
 
@@ -25,9 +26,9 @@ class GroupNormGradSampleRowsStage2 {
     const uint64_t pn = t_->sampleRows.sampleSplit;
     const uint32_t batch = static_cast<uint32_t>(t_->sampleRows.stage2Batch);
     const GngStage2UbLayout l = GngStage2Ub(sizeof(T), pn, batch);
-    pipe_->InitBuffer(parts_, static_cast<uint32_t>(l.parts.bytes));
-    pipe_->InitBuffer(sum_, static_cast<uint32_t>(l.sum.bytes));
-    pipe_->InitBuffer(stage_, static_cast<uint32_t>(l.stage.bytes));
+    GngAllocBuf(pipe_, parts_, l.parts);
+    GngAllocBuf(pipe_, sum_, l.sum);
+    GngAllocBuf(pipe_, stage_, l.stage);
     const uint64_t core = static_cast<uint64_t>(AscendC::GetBlockIdx());
     const uint64_t begin = core * t_->sampleRows.stage2Channels;
     uint64_t end = begin + t_->sampleRows.stage2Channels;

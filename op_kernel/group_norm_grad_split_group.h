@@ -17,7 +17,8 @@ class GroupNormGradSplitGroup {
     tile_.Init(t, gm, pipe, static_cast<uint32_t>(t.splitTileSlots), 1,
                static_cast<uint32_t>(batch < kGngWorkspaceBatchFloats ? batch : kGngWorkspaceBatchFloats));
     syncFlags_ = gm.syncFlags;
-    if (t.softSync) pipe->InitBuffer(syncUb_, t.blockDim * 32);
+    // The layout's sync member (GngTileUbLayout), held beside the tile through the waves.
+    GngAllocBuf(pipe, syncUb_, GngBufIf(t.softSync != 0, t.blockDim * 32));
   }
 
   // Every core runs every wave and its SyncAll, also with an empty slice.

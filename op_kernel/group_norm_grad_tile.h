@@ -16,6 +16,7 @@
 #include "common/row_sums.h"
 #include "group_norm_grad_copy_path.h"
 #include "group_norm_grad_scalars.h"
+#include "group_norm_grad_ub_alloc.h"
 
 namespace normgrad {
 
@@ -32,21 +33,21 @@ class GroupNormGradTile {
     // The layout the tiling summed (group_norm_grad_ub_layout.h), allocated member by member.
     const GngTileUbLayout l = GngTileUb({sizeof(T), t.chunkElems, t.rowStride, tileSlots, bufferNum, wsBatch,
                                          Copy::kBlockCopy, dense, 0});
-    pipe->InitBuffer(inDy_, l.dy.num, static_cast<uint32_t>(l.dy.bytes));
-    pipe->InitBuffer(inX_, l.x.num, static_cast<uint32_t>(l.x.bytes));
-    pipe->InitBuffer(outDx_, l.dx.num, static_cast<uint32_t>(l.dx.bytes));
+    GngAllocQue(pipe, inDy_, l.dy);
+    GngAllocQue(pipe, inX_, l.x);
+    GngAllocQue(pipe, outDx_, l.dx);
     // fp32 data: dyF only on the block-copy path, a dy copy whose overlap lanes are zeroed.
-    if (l.dyF.num > 0) pipe->InitBuffer(dyF_, static_cast<uint32_t>(l.dyF.bytes));
-    if (l.xF.num > 0) pipe->InitBuffer(xF_, static_cast<uint32_t>(l.xF.bytes));
+    GngAllocBuf(pipe, dyF_, l.dyF);
+    GngAllocBuf(pipe, xF_, l.xF);
     copy_.Init(t, pipe);  // block copies: l.dense, the packed-dx writer
-    pipe->InitBuffer(work_, static_cast<uint32_t>(l.work.bytes));
-    pipe->InitBuffer(fold_, static_cast<uint32_t>(l.fold.bytes));
+    GngAllocBuf(pipe, work_, l.work);
+    GngAllocBuf(pipe, fold_, l.fold);
     // Block copies keep the sums at lane piece0 % 8 of whole blocks (one block more).
-    pipe->InitBuffer(db_, static_cast<uint32_t>(l.db.bytes));
-    pipe->InitBuffer(ds_, static_cast<uint32_t>(l.ds.bytes));
-    if (l.wsDb.num > 0) pipe->InitBuffer(wsDb_, static_cast<uint32_t>(l.wsDb.bytes));
-    if (l.wsDs.num > 0) pipe->InitBuffer(wsDs_, static_cast<uint32_t>(l.wsDs.bytes));
-    pipe->InitBuffer(scratch_, static_cast<uint32_t>(l.scratch.bytes));  // two 64-lane accumulators
+    GngAllocBuf(pipe, db_, l.db);
+    GngAllocBuf(pipe, ds_, l.ds);
+    GngAllocBuf(pipe, wsDb_, l.wsDb);
+    GngAllocBuf(pipe, wsDs_, l.wsDs);
+    GngAllocBuf(pipe, scratch_, l.scratch);  // two 64-lane accumulators
   }
 
   // Starts loading pieces [piece0, piece0 + slots) into a free buffer pair (MTE2); with runs > 1,
