@@ -8,7 +8,7 @@
 //              every row starts 32-byte aligned whatever hw is (DataCopyPad pads it with zeros).
 //   wave       a set of whole groups whose pieces are spread evenly over all cores, held resident,
 //              with piece sums exchanged through the workspace and one SyncAll.
-// Phases of one launch:
+// Phases of the group-phase modes (the mode lists which of them run):
 //   1. whole groups: core k takes groups [k*wholeGroupsPerCore, (k+1)*wholeGroupsPerCore),
 //      wholeGroupsPerTile at a time (double-buffered when wholeBufferNum == 2); no exchange.
 //   2. split waves over the remaining groups [wholeGroupsPerCore*blockDim, n*g), wave by wave.
@@ -22,15 +22,15 @@
 // workspace: 16 bytes per (n, c) less traffic, which is 4-6 % of the minimum for 16-bit rows of
 // <= 64 elements.
 // Block-copy mode (blockCopyOnly, Atlas training: no DataCopyPad): every DMA moves whole 32-byte
-// blocks (see group_norm_grad_block_io.h). A piece of len >= one block is loaded as its whole
-// blocks plus the block ending at the piece's end (overlapping the head; the overlapped lanes are
-// zeroed for the sums) and dx is written the same way, so the overlap rewrites identical bytes and
-// no DMA touches a byte outside its own piece. Rows shorter than a block run on one core that
-// packs dx densely. Piece sums go to the workspace planes as whole blocks with DMA atomic add:
-// the planes start zeroed and a tile adds 0.0 in the lanes of its neighbours' pieces, so cores
-// sharing a block never overwrite each other and the result does not depend on their order
-// (x + 0.0 is exact). dx / dgamma / dbeta shorter than one block must be given in a buffer of
-// whole blocks (the aclnn layer stages them through its workspace).
+// blocks (GngBlockCopy, op_kernel/group_norm_grad_copy_path.h). A piece of len >= one block is
+// loaded as its whole blocks plus the block ending at the piece's end (overlapping the head; the
+// overlapped lanes are zeroed for the sums) and dx is written the same way, so the overlap
+// rewrites identical bytes and no DMA touches a byte outside its own piece. Rows shorter than a
+// block run on one core that packs dx densely. Piece sums go to the workspace planes as whole
+// blocks with DMA atomic add: the planes start zeroed and a tile adds 0.0 in the lanes of its
+// neighbours' pieces, so cores sharing a block never overwrite each other and the result does not
+// depend on their order (x + 0.0 is exact). dx / dgamma / dbeta shorter than one block must be
+// given in a buffer of whole blocks (the aclnn layer stages them through its workspace).
 #pragma once
 #include <cstdint>
 
