@@ -22,7 +22,8 @@ constexpr GngUbBuffer GngBufIf(bool on, uint64_t bytes, uint32_t num = 1) { retu
 // Groups a UB copy of gamma/mean/rstd may span for `channels` consecutive channels starting
 // anywhere: (channels - 1) / d + 2 at most, never more than g.
 constexpr uint64_t GngStatsSpan(uint64_t channels, uint64_t d, uint64_t g) {
-  return (channels == 0 ? 0 : (channels + 2 * d - 2) / d) < g ? (channels == 0 ? 0 : (channels + 2 * d - 2) / d) : g;
+  const uint64_t span = channels == 0 ? 0 : (channels + 2 * d - 2) / d;
+  return span < g ? span : g;
 }
 
 // ---- the tile (group_norm_grad_tile.h): whole groups, split waves, channel slabs ----

@@ -40,7 +40,7 @@ struct Shape {
   int64_t n, c, hw, g;
 };
 
-// Worked example of group_norm_grad_tiling.cpp: SD-UNet fp16 64x64, 10 channels per group.
+// Worked example of group_norm_grad_tiling_group_phases.cpp: SD-UNet fp16 64x64, 10 channels per group.
 TEST(GroupNormGradTiling, StableDiffusionFp16KeepsWholeGroupsThenOneSplitWave) {
   GroupNormGradTiling t = Tile(2, 320, 64 * 64, 32, kDtypeFloat16);
   EXPECT_EQ(t.blockDim, 48u);
