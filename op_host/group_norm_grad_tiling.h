@@ -8,7 +8,7 @@
 //              every row starts 32-byte aligned whatever hw is (DataCopyPad pads it with zeros).
 //   wave       a set of whole groups whose pieces are spread evenly over all cores, held resident,
 //              with piece sums exchanged through the workspace and one SyncAll.
-// Phases of one launch:
+// Phases of the group-phase modes (the mode lists which of them run):
 //   1. whole groups: core k takes groups [k*wholeGroupsPerCore, (k+1)*wholeGroupsPerCore),
 //      wholeGroupsPerTile at a time (double-buffered when wholeBufferNum == 2); no exchange.
 //   2. split waves over the remaining groups [wholeGroupsPerCore*blockDim, n*g), wave by wave.
@@ -22,18 +22,19 @@
 // workspace: 16 bytes per (n, c) less traffic, which is 4-6 % of the minimum for 16-bit rows of
 // <= 64 elements.
 // Block-copy mode (blockCopyOnly, Atlas training: no DataCopyPad): every DMA moves whole 32-byte
-// blocks (see group_norm_grad_block_io.h). A piece of len >= one block is loaded as its whole
-// blocks plus the block ending at the piece's end (overlapping the head; the overlapped lanes are
-// zeroed for the sums) and dx is written the same way, so the overlap rewrites identical bytes and
-// no DMA touches a byte outside its own piece. Rows shorter than a block run on one core that
-// packs dx densely. Piece sums go to the workspace planes as whole blocks with DMA atomic add:
-// the planes start zeroed and a tile adds 0.0 in the lanes of its neighbours' pieces, so cores
-// sharing a block never overwrite each other and the result does not depend on their order
-// (x + 0.0 is exact). dx / dgamma / dbeta shorter than one block must be given in a buffer of
-// whole blocks (the aclnn layer stages them through its workspace).
+// blocks (GngBlockCopy, op_kernel/group_norm_grad_copy_path.h). A piece of len >= one block is
+// loaded as its whole blocks plus the block ending at the piece's end (overlapping the head; the
+// overlapped lanes are zeroed for the sums) and dx is written the same way, so the overlap
+// rewrites identical bytes and no DMA touches a byte outside its own piece. Rows shorter than a
+// block run on one core that packs dx densely. Piece sums go to the workspace planes as whole
+// blocks with DMA atomic add: the planes start zeroed and a tile adds 0.0 in the lanes of its
+// neighbours' pieces, so cores sharing a block never overwrite each other and the result does not
+// depend on their order (x + 0.0 is exact). dx / dgamma / dbeta shorter than one block must be
+// given in a buffer of whole blocks (the aclnn layer stages them through its workspace).
 #pragma once
 #include <cstdint>
 
+#include "group_norm_grad_ub_layout.h"
 #include "kernel_dtype.h"
 
 namespace normgrad {
@@ -41,7 +42,9 @@ namespace normgrad {
 // Group piece sums read back from the workspace per copy in split waves (kernel and host agree).
 constexpr uint64_t kGngWorkspaceBatchFloats = 1024;
 
-// What stays resident, for reports and tests (the kernel follows the fields, not this label).
+// The kernel entry switches on this alone; each mode is one candidate of the host tiling
+// (op_host/group_norm_grad_tiling_<mode>.cpp, the five group-phase modes in
+// group_norm_grad_tiling_group_phases.cpp) and one line of its ordered list.
 enum GroupNormGradMode : uint32_t {
   kGngWholeGroup = 0,        // every group on one core, no split waves
   kGngWholeGroupSplit = 1,   // whole groups, then the remainder split over all cores
@@ -50,6 +53,24 @@ enum GroupNormGradMode : uint32_t {
   kGngParamsOnly = 4,        // dx not requested: one streaming pass for the sums
   kGngChannelSlab = 5,       // every core holds all n of its channel range: no per-(n, c) workspace
   kGngSampleRows = 6,        // HxW = 1: tiles of sample rows, full-width vector ops over segments
+};
+
+// Mode kGngSampleRows (HxW = 1): core k = pn * groupSplit + pg takes samples of chunk pn
+// (sampleSplit chunks, sizes differing by at most one) and groups [pg * groups, (pg + 1) * groups).
+// A UB row is one sample's `groups` segments of S = C/G elements, each padded to segStride
+// elements (32 bytes; segStride = 1 when S = 1, rows of `groups` elements). dgamma/dbeta: per-core
+// fp32 partials of its channels; with sampleSplit > 1 they go to the workspace ([chunk][C] for
+// dgamma, then for dbeta) and after one SyncAll each core adds the chunks in order 0.. for its
+// stage-2 channel range.
+struct GroupNormGradSampleRowsTiling {
+  uint64_t sampleSplit;     // Pn
+  uint64_t groupSplit;      // Pg (divides g)
+  uint64_t groups;          // groups per core: g / Pg
+  uint64_t segStride;       // UB elements per segment
+  uint64_t rowsPerTile;     // samples per tile
+  uint64_t bufferNum;       // 1 or 2 buffers per input queue
+  uint64_t stage2Channels;  // stage-2 channels per core (ceil(c / blockDim)); 0 without stage 2
+  uint64_t stage2Batch;     // stage-2 channels per UB batch
 };
 
 struct GroupNormGradTiling {
@@ -87,7 +108,7 @@ struct GroupNormGradTiling {
   uint32_t needDgamma;
   uint32_t needDbeta;
   uint32_t hasGamma;         // 0: gamma is all ones (aclnn passes no gamma)
-  uint32_t ubBytesUsed;      // largest TPipe footprint of any phase (checked by tests)
+  uint32_t ubBytesUsed;      // the mode's UB peak: its largest phase layout (GroupNormGradUbBytes)
   uint32_t blockCopyOnly;    // 1: no DataCopyPad on the SoC: whole-block DataCopy only
   uint32_t softSync;         // 1: no hard SyncAll: soft SyncAll on the zeroed flags at syncOffset
   uint32_t reserved;
@@ -95,21 +116,7 @@ struct GroupNormGradTiling {
   uint64_t syncOffset;       // workspace byte offset of the soft SyncAll flags (blockDim * 32 bytes)
   // channel slabs (mode kGngChannelSlab; channels split as paramChannelsPerCore/Remainder)
   uint64_t slabTileSlots;    // UB slots per input: n * the most channels of a core
-  // sample rows (mode kGngSampleRows, HxW = 1): core k = pn * srGroupSplit + pg takes samples of
-  // chunk pn (srSampleSplit chunks, sizes differing by at most one) and groups
-  // [pg * srGroups, (pg + 1) * srGroups). A UB row is one sample's srGroups segments of S = C/G
-  // elements, each padded to srSegStride elements (32 bytes; srSegStride = 1 when S = 1, rows
-  // of srGroups elements). dgamma/dbeta: per-core fp32 partials of its channels; with
-  // srSampleSplit > 1 they go to the workspace ([chunk][C] for dgamma, then for dbeta) and
-  // after one SyncAll each core adds the chunks in order 0.. for its stage-2 channel range.
-  uint64_t srSampleSplit;    // Pn
-  uint64_t srGroupSplit;     // Pg (divides g)
-  uint64_t srGroups;         // groups per core: g / Pg
-  uint64_t srSegStride;      // UB elements per segment
-  uint64_t srRowsPerTile;    // samples per tile
-  uint64_t srBufferNum;      // 1 or 2 buffers per input queue
-  uint64_t srStage2Channels; // stage-2 channels per core (ceil(c / blockDim)); 0 without stage 2
-  uint64_t srStage2Batch;    // stage-2 channels per UB batch
+  GroupNormGradSampleRowsTiling sampleRows;  // mode kGngSampleRows only
 };
 
 }  // namespace normgrad
@@ -117,16 +124,10 @@ struct GroupNormGradTiling {
 #ifndef __CCE_AICORE__
 #include <string>
 
+#include "soc_features.h"
 #include "tiling_math.h"
 
 namespace normgrad {
-
-struct GroupNormGradSoc {
-  uint32_t coreCount;          // vector cores a launch may use
-  uint32_t ubBytes;            // Unified Buffer per vector core
-  bool hasDataCopyPad = true;  // false (Atlas training): block-copy mode
-  bool hasHardSyncAll = true;  // false (Atlas training): soft SyncAll through the workspace
-};
 
 struct GroupNormGradRequest {
   int64_t n = 0;
@@ -145,10 +146,13 @@ constexpr uint32_t kGngUbReserveBytes = kRuntimeReservedUbBytes + 256;
 
 // Fills *tiling for a non-empty problem (n, c, hw, group > 0, c % group == 0). Returns "" on
 // success, else why no tiling exists (the aclnn layer reports it with 161002).
-std::string GroupNormGradTilingFor(const GroupNormGradRequest& req, const GroupNormGradSoc& soc,
+std::string GroupNormGradTilingFor(const GroupNormGradRequest& req, const SocFeatures& soc,
                                    GroupNormGradTiling* tiling);
 
-// UB bytes each phase's buffers take, as the kernel lays them out (tests check them against the UB).
+// The mode's UB peak: the largest of its phases' layouts (group_norm_grad_ub_layout.h), what the
+// simulator records as the launch's peak (tests/ops/test_ub_peak.cpp).
+uint32_t GroupNormGradUbBytes(const GroupNormGradTiling& t);
+// UB bytes of each phase's layout (0 when the tiling has no such phase).
 uint32_t GroupNormGradWholeUbBytes(const GroupNormGradTiling& t);
 uint32_t GroupNormGradSplitUbBytes(const GroupNormGradTiling& t);
 uint32_t GroupNormGradParamUbBytes(const GroupNormGradTiling& t);

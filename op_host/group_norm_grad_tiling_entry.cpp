@@ -54,8 +54,7 @@ ge::graphStatus TilingGroupNormGrad(gert::TilingContext* context) {
 
   normgrad::GroupNormGradTiling* tiling = context->GetTilingData<normgrad::GroupNormGradTiling>();
   if (tiling == nullptr) return normgrad::HostFailure(kOp, "the tiling data capacity is below the tiling struct");
-  const normgrad::GroupNormGradSoc chip{soc.vectorCores, soc.ubBytes, !soc.trainingSeries, !soc.trainingSeries};
-  const std::string why = normgrad::GroupNormGradTilingFor(req, chip, tiling);
+  const std::string why = normgrad::GroupNormGradTilingFor(req, soc, tiling);
   if (!why.empty()) return normgrad::HostFailure(kOp, why);
   return normgrad::SetLaunch(context, kOp, tiling->blockDim, soc.sysWorkspaceBytes, tiling->workspaceBytes);
 }

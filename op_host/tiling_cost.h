@@ -10,8 +10,12 @@ struct TilingCostModel {
   double coreDmaBytesPerUs;  // one core's DMA port: 32 bytes a cycle at 1.85 GHz
   double syncAllUs;          // one SyncAll over all cores
   double cyclesPerUs;        // vector clock
+  // GroupNorm's wave ranking counts in bytes of one core's HBM share: a SyncAll is worth ~62 KiB
+  // (2 us at 31 GB/s, an A2 core's share), issuing one DMA ~340 bytes.
+  unsigned syncAllCoreShareBytes;
+  unsigned dmaIssueBytes;
 };
 
-constexpr TilingCostModel kTilingCost{1.5e6, 59e3, 2.0, 1850.0};
+constexpr TilingCostModel kTilingCost{1.5e6, 59e3, 2.0, 1850.0, 62 * 1024, 340};
 
 }  // namespace normgrad

@@ -1,5 +1,5 @@
 // GroupNormGrad kernel entry: reads the tiling, picks the dtype instantiation and runs the phases
-// the tiling planned (whole groups, split waves, dgamma/dbeta; or channel slabs). No math here.
+// of the tiling's mode (the switch below; one case per GroupNormGradMode). No math here.
 #include "kernel_operator.h"
 #include "group_norm_grad_channel_slab.h"
 #include "group_norm_grad_params.h"
@@ -8,6 +8,58 @@
 #include "group_norm_grad_whole_group.h"
 
 namespace normgrad {
+
+// One phase: Init carves the UB (its layout in group_norm_grad_ub_layout.h), Process runs it;
+// `reset` frees the UB for the next phase.
+template <typename Phase, typename T>
+__aicore__ inline void RunPhase(const GroupNormGradTiling& t, const GroupNormGradGm<T>& gm, AscendC::TPipe* pipe,
+                                bool reset) {
+  Phase op;
+  op.Init(t, gm, pipe);
+  op.Process();
+  if (reset) pipe->Reset();
+}
+
+// The SyncAll between whole groups and dgamma/dbeta (the split waves end with their own): every
+// core's piece sums are in the workspace before any core reads them.
+template <typename T>
+__aicore__ inline void GngSyncAllCores(const GroupNormGradTiling& t, const GroupNormGradGm<T>& gm,
+                                       AscendC::TPipe* pipe) {
+  AscendC::PipeBarrier<PIPE_ALL>();
+  if (t.softSync) {
+    AscendC::TBuf<AscendC::TPosition::VECCALC> syncUb;
+    pipe->InitBuffer(syncUb, t.blockDim * 32);
+    AscendC::SyncAll(gm.syncFlags, syncUb.Get<int32_t>());
+    pipe->Reset();
+  } else {
+    AscendC::SyncAll();
+  }
+}
+
+// The group-phase modes: whole groups, split waves, dgamma/dbeta, as the mode lists them.
+template <typename T, typename Copy>
+__aicore__ inline void RunGroupPhases(const GroupNormGradTiling& t, const GroupNormGradGm<T>& gm,
+                                      AscendC::TPipe* pipe) {
+  const bool params = t.needDgamma || t.needDbeta;
+  switch (t.mode) {
+    case kGngWholeGroup:  // whole groups, then a SyncAll and dgamma/dbeta
+      RunPhase<GroupNormGradWholeGroup<T, Copy>>(t, gm, pipe, true);
+      if (params) {
+        GngSyncAllCores(t, gm, pipe);
+        RunPhase<GroupNormGradParams<T, Copy>>(t, gm, pipe, false);
+      }
+      return;
+    case kGngWholeGroupSplit:  // whole groups, split waves (their SyncAll), dgamma/dbeta
+      RunPhase<GroupNormGradWholeGroup<T, Copy>>(t, gm, pipe, true);
+      RunPhase<GroupNormGradSplitGroup<T, Copy>>(t, gm, pipe, true);
+      if (params) RunPhase<GroupNormGradParams<T, Copy>>(t, gm, pipe, false);
+      return;
+    default:  // kGngSplitGroup, kGngTwoPass (slices streamed twice), kGngParamsOnly (no dx)
+      RunPhase<GroupNormGradSplitGroup<T, Copy>>(t, gm, pipe, true);
+      if (params) RunPhase<GroupNormGradParams<T, Copy>>(t, gm, pipe, false);
+      return;
+  }
+}
 
 template <typename T>
 __aicore__ inline void GroupNormGradRun(const GroupNormGradTiling& t, GM_ADDR dy, GM_ADDR mean, GM_ADDR rstd,
@@ -33,48 +85,20 @@ __aicore__ inline void GroupNormGradRun(const GroupNormGradTiling& t, GM_ADDR dy
                                                                    t.syncOffset));
   }
   AscendC::TPipe pipe;
-  if (t.mode == kGngSampleRows) {  // HxW = 1: one phase, plus the stage-2 sum of dgamma/dbeta partials
-    GroupNormGradSampleRows<T> op;
-    op.Init(t, gm, &pipe);
-    op.Process();
-    op.Stage2();
-    return;
-  }
-  if (t.mode == kGngChannelSlab) {  // one phase: dx and dgamma/dbeta, the workspace holds partials
-    GroupNormGradChannelSlab<T> op;
-    op.Init(t, gm, &pipe);
-    op.Process();
-    return;
-  }
-  bool synced = false;
-  if (t.wholeGroupsPerCore > 0) {
-    GroupNormGradWholeGroup<T> op;
-    op.Init(t, gm, &pipe);
-    op.Process();
-    pipe.Reset();
-  }
-  if (t.waveGroups > 0) {
-    GroupNormGradSplitGroup<T> op;
-    op.Init(t, gm, &pipe);
-    op.Process();
-    pipe.Reset();
-    synced = true;
-  }
-  if (t.needDgamma || t.needDbeta) {
-    if (!synced) {
-      AscendC::PipeBarrier<PIPE_ALL>();
-      if (t.softSync) {
-        AscendC::TBuf<AscendC::TPosition::VECCALC> syncUb;
-        pipe.InitBuffer(syncUb, t.blockDim * 32);
-        AscendC::SyncAll(gm.syncFlags, syncUb.Get<int32_t>());
-        pipe.Reset();
+  switch (t.mode) {
+    case kGngSampleRows:  // HxW = 1: one phase, plus the stage-2 sum of dgamma/dbeta partials
+      RunPhase<GroupNormGradSampleRows<T>>(t, gm, &pipe, false);
+      return;
+    case kGngChannelSlab:  // one phase: dx and dgamma/dbeta, the workspace holds partials
+      RunPhase<GroupNormGradChannelSlab<T>>(t, gm, &pipe, false);
+      return;
+    default:  // the group-phase modes, on the chip's copy path
+      if (t.blockCopyOnly) {
+        RunGroupPhases<T, GngBlockCopy<T>>(t, gm, &pipe);
       } else {
-        AscendC::SyncAll();
+        RunGroupPhases<T, GngPadCopy<T>>(t, gm, &pipe);
       }
-    }
-    GroupNormGradParams<T> op;
-    op.Init(t, gm, &pipe);
-    op.Process();
+      return;
   }
 }
 

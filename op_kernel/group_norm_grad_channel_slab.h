@@ -18,6 +18,7 @@
 #include "common/pad_copy.h"
 #include "group_norm_grad_params.h"
 #include "group_norm_grad_tile.h"
+#include "group_norm_grad_ub_alloc.h"
 
 namespace normgrad {
 
@@ -34,21 +35,20 @@ class GroupNormGradChannelSlab {
     headGroup_ = c0_ / d;
     tailGroup_ = (c0_ + channels_ - 1) / d;
     tile_.Init(t, gm, pipe, static_cast<uint32_t>(t.slabTileSlots), 1, 0);
-    const uint32_t n = static_cast<uint32_t>(t.n);
-    const uint32_t most = static_cast<uint32_t>(t.paramChannelsPerCore + (t.paramChannelsRemainder > 0 ? 1 : 0));
-    pipe->InitBuffer(own_, n * 4 * sizeof(float));
-    pipe->InitBuffer(peer_, n * 2 * sizeof(float));
-    pipe->InitBuffer(gathered_, n * 4 * sizeof(float));
-    pipe->InitBuffer(accG_, (most + 7) / 8 * 8 * sizeof(float));
-    pipe->InitBuffer(accB_, (most + 7) / 8 * 8 * sizeof(float));
-    pipe->InitBuffer(outG_, (most + 15) / 16 * 16 * sizeof(T));
-    pipe->InitBuffer(outB_, (most + 15) / 16 * 16 * sizeof(T));
-    // As SlabExtraUbBytes in the tiling: the most channels and groups any core's range spans.
-    const uint32_t span = static_cast<uint32_t>(GngStatsSpan(most, d, t.g));
-    const uint32_t statsRow = (span * static_cast<uint32_t>(sizeof(T)) + 31) / 32 * 32;
-    pipe->InitBuffer(gammaUb_, (most * static_cast<uint32_t>(sizeof(T)) + 31) / 32 * 32);
-    pipe->InitBuffer(meanUb_, n * statsRow);
-    pipe->InitBuffer(rstdUb_, n * statsRow);
+    // The layout the tiling summed beside the tile (group_norm_grad_ub_layout.h), sized for the
+    // most channels and groups any core's range spans.
+    const uint64_t most = t.paramChannelsPerCore + (t.paramChannelsRemainder > 0 ? 1 : 0);
+    const GngSlabUbLayout l = GngSlabUb(sizeof(T), t.n, most, d, t.g);
+    GngAllocBuf(pipe, own_, l.own);
+    GngAllocBuf(pipe, peer_, l.peer);
+    GngAllocBuf(pipe, gathered_, l.gathered);
+    GngAllocBuf(pipe, accG_, l.accG);
+    GngAllocBuf(pipe, accB_, l.accB);
+    GngAllocBuf(pipe, outG_, l.outG);
+    GngAllocBuf(pipe, outB_, l.outB);
+    GngAllocBuf(pipe, gammaUb_, l.gamma);
+    GngAllocBuf(pipe, meanUb_, l.mean);
+    GngAllocBuf(pipe, rstdUb_, l.rstd);
   }
 
   __aicore__ inline void Process() {
@@ -208,7 +208,7 @@ class GroupNormGradChannelSlab {
 
   const GroupNormGradTiling* t_ = nullptr;
   GroupNormGradGm<T> gm_;
-  GroupNormGradTile<T> tile_;
+  GroupNormGradTile<T, GngPadCopy<T>> tile_;  // DataCopyPad chips only (tiling)
   AscendC::TBuf<AscendC::TPosition::VECCALC> own_, peer_, gathered_, accG_, accB_, outG_, outB_;
   AscendC::TBuf<AscendC::TPosition::VECCALC> gammaUb_, meanUb_, rstdUb_;
   GngScalars<T> scalars_;

@@ -9,7 +9,9 @@
 // would need the tail handling of block_copy.h for a few bytes.
 #pragma once
 #include "common/pad_copy.h"
-#include "group_norm_grad_tile.h"
+#include "group_norm_grad_copy_path.h"
+#include "group_norm_grad_scalars.h"
+#include "group_norm_grad_ub_alloc.h"
 
 namespace normgrad {
 
@@ -34,26 +36,25 @@ __aicore__ inline void GngStoreChannels(const AscendC::GlobalTensor<T>& dst, Asc
   }
 }
 
-template <typename T>
+// Copy: the copy path (group_norm_grad_copy_path.h); block copies read and write whole blocks.
+template <typename T, typename Copy>
 class GroupNormGradParams {
  public:
   __aicore__ inline void Init(const GroupNormGradTiling& t, const GroupNormGradGm<T>& gm, AscendC::TPipe* pipe) {
     t_ = &t;
     gm_ = gm;
-    const uint32_t bc = static_cast<uint32_t>(t.paramBatchChannels);
     rowFloats_ = static_cast<uint32_t>((t.paramBatchChannels * t.hwParts + 7) / 8 * 8);
-    pipe->InitBuffer(db_, static_cast<uint32_t>(t.paramBatchRows) * rowFloats_ * sizeof(float));
-    pipe->InitBuffer(ds_, static_cast<uint32_t>(t.paramBatchRows) * rowFloats_ * sizeof(float));
-    pipe->InitBuffer(accG_, (bc + 7) / 8 * 8 * sizeof(float));
-    pipe->InitBuffer(accB_, (bc + 7) / 8 * 8 * sizeof(float));
-    pipe->InitBuffer(outG_, (bc + 15) / 16 * 16 * sizeof(T));
-    pipe->InitBuffer(outB_, (bc + 15) / 16 * 16 * sizeof(T));
-    if (!t.blockCopyOnly) {  // as StatsUbBytes in the tiling
-      const uint32_t span = static_cast<uint32_t>(GngStatsSpan(bc, t.channelsPerGroup, t.g));
-      const uint32_t statsRow = (span * static_cast<uint32_t>(sizeof(T)) + 31) / 32 * 32;
-      pipe->InitBuffer(meanUb_, static_cast<uint32_t>(t.paramBatchRows) * statsRow);
-      pipe->InitBuffer(rstdUb_, static_cast<uint32_t>(t.paramBatchRows) * statsRow);
-    }
+    // The layout the tiling summed (group_norm_grad_ub_layout.h); stats rows with DataCopyPad only.
+    const GngParamUbLayout l = GngParamUb(sizeof(T), t.paramBatchChannels, t.paramBatchRows, t.hwParts,
+                                          t.channelsPerGroup, t.g, Copy::kBlockCopy);
+    GngAllocBuf(pipe, db_, l.db);
+    GngAllocBuf(pipe, ds_, l.ds);
+    GngAllocBuf(pipe, accG_, l.accG);
+    GngAllocBuf(pipe, accB_, l.accB);
+    GngAllocBuf(pipe, outG_, l.outG);
+    GngAllocBuf(pipe, outB_, l.outB);
+    GngAllocBuf(pipe, meanUb_, l.mean);
+    GngAllocBuf(pipe, rstdUb_, l.rstd);
   }
 
   __aicore__ inline void Process() {
@@ -69,7 +70,7 @@ class GroupNormGradParams {
     }
     // Block-copy mode: the partial block at C, as the batch of the last whole block of channels.
     const uint32_t pb = 32 / sizeof(T);
-    if (t_->blockCopyOnly && end == t_->c && t_->c % pb != 0 && t_->c >= pb) Batch(t_->c - pb, pb);
+    if (Copy::kBlockCopy && end == t_->c && t_->c % pb != 0 && t_->c >= pb) Batch(t_->c - pb, pb);
   }
 
  private:
@@ -84,7 +85,7 @@ class GroupNormGradParams {
       uint64_t left = t_->n - n0;
       Rows(c0, channels, n0, static_cast<uint32_t>(left < t_->paramBatchRows ? left : t_->paramBatchRows));
     }
-    if (t_->blockCopyOnly) {
+    if (Copy::kBlockCopy) {
       StoreBlocks(c0, channels);
       return;
     }
@@ -134,7 +135,7 @@ class GroupNormGradParams {
     AscendC::LocalTensor<float> ds = ds_.template Get<float>();
     uint32_t len = static_cast<uint32_t>(channels * hp);
     uint32_t ubRow = (len + 7) / 8 * 8;
-    if (t_->blockCopyOnly) {
+    if (Copy::kBlockCopy) {
       // Whole blocks per row; the lanes past len belong to other channels and are not read (the
       // planes are 512-byte padded, so the last row's copy stays inside them).
       for (uint32_t r = 0; r < rows; ++r) {
@@ -149,7 +150,7 @@ class GroupNormGradParams {
       PadCopy(ds, gm_.wsDs[n0 * rowGm + c0 * hp], p, pad);
     }
     PipeFence<AscendC::HardEvent::MTE2_S>();
-    if (!t_->blockCopyOnly) LoadStats(c0, channels, n0, rows);
+    if (!Copy::kBlockCopy) LoadStats(c0, channels, n0, rows);
     AscendC::LocalTensor<float> accG = accG_.template Get<float>();
     AscendC::LocalTensor<float> accB = accB_.template Get<float>();
     for (uint32_t r = 0; r < rows; ++r) {

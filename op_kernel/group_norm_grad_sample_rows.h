@@ -2,16 +2,17 @@
 // instruction instead of a few instructions per channel row.
 //
 // With HxW = 1 sample n is a row of C elements cut into G segments (the groups) of S = C/G. Core
-// k = pn * Pg + pg holds, tile by tile, B samples of its sample chunk pn x the srGroups = G/Pg
-// groups of its group range pg; in UB a tile is B * srGroups segments, each padded to srSegStride
-// (Sp) elements, 32-byte aligned, so segment i of the tile starts at i * Sp whatever the row.
+// k = pn * Pg + pg holds, tile by tile, B samples of its sample chunk pn x the G/Pg groups
+// (sampleRows.groups) of its group range pg; in UB a tile is B * G/Pg segments, each padded to
+// segStride (Sp) elements, 32-byte aligned, so segment i of the tile starts at i * Sp whatever
+// the row.
 //   - Per-segment scalars (mean, rstd, the dx coefficients) are Brcb'd, one 32-byte block per
 //     segment, and applied by level-0 instructions whose broadcast operand has block stride 0,
 //     one repeat per segment and 64-lane column (common/row_repeat.h). For S = 1 the
 //     scalars are per element: plain count-form instructions on the stats themselves.
 //   - Segment sums (sum of g = gamma*dy and of g*x-hat) by RowsSum over the segments, or for
 //     contiguous segments of 8/16/32 floats by pairwise block folds and one BlockReduceSum.
-//   - Per-channel operands (gamma, the dgamma/dbeta accumulators) are one row of srGroups * Sp
+//   - Per-channel operands (gamma, the dgamma/dbeta accumulators) are one row of groups * Sp
 //     floats, applied to every row of the tile with repeat stride 0.
 // dgamma[c] = sum_n dy * x-hat and dbeta[c] = sum_n dy are accumulated in UB per core, rows in
 // sample order. With one sample chunk (Pn = 1) each core writes its channels; else each core
@@ -23,8 +24,11 @@
 #include "kernel_operator.h"
 #include "common/pad_copy.h"
 #include "common/pipe_fence.h"
-#include "group_norm_grad_tile.h"
+#include "group_norm_grad_sample_rows_stage2.h"
+#include "group_norm_grad_scalars.h"
+#include "group_norm_grad_ub_alloc.h"
 #include "common/row_repeat.h"
+#include "group_norm_grad_segment_sums.h"
 
 namespace normgrad {
 
@@ -36,61 +40,52 @@ class GroupNormGradSampleRows {
     gm_ = gm;
     pipe_ = pipe;
     const uint64_t core = static_cast<uint64_t>(AscendC::GetBlockIdx());
-    const uint64_t pn = core / t.srGroupSplit;
-    const uint64_t pg = core % t.srGroupSplit;
+    const uint64_t pn = core / t.sampleRows.groupSplit;
+    const uint64_t pg = core % t.sampleRows.groupSplit;
     chunk_ = pn;
-    const uint64_t base = t.n / t.srSampleSplit;
-    const uint64_t rem = t.n % t.srSampleSplit;
+    const uint64_t base = t.n / t.sampleRows.sampleSplit;
+    const uint64_t rem = t.n % t.sampleRows.sampleSplit;
     n0_ = pn * base + (pn < rem ? pn : rem);
     rows_ = base + (pn < rem ? 1 : 0);
-    gl_ = static_cast<uint32_t>(t.srGroups);
-    g0_ = pg * t.srGroups;
+    gl_ = static_cast<uint32_t>(t.sampleRows.groups);
+    g0_ = pg * t.sampleRows.groups;
     seg_ = static_cast<uint32_t>(t.channelsPerGroup);
-    sp_ = static_cast<uint32_t>(t.srSegStride);
+    sp_ = static_cast<uint32_t>(t.sampleRows.segStride);
     rowElems_ = gl_ * sp_;
-    const uint32_t b = static_cast<uint32_t>(t.srRowsPerTile);
-    const uint32_t tileElems = b * rowElems_;
-    const uint32_t segs = b * gl_;
-    const uint32_t segsA = (segs + 7) / 8 * 8;
-    // Stats rows of srGroups elements land 32-byte padded unless they are 32 bytes or the whole G.
+    // Stats rows of G/Pg elements land 32-byte padded unless they are 32 bytes or the whole G.
     statsStride_ = gl_;
     if (gl_ != t.g && (gl_ * sizeof(T)) % 32 != 0) statsStride_ = (gl_ * sizeof(T) + 31) / 32 * 32 / sizeof(T);
-    const uint32_t statsA = (b * statsStride_ + 7) / 8 * 8;
-    const uint32_t bufs = static_cast<uint32_t>(t.srBufferNum);
-    pipe->InitBuffer(inDy_, bufs, tileElems * sizeof(T));
-    pipe->InitBuffer(inX_, bufs, tileElems * sizeof(T));
-    if (t.needDx) pipe->InitBuffer(outDx_, bufs, tileElems * sizeof(T));
-    if constexpr (!IsFloat()) {
-      pipe->InitBuffer(dyF_, tileElems * sizeof(float));
-      pipe->InitBuffer(xF_, tileElems * sizeof(float));
-    }
-    pipe->InitBuffer(tmp_, tileElems * sizeof(float));
-    pipe->InitBuffer(mean_, statsA * sizeof(float));
-    pipe->InitBuffer(rstd_, statsA * sizeof(float));
-    if constexpr (!IsFloat()) pipe->InitBuffer(raw_, statsA * sizeof(T));
-    if (t.needDx) {
-      const uint32_t sumsA = (segs + 31) / 32 * 32;
-      pipe->InitBuffer(s1_, sumsA * sizeof(float));
-      pipe->InitBuffer(s2_, sumsA * sizeof(float));
-    }
-    if (seg_ > 1) {
-      // Per-row Brcb of padded stats writes up to 8 blocks past the last row's segments.
-      pipe->InitBuffer(bMean_, (segsA + 8) * 32);
-      pipe->InitBuffer(bRstd_, (segsA + 8) * 32);
-      if (t.needDx) pipe->InitBuffer(bExtra_, segsA * 32);
-      if (t.needDx && seg_ > kRowRepeatLanes) pipe->InitBuffer(fold_, segs * kRowRepeatLanes * sizeof(float));
-      if (t.needDx && BlockSums()) pipe->InitBuffer(fold_, (segs * seg_ * 3 / 4 + 128) * sizeof(float));
-    }
-    if (t.needDx && gm_.hasGamma) pipe->InitBuffer(gammaRow_, rowElems_ * sizeof(float));
-    if (t.needDgamma) pipe->InitBuffer(accG_, rowElems_ * sizeof(float));
-    if (t.needDbeta) pipe->InitBuffer(accB_, rowElems_ * sizeof(float));
+    // The layout the tiling summed (group_norm_grad_ub_layout.h), allocated member by member.
+    const GngSampleRowsUbLayout l =
+        GngSampleRowsUb({sizeof(T), t.sampleRows.rowsPerTile, gl_, sp_, seg_, statsStride_,
+                         static_cast<uint32_t>(t.sampleRows.bufferNum), t.needDx != 0, t.needDgamma != 0,
+                         t.needDbeta != 0, gm_.hasGamma});
+    GngAllocQue(pipe, inDy_, l.dy);
+    GngAllocQue(pipe, inX_, l.x);
+    GngAllocQue(pipe, outDx_, l.dx);
+    GngAllocBuf(pipe, dyF_, l.dyF);
+    GngAllocBuf(pipe, xF_, l.xF);
+    GngAllocBuf(pipe, tmp_, l.tmp);
+    GngAllocBuf(pipe, mean_, l.mean);
+    GngAllocBuf(pipe, rstd_, l.rstd);
+    GngAllocBuf(pipe, raw_, l.raw);
+    GngAllocBuf(pipe, s1_, l.s1);
+    GngAllocBuf(pipe, s2_, l.s2);
+    // Per-row Brcb of padded stats writes up to 8 blocks past the last row's segments.
+    GngAllocBuf(pipe, bMean_, l.bMean);
+    GngAllocBuf(pipe, bRstd_, l.bRstd);
+    GngAllocBuf(pipe, bExtra_, l.bExtra);
+    GngAllocBuf(pipe, fold_, l.fold);
+    GngAllocBuf(pipe, gammaRow_, l.gammaRow);
+    GngAllocBuf(pipe, accG_, l.accG);
+    GngAllocBuf(pipe, accB_, l.accB);
   }
 
   __aicore__ inline void Process() {
     Prologue();
-    const uint64_t b = t_->srRowsPerTile;
+    const uint64_t b = t_->sampleRows.rowsPerTile;
     if (rows_ > 0) {
-      const bool prefetch = t_->srBufferNum == 2;
+      const bool prefetch = t_->sampleRows.bufferNum == 2;
       if (prefetch) CopyIn(0, Rows(0));
       for (uint64_t r = 0; r < rows_; r += b) {
         if (!prefetch) CopyIn(r, Rows(r));
@@ -99,37 +94,16 @@ class GroupNormGradSampleRows {
       }
     }
     StoreParams();
-  }
-
-  // After every core's Process: the stage-2 sum over the sample chunks' partials.
-  __aicore__ inline void Stage2() {
-    if (t_->srSampleSplit <= 1 || !(t_->needDgamma || t_->needDbeta)) return;
-    AscendC::PipeBarrier<PIPE_ALL>();  // the partials have left before the other cores read them
-    AscendC::SyncAll();
-    pipe_->Reset();
-    const uint64_t pn = t_->srSampleSplit;
-    const uint32_t batch = static_cast<uint32_t>(t_->srStage2Batch);
-    const uint32_t stride = (batch + 7) / 8 * 8;
-    pipe_->InitBuffer(parts_, static_cast<uint32_t>(pn) * stride * sizeof(float));
-    pipe_->InitBuffer(sum_, stride * sizeof(float));
-    pipe_->InitBuffer(stage_, (batch + 15) / 16 * 16 * sizeof(T));
-    const uint64_t core = static_cast<uint64_t>(AscendC::GetBlockIdx());
-    const uint64_t begin = core * t_->srStage2Channels;
-    uint64_t end = begin + t_->srStage2Channels;
-    if (end > t_->c) end = t_->c;
-    for (uint64_t c = begin; c < end; c += batch) {
-      const uint32_t count = static_cast<uint32_t>(end - c < batch ? end - c : batch);
-      if (t_->needDgamma) Stage2Batch(0, gm_.dgamma, c, count);
-      if (t_->needDbeta) Stage2Batch(1, gm_.dbeta, c, count);
-    }
+    GroupNormGradSampleRowsStage2<T>().Run(*t_, gm_, pipe_);
   }
 
  private:
   static constexpr bool IsFloat() { return AscendC::IsSameType<T, float>::value; }
 
+
   __aicore__ inline uint32_t Rows(uint64_t r) const {
     const uint64_t left = rows_ - r;
-    return static_cast<uint32_t>(left < t_->srRowsPerTile ? left : t_->srRowsPerTile);
+    return static_cast<uint32_t>(left < t_->sampleRows.rowsPerTile ? left : t_->sampleRows.rowsPerTile);
   }
 
   // Zeroes the accumulators and loads gamma's row (fp32, the tile's segment layout).
@@ -152,7 +126,7 @@ class GroupNormGradSampleRows {
 
   // DMA params of `rows` rows of the core's groups starting at element `first` of a [*, C] tensor,
   // GM -> UB direction (srcStride: GM bytes, dstStride: UB blocks). Segments padded in UB
-  // (srSegStride > S) go one DataCopyPad block each; otherwise a row is one block, or the whole
+  // (segStride > S) go one DataCopyPad block each; otherwise a row is one block, or the whole
   // tile when the core has all G groups. copy(params, gmOffset, ubOffset).
   template <typename F>
   __aicore__ inline void ForRowCopies(uint32_t rows, uint32_t elemBytes, F&& copy) const {
@@ -169,7 +143,7 @@ class GroupNormGradSampleRows {
       }
       return;
     }
-    // UB blocks between padded segments: srSegStride minus the segment's 32-byte-rounded bytes.
+    // UB blocks between padded segments: segStride minus the segment's 32-byte-rounded bytes.
     const uint32_t gap = (sp_ * elemBytes - (seg_ * elemBytes + 31) / 32 * 32) / 32;
     if (wholeRows) {  // rows * G <= 4095 (tiling)
       copy(AscendC::DataCopyExtParams(static_cast<uint16_t>(rows * gl_), seg_ * elemBytes, 0, gap, 0), 0ull, 0u);
@@ -211,7 +185,7 @@ class GroupNormGradSampleRows {
     inX_.EnQue(x);
   }
 
-  // Per-segment stats of rows [r, r + rows) as fp32 rows of srGroups, statsStride_ apart (padded
+  // Per-segment stats of rows [r, r + rows) as fp32 rows of groups, statsStride_ apart (padded
   // to 32 bytes unless the rows are the whole G; for S = 1 the tiling keeps them 32-byte rows).
   __aicore__ inline void LoadStats(const AscendC::LocalTensor<float>& dst, const AscendC::GlobalTensor<T>& src,
                                    uint64_t r, uint32_t rows) {
@@ -387,10 +361,8 @@ class GroupNormGradSampleRows {
     outDx_.FreeTensor(out);
   }
 
-  // Contiguous segments of 8, 16 or 32 floats: adjacent 32-byte blocks added pairwise (one Add
-  // with block stride 2, 64 output lanes a repeat) until a segment is one block, then one
-  // BlockReduceSum: full-width repeats instead of one WholeReduceSum repeat per segment.
-  __aicore__ inline bool BlockSums() const { return sp_ == seg_ && (seg_ == 8 || seg_ == 16 || seg_ == 32); }
+  // Contiguous segments of 8, 16 or 32 floats: block-pair folds (group_norm_grad_segment_sums.h).
+  __aicore__ inline bool BlockSums() const { return GngBlockSums(seg_, sp_); }
 
   // dst[i] = sum of segment i of src, i < segs.
   __aicore__ inline void SegSums(const AscendC::LocalTensor<float>& dst, const AscendC::LocalTensor<float>& src,
@@ -405,38 +377,13 @@ class GroupNormGradSampleRows {
     uint32_t at = 0;  // the next fold's output in scratch (each fold writes a new region)
     for (uint32_t width = seg_; width > 8; width /= 2) {
       const AscendC::LocalTensor<float> out = scratch[at];
-      FoldBlockPairs(out, in, blocks / 2);
+      GngFoldBlockPairs(out, in, blocks / 2);
       AscendC::PipeBarrier<PIPE_V>();
       at += (blocks / 2 * 8 + 63) / 64 * 64;
       blocks /= 2;
       in = out;
     }
-    BlockSumsOf(dst, in, blocks);
-  }
-
-  // out block i = in block 2i + in block 2i + 1, for i < pairs.
-  __aicore__ inline void FoldBlockPairs(const AscendC::LocalTensor<float>& out, const AscendC::LocalTensor<float>& in,
-                                        uint32_t pairs) {
-    const AscendC::BinaryRepeatParams p(1, 2, 2, 8, 16, 16);
-    const uint32_t full = pairs / 8;
-    for (uint32_t r0 = 0; r0 < full; r0 += kRowRepeatMaxRows) {
-      const uint8_t reps = static_cast<uint8_t>(full - r0 < kRowRepeatMaxRows ? full - r0 : kRowRepeatMaxRows);
-      AscendC::Add<float>(out[r0 * 64], in[r0 * 128], in[r0 * 128 + 8], 64, reps, p);
-    }
-    if (pairs % 8 != 0) AscendC::Add<float>(out[full * 64], in[full * 128], in[full * 128 + 8], (pairs % 8) * 8, 1, p);
-  }
-
-  // dst[i] = sum of block i of in, i < blocks.
-  __aicore__ inline void BlockSumsOf(const AscendC::LocalTensor<float>& dst, const AscendC::LocalTensor<float>& in,
-                                     uint32_t blocks) {
-    const uint32_t full = blocks / 8;
-    for (uint32_t r0 = 0; r0 < full; r0 += kRowRepeatMaxRows) {
-      const int32_t reps = static_cast<int32_t>(full - r0 < kRowRepeatMaxRows ? full - r0 : kRowRepeatMaxRows);
-      AscendC::BlockReduceSum<float>(dst[r0 * 8], in[r0 * 64], reps, 64, 1, 1, 8);
-    }
-    if (blocks % 8 != 0) {
-      AscendC::BlockReduceSum<float>(dst[full * 8], in[full * 64], 1, static_cast<int32_t>((blocks % 8) * 8), 1, 1, 8);
-    }
+    GngBlockSumsOf(dst, in, blocks);
   }
 
   __aicore__ inline AscendC::LocalTensor<float> Fold() {
@@ -452,7 +399,7 @@ class GroupNormGradSampleRows {
     for (uint32_t which = 0; which < 2; ++which) {
       if (which == 0 ? !t_->needDgamma : !t_->needDbeta) continue;
       AscendC::LocalTensor<float> acc = which == 0 ? accG_.template Get<float>() : accB_.template Get<float>();
-      if (t_->srSampleSplit > 1) {
+      if (t_->sampleRows.sampleSplit > 1) {
         AscendC::GlobalTensor<float> ws = which == 0 ? gm_.wsDb : gm_.wsDs;
         StoreRows(ws, acc, chunk_ * t_->c + c0, 1);
         PipeFence<AscendC::HardEvent::MTE3_V>();
@@ -471,47 +418,13 @@ class GroupNormGradSampleRows {
     }
   }
 
-  // Channels [c, c + count) of plane `which`: the Pn partials summed in chunk order, then stored.
-  __aicore__ inline void Stage2Batch(uint32_t which, const AscendC::GlobalTensor<T>& out, uint64_t c, uint32_t count) {
-    const uint32_t stride = (static_cast<uint32_t>(t_->srStage2Batch) + 7) / 8 * 8;
-    const uint32_t pn = static_cast<uint32_t>(t_->srSampleSplit);
-    AscendC::LocalTensor<float> parts = parts_.template Get<float>();
-    AscendC::LocalTensor<float> sum = sum_.template Get<float>();
-    AscendC::GlobalTensor<float> ws = which == 0 ? gm_.wsDb : gm_.wsDs;
-    AscendC::DataCopyExtParams p(static_cast<uint16_t>(pn), count * 4, static_cast<uint32_t>((t_->c - count) * 4),
-                                 (stride - (count + 7) / 8 * 8) / 8, 0);
-    AscendC::DataCopyPadExtParams<float> pad(false, 0, 0, 0.0f);
-    PipeFence<AscendC::HardEvent::V_MTE2>();
-    PipeFence<AscendC::HardEvent::MTE3_MTE2>();
-    PadCopy(parts, ws[c], p, pad);
-    PipeFence<AscendC::HardEvent::MTE2_V>();
-    AscendC::Adds(sum, parts, 0.0f, static_cast<int32_t>(count));
-    AscendC::PipeBarrier<PIPE_V>();
-    for (uint32_t k = 1; k < pn; ++k) {
-      AscendC::Add(sum, sum, parts[k * stride], static_cast<int32_t>(count));
-      AscendC::PipeBarrier<PIPE_V>();
-    }
-    AscendC::DataCopyExtParams o(1, count * static_cast<uint32_t>(sizeof(T)), 0, 0, 0);
-    if constexpr (IsFloat()) {
-      PipeFence<AscendC::HardEvent::V_MTE3>();
-      PadCopy(out[c], sum, o);
-    } else {
-      AscendC::LocalTensor<T> staging = stage_.template Get<T>();
-      PipeFence<AscendC::HardEvent::MTE3_V>();
-      AscendC::Cast(staging, sum, AscendC::RoundMode::CAST_RINT, count);
-      PipeFence<AscendC::HardEvent::V_MTE3>();
-      PadCopy(out[c], staging, o);
-    }
-    PipeFence<AscendC::HardEvent::MTE3_V>();
-  }
-
   const GroupNormGradTiling* t_ = nullptr;
   GroupNormGradGm<T> gm_;
   AscendC::TPipe* pipe_ = nullptr;
   AscendC::TQue<AscendC::TPosition::VECIN, 2> inDy_, inX_;
   AscendC::TQue<AscendC::TPosition::VECOUT, 2> outDx_;
   AscendC::TBuf<AscendC::TPosition::VECCALC> dyF_, xF_, tmp_, mean_, rstd_, raw_, s1_, s2_, bMean_, bRstd_, bExtra_,
-      fold_, gammaRow_, accG_, accB_, parts_, sum_, stage_;
+      fold_, gammaRow_, accG_, accB_;
   uint64_t chunk_ = 0;
   uint64_t n0_ = 0;
   uint64_t rows_ = 0;

@@ -8,7 +8,7 @@
 
 namespace normgrad {
 
-template <typename T>
+template <typename T, typename Copy>
 class GroupNormGradSplitGroup {
  public:
   __aicore__ inline void Init(const GroupNormGradTiling& t, const GroupNormGradGm<T>& gm, AscendC::TPipe* pipe) {
@@ -17,7 +17,8 @@ class GroupNormGradSplitGroup {
     tile_.Init(t, gm, pipe, static_cast<uint32_t>(t.splitTileSlots), 1,
                static_cast<uint32_t>(batch < kGngWorkspaceBatchFloats ? batch : kGngWorkspaceBatchFloats));
     syncFlags_ = gm.syncFlags;
-    if (t.softSync) pipe->InitBuffer(syncUb_, t.blockDim * 32);
+    // The layout's sync member (GngTileUbLayout), held beside the tile through the waves.
+    GngAllocBuf(pipe, syncUb_, GngBufIf(t.softSync != 0, t.blockDim * 32));
   }
 
   // Every core runs every wave and its SyncAll, also with an empty slice.
@@ -72,7 +73,7 @@ class GroupNormGradSplitGroup {
   }
 
   const GroupNormGradTiling* t_ = nullptr;
-  GroupNormGradTile<T> tile_;
+  GroupNormGradTile<T, Copy> tile_;
   AscendC::GlobalTensor<int32_t> syncFlags_;
   AscendC::TBuf<AscendC::TPosition::VECCALC> syncUb_;
 };

@@ -14,94 +14,14 @@
 #include "common/pad_copy.h"
 #include "common/pipe_fence.h"
 #include "common/row_sums.h"
-#include "group_norm_grad_block_io.h"
-#include "group_norm_grad_tiling.h"
+#include "group_norm_grad_copy_path.h"
+#include "group_norm_grad_scalars.h"
+#include "group_norm_grad_ub_alloc.h"
 
 namespace normgrad {
 
-// Global memory of one launch; ws planes hold db and ds per piece (n * c * hwParts floats each).
-template <typename T>
-struct GroupNormGradGm {
-  AscendC::GlobalTensor<T> dy, x, mean, rstd, gamma, dx, dgamma, dbeta;
-  AscendC::GlobalTensor<float> wsDb, wsDs;
-  AscendC::GlobalTensor<int32_t> syncFlags;  // soft SyncAll (softSync)
-  bool hasGamma;
-};
-
-template <typename T>
-__aicore__ inline float GngToFloat(T v) {
-#if !defined(__NPU_ARCH__) || __NPU_ARCH__ != 1001  // bfloat16 (and ToFloat) are Atlas A2/A3 only
-  if constexpr (AscendC::IsSameType<T, bfloat16_t>::value) {
-    return AscendC::ToFloat(v);
-  }
-#endif
-  return static_cast<float>(v);
-}
-
-// Groups a core's gamma/mean/rstd copy in UB may span for `channels` consecutive channels
-// starting anywhere: (channels - 1) / d + 2 at most, and never more than g. The host tiling
-// (GngStatsSpan in op_host/group_norm_grad_tiling.cpp) uses the same formula for its UB budget.
-__aicore__ inline uint64_t GngStatsSpan(uint64_t channels, uint64_t d, uint64_t g) {
-  const uint64_t span = channels == 0 ? 0 : (channels + 2 * d - 2) / d;
-  return span < g ? span : g;
-}
-
-// Where gamma, mean and rstd are read from. Scalar GetValue on GM goes through the data cache,
-// which moves a whole 64-byte line per miss: a core needing 14 bytes of gamma and a few stats pays
-// hundreds of bytes, 5-7 % of the traffic of short 16-bit rows. With inUb, the caller has copied
-// gamma[c0, c0 + channels) and the stats of samples [n0, n0 + rows) x groups [g0, g0 + groups)
-// into UB with one DataCopyPad each (exact bytes; Load) and the reads come from there. Without it
-// (block-copy mode, or a phase that did not load them) they go to GM as before.
-template <typename T>
-struct GngScalars {
-  AscendC::LocalTensor<T> gamma;       // channel c at c - c0
-  AscendC::LocalTensor<T> mean, rstd;  // group q = n * g + j at (n - n0) * rowElems + j - g0
-  uint64_t c0 = 0;
-  uint64_t n0 = 0;
-  uint64_t g0 = 0;
-  uint64_t g = 1;
-  uint32_t rowElems = 0;
-  bool inUb = false;
-
-  // gamma/mean/rstd are UB buffers of at least AlignUp(channels) and rows * AlignUp(groups) elements
-  // (32-byte rows). Leaves them ready for scalar reads (MTE2_S).
-  __aicore__ inline void Load(const GroupNormGradGm<T>& gm, uint64_t cFirst, uint32_t channels, uint64_t nFirst,
-                              uint32_t rows, uint64_t gFirst, uint32_t groups, uint64_t groupCount) {
-    c0 = cFirst;
-    n0 = nFirst;
-    g0 = gFirst;
-    g = groupCount;
-    rowElems = (groups * static_cast<uint32_t>(sizeof(T)) + 31) / 32 * 32 / static_cast<uint32_t>(sizeof(T));
-    inUb = true;
-    PipeFence<AscendC::HardEvent::S_MTE2>();  // scalar reads of a previous load are done
-    AscendC::DataCopyPadExtParams<T> pad(false, 0, 0, static_cast<T>(0.0f));
-    if (gm.hasGamma) {
-      AscendC::DataCopyExtParams one(1, channels * static_cast<uint32_t>(sizeof(T)), 0, 0, 0);
-      PadCopy(gamma, gm.gamma[c0], one, pad);
-    }
-    AscendC::DataCopyExtParams p(static_cast<uint16_t>(rows), groups * static_cast<uint32_t>(sizeof(T)),
-                                 static_cast<uint32_t>((g - groups) * sizeof(T)), 0, 0);
-    PadCopy(mean, gm.mean[n0 * g + g0], p, pad);
-    PadCopy(rstd, gm.rstd[n0 * g + g0], p, pad);
-    PipeFence<AscendC::HardEvent::MTE2_S>();
-  }
-
-  __aicore__ inline float Gamma(const GroupNormGradGm<T>& gm, uint64_t c) const {
-    if (!gm.hasGamma) return 1.0f;
-    return GngToFloat(inUb ? gamma.GetValue(static_cast<uint32_t>(c - c0)) : gm.gamma.GetValue(c));
-  }
-  __aicore__ inline float Mean(const GroupNormGradGm<T>& gm, uint64_t q) const { return Stat(gm.mean, mean, q); }
-  __aicore__ inline float Rstd(const GroupNormGradGm<T>& gm, uint64_t q) const { return Stat(gm.rstd, rstd, q); }
-
- private:
-  __aicore__ inline float Stat(const AscendC::GlobalTensor<T>& src, const AscendC::LocalTensor<T>& ub,
-                               uint64_t q) const {
-    if (!inUb) return GngToFloat(src.GetValue(q));
-    return GngToFloat(ub.GetValue(static_cast<uint32_t>((q / g - n0) * rowElems + q % g - g0)));
-  }
-};
-
-template <typename T>
+// Copy: GngPadCopy<T> or GngBlockCopy<T> (group_norm_grad_copy_path.h).
+template <typename T, typename Copy>
 class GroupNormGradTile {
  public:
   __aicore__ inline void Init(const GroupNormGradTiling& t, const GroupNormGradGm<T>& gm, AscendC::TPipe* pipe,
@@ -109,36 +29,25 @@ class GroupNormGradTile {
     t_ = &t;
     gm_ = gm;
     wsBatch_ = wsBatch;
-    const uint32_t chunk = static_cast<uint32_t>(t.chunkElems);
-    const uint32_t tileBytes = static_cast<uint32_t>(tileSlots * t.rowStride * sizeof(T));
-    pipe->InitBuffer(inDy_, bufferNum, tileBytes);
-    pipe->InitBuffer(inX_, bufferNum, tileBytes);
-    pipe->InitBuffer(outDx_, 2, chunk * sizeof(T));
-    if constexpr (!AscendC::IsSameType<T, float>::value) {
-      pipe->InitBuffer(dyF_, chunk * sizeof(float));
-      pipe->InitBuffer(xF_, chunk * sizeof(float));
-    } else {
-      if (t.blockCopyOnly) pipe->InitBuffer(dyF_, chunk * sizeof(float));  // dy with overlap lanes zeroed
-    }
-    if (t.blockCopyOnly) {
-      const uint32_t pb = 32 / sizeof(T);
-      const uint64_t len = t.lastSegLen;
-      overlapStart_ = static_cast<uint32_t>(len >= pb ? len / pb * pb : len);
-      overlapCount_ = static_cast<uint32_t>(len % pb == 0 ? 0 : (len >= pb ? pb - len % pb : pb - len));
-      dense_ = t.hw < pb;
-      if (dense_) denseOut_.Init(pipe, chunk);
-    }
-    pipe->InitBuffer(work_, chunk * sizeof(float));
-    pipe->InitBuffer(fold_, chunk * sizeof(float));
-    // Block-copy mode keeps the sums at lane piece0 % 8 of whole blocks (one block more).
-    uint32_t sumBytes = ((tileSlots + 7) / 8 * 8 + (t.blockCopyOnly ? 8 : 0)) * sizeof(float);
-    pipe->InitBuffer(db_, sumBytes);
-    pipe->InitBuffer(ds_, sumBytes);
-    if (wsBatch > 0) {
-      pipe->InitBuffer(wsDb_, wsBatch * sizeof(float));
-      pipe->InitBuffer(wsDs_, wsBatch * sizeof(float));
-    }
-    pipe->InitBuffer(scratch_, 2 * kRowSumsLanes * sizeof(float));  // two 64-lane accumulators
+    const bool dense = Copy::kBlockCopy && t.hw < 32 / sizeof(T);
+    // The layout the tiling summed (group_norm_grad_ub_layout.h), allocated member by member.
+    const GngTileUbLayout l = GngTileUb({sizeof(T), t.chunkElems, t.rowStride, tileSlots, bufferNum, wsBatch,
+                                         Copy::kBlockCopy, dense, 0});
+    GngAllocQue(pipe, inDy_, l.dy);
+    GngAllocQue(pipe, inX_, l.x);
+    GngAllocQue(pipe, outDx_, l.dx);
+    // fp32 data: dyF only on the block-copy path, a dy copy whose overlap lanes are zeroed.
+    GngAllocBuf(pipe, dyF_, l.dyF);
+    GngAllocBuf(pipe, xF_, l.xF);
+    copy_.Init(t, pipe);  // block copies: l.dense, the packed-dx writer
+    GngAllocBuf(pipe, work_, l.work);
+    GngAllocBuf(pipe, fold_, l.fold);
+    // Block copies keep the sums at lane piece0 % 8 of whole blocks (one block more).
+    GngAllocBuf(pipe, db_, l.db);
+    GngAllocBuf(pipe, ds_, l.ds);
+    GngAllocBuf(pipe, wsDb_, l.wsDb);
+    GngAllocBuf(pipe, wsDs_, l.wsDs);
+    GngAllocBuf(pipe, scratch_, l.scratch);  // two 64-lane accumulators
   }
 
   // Starts loading pieces [piece0, piece0 + slots) into a free buffer pair (MTE2); with runs > 1,
@@ -148,8 +57,8 @@ class GroupNormGradTile {
     AscendC::LocalTensor<T> x = inX_.template AllocTensor<T>();
     const uint32_t runElems = slots * static_cast<uint32_t>(t_->rowStride);
     for (uint32_t r = 0; r < runs; ++r) {
-      LoadPieces(dy[r * runElems], gm_.dy, piece0 + r * runStride, slots);
-      LoadPieces(x[r * runElems], gm_.x, piece0 + r * runStride, slots);
+      copy_.Load(*this, dy[r * runElems], gm_.dy, piece0 + r * runStride, slots);
+      copy_.Load(*this, x[r * runElems], gm_.x, piece0 + r * runStride, slots);
     }
     inDy_.EnQue(dy);
     inX_.EnQue(x);
@@ -163,7 +72,7 @@ class GroupNormGradTile {
     runs_ = runs;
     runStride_ = runs > 1 ? runStride : (slots > 0 ? slots : 1);
     slots_ = slots * runs;
-    lead_ = t_->blockCopyOnly ? static_cast<uint32_t>(piece0 % 8) : 0;
+    lead_ = copy_.Lead(piece0);
     sumsValid_ = false;
     gathered_ = false;
   }
@@ -185,12 +94,12 @@ class GroupNormGradTile {
         uint32_t rows = slots_ - s < rowsPerChunk ? slots_ - s : rowsPerChunk;
         AscendC::LocalTensor<float> dyF = DyFloat(s * rs, rows * rs);
         AscendC::LocalTensor<float> xF = XFloat(s * rs, rows * rs);
-        if (overlapCount_ > 0) {
+        if (copy_.OverlapCount() > 0) {
           dyF = OwnDy(dyF, rows * rs);
-          GngZeroRowLanes(dyF, rows, rs, overlapStart_, overlapCount_);
+          GngZeroRowLanes(dyF, rows, rs, copy_.OverlapStart(), copy_.OverlapCount());
         }
         AscendC::Mul(prod, dyF, xF, static_cast<int32_t>(rows * rs));
-        if (overlapCount_ > 0) GngZeroRowLanes(prod, rows, rs, overlapStart_, overlapCount_);
+        if (copy_.OverlapCount() > 0) GngZeroRowLanes(prod, rows, rs, copy_.OverlapStart(), copy_.OverlapCount());
         RowSums(db[s], dyF, Fold(), rows, rs);
         RowSums(ds[s], prod, Fold(), rows, rs);
       }
@@ -205,14 +114,14 @@ class GroupNormGradTile {
           uint32_t n = len - off < chunk ? len - off : chunk;
           AscendC::LocalTensor<float> dyF = DyFloat(s * rs + off, n);
           AscendC::LocalTensor<float> xF = XFloat(s * rs + off, n);
-          const bool cut = overlapCount_ > 0 && IsLastPiece(PieceOf(s)) && overlapStart_ >= off &&
-                           overlapStart_ < off + n;
+          const bool cut = copy_.OverlapCount() > 0 && IsLastPiece(PieceOf(s)) && copy_.OverlapStart() >= off &&
+                           copy_.OverlapStart() < off + n;
           if (cut) {
             dyF = OwnDy(dyF, n);
-            AscendC::Duplicate(dyF[overlapStart_ - off], 0.0f, static_cast<int32_t>(overlapCount_));
+            AscendC::Duplicate(dyF[copy_.OverlapStart() - off], 0.0f, static_cast<int32_t>(copy_.OverlapCount()));
           }
           AscendC::Mul(prod, dyF, xF, static_cast<int32_t>(n));
-          if (cut) AscendC::Duplicate(prod[overlapStart_ - off], 0.0f, static_cast<int32_t>(overlapCount_));
+          if (cut) AscendC::Duplicate(prod[copy_.OverlapStart() - off], 0.0f, static_cast<int32_t>(copy_.OverlapCount()));
           AccumulateLanes(accDy, dyF, n);
           AccumulateLanes(accDyX, prod, n);
         }
@@ -221,14 +130,7 @@ class GroupNormGradTile {
       }
     }
     sumsValid_ = true;
-    if (toWorkspace && t_->blockCopyOnly) {
-      AddPlanesAtomic();
-    } else if (toWorkspace) {
-      PipeFence<AscendC::HardEvent::V_MTE3>();
-      StorePlane(gm_.wsDb, db);
-      StorePlane(gm_.wsDs, ds);
-      PipeFence<AscendC::HardEvent::MTE3_V>();
-    }
+    if (toWorkspace) copy_.PublishSums(gm_, db_.template Get<float>(), ds_.template Get<float>(), piece0_, lead_, slots_);
   }
 
   // Channel slabs: the sums of the groups this tile shares with other cores, gathered by the
@@ -269,14 +171,14 @@ class GroupNormGradTile {
     }
   }
 
-  // Block-copy mode, rows shorter than a block: the last partial block of the packed dx. Called
-  // once after the last Dx of the launch (one core owns all of dx then).
+  // Once after the last Dx of the launch: what the copy path still holds (block copies, rows
+  // shorter than a block: the packed dx's last partial block).
   __aicore__ inline void FinishDx() {
-    if (dense_ && t_->needDx) denseOut_.Finish(gm_.dx);
+    copy_.Finish(gm_, *t_);
   }
 
- private:
-  __aicore__ inline AscendC::LocalTensor<float> Fold() { return fold_.template Get<float>(); }
+  // Piece geometry of the held tile (the copy path reads it too).
+  __aicore__ inline const GroupNormGradTiling& Tiling() const { return *t_; }
 
   // The piece held in slot s (runs of runSlots_ consecutive pieces, runStride_ apart).
   __aicore__ inline uint64_t PieceOf(uint32_t s) const {
@@ -296,46 +198,14 @@ class GroupNormGradTile {
   __aicore__ inline uint64_t PieceGmOffset(uint64_t piece) const {
     return piece / t_->hwParts * t_->hw + piece % t_->hwParts * t_->segLen;
   }
-
-  // One DataCopyPad for a run of whole rows (uniform GM stride hw), else one per piece; each
-  // slot's tail up to 32 bytes is zero-filled so sums may run over it.
-  __aicore__ inline void LoadPieces(const AscendC::LocalTensor<T>& dst, const AscendC::GlobalTensor<T>& src,
-                                    uint64_t piece0, uint32_t slots) {
-    const uint32_t rs = static_cast<uint32_t>(t_->rowStride);
-    if (t_->blockCopyOnly) {
-      LoadPiecesBlocks(dst, src, piece0, slots);
-      return;
-    }
-    if (t_->hwParts == 1) {
-      AscendC::DataCopyExtParams p(static_cast<uint16_t>(slots), static_cast<uint32_t>(t_->hw * sizeof(T)), 0, 0, 0);
-      AscendC::DataCopyPadExtParams<T> pad(true, 0, static_cast<uint8_t>(rs - t_->hw), static_cast<T>(0.0f));
-      PadCopy(dst, src[piece0 * t_->hw], p, pad);
-      return;
-    }
-    for (uint32_t s = 0; s < slots; ++s) {
-      uint64_t len = PieceLen(piece0 + s);
-      AscendC::DataCopyExtParams p(1, static_cast<uint32_t>(len * sizeof(T)), 0, 0, 0);
-      AscendC::DataCopyPadExtParams<T> pad(true, 0, static_cast<uint8_t>(PaddedLen(piece0 + s) - len),
-                                           static_cast<T>(0.0f));
-      PadCopy(dst[s * rs], src[PieceGmOffset(piece0 + s)], p, pad);
-    }
+  // Rows from slot s to the end of its run, at most `rows` (a run is consecutive pieces in GM).
+  __aicore__ inline uint32_t RowsInRun(uint32_t s, uint32_t rows) const {
+    const uint32_t left = runSlots_ - s % runSlots_;
+    return left < rows ? left : rows;
   }
 
-  // Block-copy mode: whole rows of hw % 32 bytes == 0 in one copy, else per piece (block_io.h).
-  __aicore__ inline void LoadPiecesBlocks(const AscendC::LocalTensor<T>& dst, const AscendC::GlobalTensor<T>& src,
-                                          uint64_t piece0, uint32_t slots) {
-    const uint32_t rs = static_cast<uint32_t>(t_->rowStride);
-    if (t_->hwParts == 1 && t_->hw % (32 / sizeof(T)) == 0) {
-      AscendC::DataCopy(dst, src[piece0 * t_->hw], static_cast<uint32_t>(slots * t_->hw));
-      return;
-    }
-    const uint64_t total = t_->n * t_->c * t_->hw;
-    bool scalar = false;
-    for (uint32_t s = 0; s < slots; ++s) {
-      scalar = GngLoadPieceBlocks(dst[s * rs], src, PieceGmOffset(piece0 + s), PieceLen(piece0 + s), total) || scalar;
-    }
-    if (scalar) PipeFence<AscendC::HardEvent::S_V>();
-  }
+ private:
+  __aicore__ inline AscendC::LocalTensor<float> Fold() { return fold_.template Get<float>(); }
 
   // A copy of the fp32 dy view that the sums may modify (fp16/bf16 views already are copies).
   __aicore__ inline AscendC::LocalTensor<float> OwnDy(const AscendC::LocalTensor<float>& dyF, uint32_t n) {
@@ -346,31 +216,6 @@ class GroupNormGradTile {
     } else {
       return dyF;
     }
-  }
-
-  // Block-copy mode: the held pieces' sums sit at lanes [lead_, lead_ + slots_) of whole blocks
-  // that start at piece0_ - lead_ in the planes. The other lanes, which belong to pieces of
-  // neighbouring tiles (maybe other cores), are set to 0.0 and the blocks are added with DMA
-  // atomic add into the zeroed planes: a neighbour's sum gets + 0.0 (exact, in any order).
-  __aicore__ inline void AddPlanesAtomic() {
-    AscendC::LocalTensor<float> db = db_.template Get<float>();
-    AscendC::LocalTensor<float> ds = ds_.template Get<float>();
-    const uint32_t end = (lead_ + slots_ + 7) / 8 * 8;
-    PipeFence<AscendC::HardEvent::V_S>();
-    for (uint32_t i = 0; i < lead_; ++i) {
-      db.SetValue(i, 0.0f);
-      ds.SetValue(i, 0.0f);
-    }
-    for (uint32_t i = lead_ + slots_; i < end; ++i) {
-      db.SetValue(i, 0.0f);
-      ds.SetValue(i, 0.0f);
-    }
-    PipeFence<AscendC::HardEvent::S_MTE3>();
-    AscendC::SetAtomicAdd<float>();
-    AscendC::DataCopy(gm_.wsDb[piece0_ - lead_], db, end);
-    AscendC::DataCopy(gm_.wsDs[piece0_ - lead_], ds, end);
-    AscendC::SetAtomicNone();
-    PipeFence<AscendC::HardEvent::MTE3_V>();
   }
 
   __aicore__ inline AscendC::LocalTensor<float> DyFloat(uint32_t offset, uint32_t n) {
@@ -390,11 +235,6 @@ class GroupNormGradTile {
       AscendC::Cast(f, x_[offset], AscendC::RoundMode::CAST_NONE, n);
       return f;
     }
-  }
-
-  __aicore__ inline void StorePlane(const AscendC::GlobalTensor<float>& plane, const AscendC::LocalTensor<float>& v) {
-    AscendC::DataCopyExtParams p(1, slots_ * static_cast<uint32_t>(sizeof(float)), 0, 0, 0);
-    PadCopy(plane[piece0_], v, p);
   }
 
   __aicore__ inline float Gamma(uint64_t piece) const { return scalars_.Gamma(gm_, piece / t_->hwParts % t_->c); }
@@ -444,23 +284,7 @@ class GroupNormGradTile {
     const uint64_t waveEnd = WaveEndSlot(q);
     for (uint64_t b = 0; b < t_->groupSlots; b += wsBatch_) {
       uint32_t n = static_cast<uint32_t>(t_->groupSlots - b < wsBatch_ ? t_->groupSlots - b : wsBatch_);
-      uint32_t lane0 = 0;  // UB lane of piece first + b
-      if (t_->blockCopyOnly) {
-        // Whole blocks, as a window of n rounded up to 8 lanes that ends by this wave's last piece:
-        // the extra lanes are then sums of this or earlier waves, all complete after the wave's
-        // SyncAll, never lanes the next wave's cores are adding to meanwhile.
-        const uint64_t len = (n + 7) / 8 * 8;
-        uint64_t start = first + b;
-        if (start + len > waveEnd) start = waveEnd >= len ? waveEnd - len : 0;
-        lane0 = static_cast<uint32_t>(first + b - start);
-        AscendC::DataCopy(db, gm_.wsDb[start], static_cast<uint32_t>(len));
-        AscendC::DataCopy(ds, gm_.wsDs[start], static_cast<uint32_t>(len));
-      } else {
-        AscendC::DataCopyExtParams p(1, n * static_cast<uint32_t>(sizeof(float)), 0, 0, 0);
-        AscendC::DataCopyPadExtParams<float> pad(false, 0, 0, 0.0f);
-        PadCopy(db, gm_.wsDb[first + b], p, pad);
-        PadCopy(ds, gm_.wsDs[first + b], p, pad);
-      }
+      const uint32_t lane0 = copy_.ReadSums(gm_, db, ds, first + b, n, waveEnd);  // UB lane of piece first + b
       PipeFence<AscendC::HardEvent::MTE2_S>();
       for (uint32_t i = 0; i < n; ++i) {
         float gamma = Gamma(first + b + i);
@@ -479,12 +303,6 @@ class GroupNormGradTile {
     if (q < wholeEnd || t_->waveGroups == 0) return (q + 1) * t_->groupSlots;
     const uint64_t waveLast = wholeEnd + ((q - wholeEnd) / t_->waveGroups + 1) * t_->waveGroups;
     return (waveLast < groups ? waveLast : groups) * t_->groupSlots;
-  }
-
-  // Rows from slot s to the end of its run, at most `rows` (a run is consecutive pieces in GM).
-  __aicore__ inline uint32_t RowsInRun(uint32_t s, uint32_t rows) const {
-    const uint32_t left = runSlots_ - s % runSlots_;
-    return left < rows ? left : rows;
   }
 
   // dx for whole rows [s, s + rows) of the tile (hwParts == 1), one output copy per run.
@@ -512,16 +330,7 @@ class GroupNormGradTile {
     CastOut(out, outF, rows * rs);
     outDx_.EnQue(out);
     out = outDx_.template DeQue<T>();
-    if (t_->blockCopyOnly) {
-      StoreRowsBlocks(out, s, rows);
-    } else {
-      for (uint32_t r = 0; r < rows;) {
-        const uint32_t n = RowsInRun(s + r, rows - r);
-        AscendC::DataCopyExtParams p(static_cast<uint16_t>(n), static_cast<uint32_t>(t_->hw * sizeof(T)), 0, 0, 0);
-        PadCopy(gm_.dx[PieceOf(s + r) * t_->hw], out[r * rs], p);
-        r += n;
-      }
-    }
+    copy_.StoreRows(*this, gm_, out, s, rows);
     outDx_.FreeTensor(out);
   }
 
@@ -541,31 +350,8 @@ class GroupNormGradTile {
     outDx_.EnQue(out);
     out = outDx_.template DeQue<T>();
     uint64_t real = PieceLen(piece) - off < n ? PieceLen(piece) - off : n;
-    if (t_->blockCopyOnly) {
-      // n = real rounded up to whole blocks; only the piece's last segment holds the tail block.
-      if (real == n) {
-        AscendC::DataCopy(gm_.dx[PieceGmOffset(piece) + off], out, n);
-      } else {
-        GngStorePieceBlocks(gm_.dx, out, PieceGmOffset(piece) + off, real);
-      }
-    } else {
-      AscendC::DataCopyExtParams p(1, static_cast<uint32_t>(real * sizeof(T)), 0, 0, 0);
-      PadCopy(gm_.dx[PieceGmOffset(piece) + off], out, p);
-    }
+    copy_.StoreSegment(gm_, out, PieceGmOffset(piece) + off, real, n);
     outDx_.FreeTensor(out);
-  }
-
-  // Block-copy mode: dx of whole rows [s, s + rows) of the tile.
-  __aicore__ inline void StoreRowsBlocks(const AscendC::LocalTensor<T>& out, uint32_t s, uint32_t rows) {
-    const uint32_t rs = static_cast<uint32_t>(t_->rowStride);
-    const uint64_t hw = t_->hw;
-    if (dense_) {
-      denseOut_.Append(gm_.dx, out, rows, rs, static_cast<uint32_t>(hw));
-    } else if (hw == rs) {
-      AscendC::DataCopy(gm_.dx[PieceOf(s) * hw], out, static_cast<uint32_t>(rows * hw));
-    } else {
-      for (uint32_t i = 0; i < rows; ++i) GngStorePieceBlocks(gm_.dx, out[i * rs], (PieceOf(s) + i) * hw, hw);
-    }
   }
 
   __aicore__ inline AscendC::LocalTensor<float> OutFloat(const AscendC::LocalTensor<T>& out) {
@@ -578,8 +364,7 @@ class GroupNormGradTile {
   __aicore__ inline void CastOut(const AscendC::LocalTensor<T>& out, const AscendC::LocalTensor<float>& outF,
                                  uint32_t n) {
     if constexpr (!AscendC::IsSameType<T, float>::value) {
-      // Both round to nearest even; Atlas training has no CAST_RINT from float to half.
-      AscendC::Cast(out, outF, t_->blockCopyOnly ? AscendC::RoundMode::CAST_NONE : AscendC::RoundMode::CAST_RINT, n);
+      AscendC::Cast(out, outF, copy_.CastRound(), n);
     }
   }
 
@@ -588,11 +373,8 @@ class GroupNormGradTile {
   AscendC::TQue<AscendC::TPosition::VECIN, 1> inDy_, inX_;
   AscendC::TQue<AscendC::TPosition::VECOUT, 1> outDx_;
   AscendC::TBuf<AscendC::TPosition::VECCALC> dyF_, xF_, work_, fold_, db_, ds_, wsDb_, wsDs_, scratch_;
-  GngDenseWriter<T> denseOut_;
+  Copy copy_;
   GngScalars<T> scalars_;  // GM reads unless UseScalars
-  uint32_t overlapStart_ = 0;  // block-copy mode: lanes of a row's last piece the sums must skip
-  uint32_t overlapCount_ = 0;
-  bool dense_ = false;
   AscendC::LocalTensor<T> dy_, x_;
   uint64_t piece0_ = 0;
   uint32_t slots_ = 0;     // runs_ * runSlots_

@@ -6,7 +6,7 @@
 
 namespace normgrad {
 
-template <typename T>
+template <typename T, typename Copy>
 class GroupNormGradWholeGroup {
  public:
   __aicore__ inline void Init(const GroupNormGradTiling& t, const GroupNormGradGm<T>& gm, AscendC::TPipe* pipe) {
@@ -49,7 +49,7 @@ class GroupNormGradWholeGroup {
   }
 
   const GroupNormGradTiling* t_ = nullptr;
-  GroupNormGradTile<T> tile_;
+  GroupNormGradTile<T, Copy> tile_;
 };
 
 }  // namespace normgrad

@@ -19,11 +19,11 @@ namespace {
 constexpr const char* kApi = "aclnnGroupNormBackward";
 constexpr size_t kMaxDims = 8;
 
-using normgrad::GroupNormGradDtype;
 using normgrad::GroupNormGradTiling;
-using normgrad::kGngFloat32;
-using normgrad::kGngFloat16;
-using normgrad::kGngBfloat16;
+using normgrad::KernelDtype;
+using normgrad::kDtypeBfloat16;
+using normgrad::kDtypeFloat16;
+using normgrad::kDtypeFloat32;
 using normgrad::Error;
 using normgrad::kStatusInvalid;
 using normgrad::kStatusNullptr;
@@ -38,11 +38,11 @@ void CurrentSocInfo(bool* hasBf16, const char** name) {
   *name = soc.name;
 }
 
-bool ToKernelDtype(aclDataType dtype, bool hasBf16, GroupNormGradDtype* out) {
+bool ToKernelDtype(aclDataType dtype, bool hasBf16, KernelDtype* out) {
   switch (dtype) {
-    case ACL_FLOAT: *out = kGngFloat32; return true;
-    case ACL_FLOAT16: *out = kGngFloat16; return true;
-    case ACL_BF16: *out = kGngBfloat16; return hasBf16;
+    case ACL_FLOAT: *out = kDtypeFloat32; return true;
+    case ACL_FLOAT16: *out = kDtypeFloat16; return true;
+    case ACL_BF16: *out = kDtypeBfloat16; return hasBf16;
     default: return false;
   }
 }
@@ -79,7 +79,7 @@ aclnnStatus CheckNulls(const aclTensor* gradOut, const aclTensor* input, const a
   return ACL_SUCCESS;
 }
 
-aclnnStatus CheckDtypes(const Args& a, bool hasBf16, const char* socName, GroupNormGradDtype* kernelDtype) {
+aclnnStatus CheckDtypes(const Args& a, bool hasBf16, const char* socName, KernelDtype* kernelDtype) {
   if (!ToKernelDtype(a.dy.dtype, hasBf16, kernelDtype)) {
     return Error(kStatusInvalid, kApi, "gradOut has dtype %s, expected float32, float16%s on %s",
                  normgrad::DtypeName(a.dy.dtype), hasBf16 ? " or bfloat16" : "", socName);
@@ -255,7 +255,7 @@ extern "C" aclnnStatus aclnnGroupNormBackwardGetWorkspaceSize(
   bool hasBf16 = false;
   const char* socName = "";
   CurrentSocInfo(&hasBf16, &socName);
-  GroupNormGradDtype dtype = kGngFloat32;
+  KernelDtype dtype = kDtypeFloat32;
   if (aclnnStatus st = CheckDtypes(a, hasBf16, socName, &dtype)) return st;
   if (aclnnStatus st = CheckShapes(a, N, C, HxW, group)) return st;
 

@@ -12,16 +12,17 @@ namespace {
 using namespace normgrad;  // NOLINT: the tiling vocabulary under test
 
 using normgrad::GroupNormGradRequest;
-using normgrad::GroupNormGradSoc;
 using normgrad::GroupNormGradTilingFor;
+using normgrad::SocFeatures;
 
-constexpr GroupNormGradSoc kA2{48, 192 * 1024};
-constexpr GroupNormGradSoc kTraining{32, 256 * 1024};
-// The Atlas training series as the aclnn layer describes it: no DataCopyPad, no hard SyncAll.
-constexpr GroupNormGradSoc kAscend910{32, 256 * 1024, false, false};
+const SocFeatures kA2 = MakeSocFeatures(48, 192 * 1024, false);
+// 32 cores of 256 KiB with every A2 feature: the training series' sizes, DataCopyPad kept.
+const SocFeatures kTraining = MakeSocFeatures(32, 256 * 1024, false);
+// The Atlas training series: no DataCopyPad, no hard SyncAll.
+const SocFeatures kAscend910 = MakeSocFeatures(32, 256 * 1024, true);
 
-GroupNormGradTiling Tile(int64_t n, int64_t c, int64_t hw, int64_t g, GroupNormGradDtype dtype,
-                         GroupNormGradSoc soc = kA2, bool needDx = true) {
+GroupNormGradTiling Tile(int64_t n, int64_t c, int64_t hw, int64_t g, KernelDtype dtype,
+                         SocFeatures soc = kA2, bool needDx = true) {
   GroupNormGradRequest req;
   req.n = n;
   req.c = c;
@@ -39,9 +40,9 @@ struct Shape {
   int64_t n, c, hw, g;
 };
 
-// Worked example of group_norm_grad_tiling.cpp: SD-UNet fp16 64x64, 10 channels per group.
+// Worked example of group_norm_grad_tiling_group_phases.cpp: SD-UNet fp16 64x64, 10 channels per group.
 TEST(GroupNormGradTiling, StableDiffusionFp16KeepsWholeGroupsThenOneSplitWave) {
-  GroupNormGradTiling t = Tile(2, 320, 64 * 64, 32, kGngFloat16);
+  GroupNormGradTiling t = Tile(2, 320, 64 * 64, 32, kDtypeFloat16);
   EXPECT_EQ(t.blockDim, 48u);
   EXPECT_EQ(t.hwParts, 1u);
   EXPECT_EQ(t.rowStride, 4096u);
@@ -56,7 +57,7 @@ TEST(GroupNormGradTiling, StableDiffusionFp16KeepsWholeGroupsThenOneSplitWave) {
 
 TEST(GroupNormGradTiling, StableDiffusionFp32SplitsGroupsInResidentWaves) {
   // 40960 fp32 elements per group: 320 KiB of dy + x, more than one core's UB.
-  GroupNormGradTiling t = Tile(2, 320, 64 * 64, 32, kGngFloat32);
+  GroupNormGradTiling t = Tile(2, 320, 64 * 64, 32, kDtypeFloat32);
   EXPECT_EQ(t.wholeGroupsPerCore, 0u);
   EXPECT_EQ(t.mode, kGngSplitGroup);
   EXPECT_EQ(t.hwParts, 1u);
@@ -68,7 +69,7 @@ TEST(GroupNormGradTiling, StableDiffusionFp32SplitsGroupsInResidentWaves) {
 
 TEST(GroupNormGradTiling, SmallGroupsManyPerTileDoubleBuffered) {
   // ResNet-style 7x7: 2048 channels, 32 groups of 64 channels, batch 32 -> 1024 groups.
-  GroupNormGradTiling t = Tile(32, 2048, 49, 32, kGngFloat16);
+  GroupNormGradTiling t = Tile(32, 2048, 49, 32, kDtypeFloat16);
   EXPECT_EQ(t.mode, kGngWholeGroupSplit);  // 1024 = 21 * 48 + 16
   EXPECT_EQ(t.wholeGroupsPerCore, 21u);
   EXPECT_EQ(t.rowStride, 64u);  // 49 halves padded to two 32-byte blocks
@@ -80,7 +81,7 @@ TEST(GroupNormGradTiling, SmallGroupsManyPerTileDoubleBuffered) {
 TEST(GroupNormGradTiling, DetectionNeckFp32CutsRowsInThirdsSoWavesFillEveryCore) {
   // Groups of 8 rows x 15200: one whole row per core would leave a quarter of the UB empty and put
   // 6 groups in a wave (43 waves); thirds of 5120 with the 1024 chunk fit 4 per core, 8 groups.
-  GroupNormGradTiling t = Tile(8, 256, 100 * 152, 32, kGngFloat32);
+  GroupNormGradTiling t = Tile(8, 256, 100 * 152, 32, kDtypeFloat32);
   EXPECT_EQ(t.mode, kGngSplitGroup);
   EXPECT_EQ(t.hwParts, 3u);
   EXPECT_EQ(t.segLen, 5120u);
@@ -94,7 +95,7 @@ TEST(GroupNormGradTiling, DetectionNeckFp32CutsRowsInThirdsSoWavesFillEveryCore)
 // 16 bytes of sums per (n, c) through the workspace, 4 % of the minimum traffic; a core holding
 // both samples of 6-7 channels sums dgamma/dbeta itself and shares only its edge groups' sums.
 TEST(GroupNormGradTiling, SmallMapsHoldEverySampleOfAChannelRange) {
-  GroupNormGradTiling t = Tile(2, 320, 8 * 8, 32, kGngFloat16);
+  GroupNormGradTiling t = Tile(2, 320, 8 * 8, 32, kDtypeFloat16);
   EXPECT_EQ(t.mode, kGngChannelSlab);
   EXPECT_EQ(t.blockDim, 48u);
   EXPECT_EQ(t.paramChannelsPerCore, 6u);  // 320 = 6 * 48 + 32: 32 cores take 7 channels
@@ -108,7 +109,7 @@ TEST(GroupNormGradTiling, SmallMapsHoldEverySampleOfAChannelRange) {
 }
 
 TEST(GroupNormGradTiling, ResNet7x7Fp16HoldsChannelSlabs) {
-  GroupNormGradTiling t = Tile(8, 512, 49, 32, kGngFloat16);
+  GroupNormGradTiling t = Tile(8, 512, 49, 32, kDtypeFloat16);
   EXPECT_EQ(t.mode, kGngChannelSlab);
   EXPECT_EQ(t.slabTileSlots, 8u * 11);  // 512 = 10 * 48 + 32
   EXPECT_EQ(t.rowStride, 64u);
@@ -121,7 +122,7 @@ TEST(GroupNormGradTiling, ResNet7x7Fp16HoldsChannelSlabs) {
 TEST(GroupNormGradTiling, ShortRowSuiteShapesKeepWorkspaceTrafficUnderTwoPercent) {
   const Shape suite[] = {{2, 320, 64, 32}, {2, 640, 64, 32}, {2, 1280, 64, 32}, {8, 512, 49, 32}};
   for (const Shape& s : suite) {
-    for (GroupNormGradDtype dt : {kGngFloat16, kGngBfloat16}) {
+    for (KernelDtype dt : {kDtypeFloat16, kDtypeBfloat16}) {
       GroupNormGradTiling t = Tile(s.n, s.c, s.hw, s.g, dt);
       SCOPED_TRACE(testing::Message() << s.n << "x" << s.c << "x" << s.hw << " dtype=" << dt);
       EXPECT_EQ(t.mode, kGngChannelSlab);
@@ -136,18 +137,18 @@ TEST(GroupNormGradTiling, ShortRowSuiteShapesKeepWorkspaceTrafficUnderTwoPercent
 
 // Channel slabs need dx and dgamma or dbeta, DataCopyPad, a balanced channel split and room.
 TEST(GroupNormGradTiling, ChannelSlabsOnlyWhereTheyApply) {
-  EXPECT_NE(Tile(2, 320, 64, 32, kGngFloat16, kA2, false).mode, kGngChannelSlab);  // no dx
-  EXPECT_NE(Tile(2, 320, 64, 32, kGngFloat16, kAscend910).mode, kGngChannelSlab);  // block copies
-  EXPECT_NE(Tile(16, 64, 3136, 32, kGngFloat16).mode, kGngChannelSlab);  // 64 channels: 2 or 1 a core
-  EXPECT_NE(Tile(2, 320, 4096, 32, kGngFloat16).mode, kGngChannelSlab);  // 2 x 7 rows of 8 KiB
-  EXPECT_NE(Tile(2, 640, 1024, 32, kGngFloat16).mode, kGngChannelSlab);  // fits, but rows of 2 KiB
-  EXPECT_EQ(Tile(2, 640, 256, 32, kGngFloat32).mode, kGngChannelSlab);   // rows of 1 KiB
+  EXPECT_NE(Tile(2, 320, 64, 32, kDtypeFloat16, kA2, false).mode, kGngChannelSlab);  // no dx
+  EXPECT_NE(Tile(2, 320, 64, 32, kDtypeFloat16, kAscend910).mode, kGngChannelSlab);  // block copies
+  EXPECT_NE(Tile(16, 64, 3136, 32, kDtypeFloat16).mode, kGngChannelSlab);  // 64 channels: 2 or 1 a core
+  EXPECT_NE(Tile(2, 320, 4096, 32, kDtypeFloat16).mode, kGngChannelSlab);  // 2 x 7 rows of 8 KiB
+  EXPECT_NE(Tile(2, 640, 1024, 32, kDtypeFloat16).mode, kGngChannelSlab);  // fits, but rows of 2 KiB
+  EXPECT_EQ(Tile(2, 640, 256, 32, kDtypeFloat32).mode, kGngChannelSlab);   // rows of 1 KiB
   GroupNormGradRequest req;
   req.n = 2;
   req.c = 320;
   req.hw = 64;
   req.group = 32;
-  req.dtype = kGngFloat16;
+  req.dtype = kDtypeFloat16;
   req.needDgamma = false;
   req.needDbeta = false;
   GroupNormGradTiling t{};
@@ -156,7 +157,7 @@ TEST(GroupNormGradTiling, ChannelSlabsOnlyWhereTheyApply) {
 }
 
 TEST(GroupNormGradTiling, HxW1PadsEachChannelToOneBlockOffA2) {
-  GroupNormGradTiling t = Tile(64, 128, 1, 32, kGngFloat32, kAscend910);
+  GroupNormGradTiling t = Tile(64, 128, 1, 32, kDtypeFloat32, kAscend910);
   EXPECT_NE(t.mode, kGngSampleRows);
   EXPECT_EQ(t.rowStride, 8u);
   EXPECT_EQ(t.hwParts, 1u);
@@ -166,49 +167,49 @@ TEST(GroupNormGradTiling, HxW1PadsEachChannelToOneBlockOffA2) {
 // Sample rows: HxW = 1 on A2/A3 holds whole sample rows; per-core dgamma/dbeta partials are the
 // only extra traffic.
 TEST(GroupNormGradTiling, HxW1FeaturesTakeSampleRowsOnEveryCore) {
-  GroupNormGradTiling t = Tile(4096, 1024, 1, 32, kGngFloat32);
+  GroupNormGradTiling t = Tile(4096, 1024, 1, 32, kDtypeFloat32);
   EXPECT_EQ(t.mode, kGngSampleRows);
   EXPECT_EQ(t.blockDim, 48u);
-  EXPECT_EQ(t.srSampleSplit * t.srGroupSplit, 48u);
-  EXPECT_EQ(t.srGroups * t.srGroupSplit, 32u);
-  EXPECT_EQ(t.srSegStride, 32u);  // 32 fp32 channels a group: a 128-byte segment, no padding
-  EXPECT_EQ(t.srBufferNum, 2u);
-  EXPECT_GE(t.srRowsPerTile, 1u);
+  EXPECT_EQ(t.sampleRows.sampleSplit * t.sampleRows.groupSplit, 48u);
+  EXPECT_EQ(t.sampleRows.groups * t.sampleRows.groupSplit, 32u);
+  EXPECT_EQ(t.sampleRows.segStride, 32u);  // 32 fp32 channels a group: a 128-byte segment, no padding
+  EXPECT_EQ(t.sampleRows.bufferNum, 2u);
+  EXPECT_GE(t.sampleRows.rowsPerTile, 1u);
   const double minimum = 3.0 * 4096 * 1024 * 4;
   EXPECT_LE(2.0 * t.workspaceBytes, 0.02 * minimum);  // partials written once, read once
 }
 
 TEST(GroupNormGradTiling, SampleRowsSegmentLayouts) {
-  GroupNormGradTiling s4 = Tile(64, 128, 1, 32, kGngFloat32);  // 4 channels a group: padded to 8
+  GroupNormGradTiling s4 = Tile(64, 128, 1, 32, kDtypeFloat32);  // 4 channels a group: padded to 8
   EXPECT_EQ(s4.mode, kGngSampleRows);
-  EXPECT_EQ(s4.srSegStride, 8u);
-  GroupNormGradTiling s100 = Tile(50, 3200, 1, 32, kGngBfloat16);  // 100 channels: padded to 112
+  EXPECT_EQ(s4.sampleRows.segStride, 8u);
+  GroupNormGradTiling s100 = Tile(50, 3200, 1, 32, kDtypeBfloat16);  // 100 channels: padded to 112
   EXPECT_EQ(s100.mode, kGngSampleRows);
-  EXPECT_EQ(s100.srSegStride, 112u);
-  GroupNormGradTiling s1 = Tile(4096, 1024, 1, 1024, kGngFloat16);  // one channel a group
+  EXPECT_EQ(s100.sampleRows.segStride, 112u);
+  GroupNormGradTiling s1 = Tile(4096, 1024, 1, 1024, kDtypeFloat16);  // one channel a group
   EXPECT_EQ(s1.mode, kGngSampleRows);
-  EXPECT_EQ(s1.srSegStride, 1u);
-  EXPECT_EQ(s1.srGroups % 16, 0u);  // S = 1: a core's rows are whole 32-byte rows of stats
-  GroupNormGradTiling wide = Tile(64, 8192, 1, 32, kGngBfloat16);  // 16 KiB rows: split over groups
+  EXPECT_EQ(s1.sampleRows.segStride, 1u);
+  EXPECT_EQ(s1.sampleRows.groups % 16, 0u);  // S = 1: a core's rows are whole 32-byte rows of stats
+  GroupNormGradTiling wide = Tile(64, 8192, 1, 32, kDtypeBfloat16);  // 16 KiB rows: split over groups
   EXPECT_EQ(wide.mode, kGngSampleRows);
-  EXPECT_GT(wide.srGroupSplit, 1u);
-  GroupNormGradTiling one = Tile(1, 1024, 1, 32, kGngFloat32);
+  EXPECT_GT(wide.sampleRows.groupSplit, 1u);
+  GroupNormGradTiling one = Tile(1, 1024, 1, 32, kDtypeFloat32);
   EXPECT_EQ(one.mode, kGngSampleRows);
-  EXPECT_EQ(one.srSampleSplit, 1u);  // one sample: no partials, no SyncAll
-  EXPECT_EQ(one.srStage2Channels, 0u);
-  GroupNormGradTiling noDx = Tile(4096, 1024, 1, 32, kGngFloat32, kA2, false);
+  EXPECT_EQ(one.sampleRows.sampleSplit, 1u);  // one sample: no partials, no SyncAll
+  EXPECT_EQ(one.sampleRows.stage2Channels, 0u);
+  GroupNormGradTiling noDx = Tile(4096, 1024, 1, 32, kDtypeFloat32, kA2, false);
   EXPECT_EQ(noDx.mode, kGngSampleRows);
 }
 
 TEST(GroupNormGradTiling, SampleRowsOnlyWhereTheyApply) {
-  EXPECT_NE(Tile(4096, 1024, 2, 32, kGngFloat32).mode, kGngSampleRows);          // HxW > 1
-  EXPECT_NE(Tile(4096, 1024, 1, 32, kGngFloat32, kAscend910).mode, kGngSampleRows);  // block copies
-  EXPECT_NE(Tile(2, 16384, 1, 2, kGngFloat32).mode, kGngSampleRows);             // 8192-element segments
+  EXPECT_NE(Tile(4096, 1024, 2, 32, kDtypeFloat32).mode, kGngSampleRows);          // HxW > 1
+  EXPECT_NE(Tile(4096, 1024, 1, 32, kDtypeFloat32, kAscend910).mode, kGngSampleRows);  // block copies
+  EXPECT_NE(Tile(2, 16384, 1, 2, kDtypeFloat32).mode, kGngSampleRows);             // 8192-element segments
 }
 
 TEST(GroupNormGradTiling, GroupLargerThanEveryCoreTogetherStreamsTwice) {
   // 1 x 64 x 512x512 fp32 with one group: 16.8 M elements, 134 MB of dy + x.
-  GroupNormGradTiling t = Tile(1, 64, 512 * 512, 1, kGngFloat32);
+  GroupNormGradTiling t = Tile(1, 64, 512 * 512, 1, kDtypeFloat32);
   EXPECT_EQ(t.mode, kGngTwoPass);
   EXPECT_EQ(t.waveGroups, 1u);  // the only group
   EXPECT_GT(t.hwParts, 1u);  // a 1 MiB row does not fit one core: split into pieces
@@ -217,20 +218,20 @@ TEST(GroupNormGradTiling, GroupLargerThanEveryCoreTogetherStreamsTwice) {
 }
 
 TEST(GroupNormGradTiling, ChannelsPerGroupAbove8000) {
-  GroupNormGradTiling t = Tile(2, 16384, 1, 2, kGngFloat16);
+  GroupNormGradTiling t = Tile(2, 16384, 1, 2, kDtypeFloat16);
   EXPECT_EQ(t.channelsPerGroup, 8192u);
   EXPECT_EQ(t.blockDim, 48u);
 }
 
 TEST(GroupNormGradTiling, DxNotRequestedIsOneStreamingPass) {
-  GroupNormGradTiling t = Tile(8, 256, 100 * 152, 32, kGngBfloat16, kA2, false);
+  GroupNormGradTiling t = Tile(8, 256, 100 * 152, 32, kDtypeBfloat16, kA2, false);
   EXPECT_EQ(t.mode, kGngParamsOnly);
   EXPECT_EQ(t.wholeGroupsPerCore, 0u);
   EXPECT_EQ(t.waveGroups, 256u);
 }
 
 TEST(GroupNormGradTiling, TinyProblemUsesOneCorePerPiece) {
-  GroupNormGradTiling t = Tile(1, 4, 3, 2, kGngFloat32);
+  GroupNormGradTiling t = Tile(1, 4, 3, 2, kDtypeFloat32);
   EXPECT_EQ(t.blockDim, 4u);
 }
 
@@ -247,7 +248,7 @@ TEST(GroupNormGradTiling, RejectsWhatHasNoTiling) {
 // ---- Atlas training series (ascend910): block-copy mode and soft SyncAll ----
 
 TEST(GroupNormGradTiling, TrainingSeriesUsesBlockCopiesAndSoftSync) {
-  GroupNormGradTiling t = Tile(2, 320, 64 * 64, 32, kGngFloat32, kAscend910);
+  GroupNormGradTiling t = Tile(2, 320, 64 * 64, 32, kDtypeFloat32, kAscend910);
   EXPECT_EQ(t.blockCopyOnly, 1u);
   EXPECT_EQ(t.softSync, 1u);
   EXPECT_EQ(t.blockDim, 32u);
@@ -262,14 +263,14 @@ TEST(GroupNormGradTiling, TrainingSeriesUsesBlockCopiesAndSoftSync) {
 TEST(GroupNormGradTiling, TrainingSeriesFp16StableDiffusionIsWholeGroupsOnly) {
   // A group is 10 x 4096 halves = 160 KiB of dy + x: it fits one core's 256 KiB, and the 64
   // groups are exactly 2 rounds over 32 cores, so nothing is split and no SyncAll precedes dx.
-  GroupNormGradTiling t = Tile(2, 320, 64 * 64, 32, kGngFloat16, kAscend910);
+  GroupNormGradTiling t = Tile(2, 320, 64 * 64, 32, kDtypeFloat16, kAscend910);
   EXPECT_EQ(t.mode, kGngWholeGroup);
   EXPECT_EQ(t.wholeGroupsPerCore, 2u);
   EXPECT_EQ(t.waveGroups, 0u);
 }
 
 TEST(GroupNormGradTiling, A2KeepsDataCopyPadAndHardSync) {
-  GroupNormGradTiling t = Tile(2, 320, 64 * 64, 32, kGngFloat16);
+  GroupNormGradTiling t = Tile(2, 320, 64 * 64, 32, kDtypeFloat16);
   EXPECT_EQ(t.blockCopyOnly, 0u);
   EXPECT_EQ(t.softSync, 0u);
   EXPECT_EQ(t.planeBytes * 2, t.workspaceBytes);
@@ -277,18 +278,18 @@ TEST(GroupNormGradTiling, A2KeepsDataCopyPadAndHardSync) {
 
 TEST(GroupNormGradTiling, TrainingSeriesRowsShorterThanABlockRunOnOneCore) {
   // HxW = 3: 12 fp32 bytes per row; two cores would share 32-byte blocks of dx.
-  EXPECT_EQ(Tile(16, 64, 3, 8, kGngFloat32, kAscend910).blockDim, 1u);
+  EXPECT_EQ(Tile(16, 64, 3, 8, kDtypeFloat32, kAscend910).blockDim, 1u);
   // HxW = 9 is one whole block plus a tail in fp32 (many cores) but below a block in fp16.
-  EXPECT_EQ(Tile(16, 64, 9, 8, kGngFloat32, kAscend910).blockDim, 32u);
-  EXPECT_EQ(Tile(16, 64, 9, 8, kGngFloat16, kAscend910).blockDim, 1u);
+  EXPECT_EQ(Tile(16, 64, 9, 8, kDtypeFloat32, kAscend910).blockDim, 32u);
+  EXPECT_EQ(Tile(16, 64, 9, 8, kDtypeFloat16, kAscend910).blockDim, 1u);
   // Without dx nothing is written per row: all cores share the sums.
-  EXPECT_EQ(Tile(16, 64, 3, 8, kGngFloat32, kAscend910, false).blockDim, 32u);
+  EXPECT_EQ(Tile(16, 64, 3, 8, kDtypeFloat32, kAscend910, false).blockDim, 32u);
 }
 
 TEST(GroupNormGradTiling, TrainingSeriesParamRangesAreWholeBlocks) {
   // C = 100 fp32 over 32 cores: ceil(100 / 32) = 4 rounds up to one block of 8 channels, so 13
   // cores own channels and the last one stops at C = 100.
-  GroupNormGradTiling t = Tile(2, 100, 49, 4, kGngFloat32, kAscend910);
+  GroupNormGradTiling t = Tile(2, 100, 49, 4, kDtypeFloat32, kAscend910);
   EXPECT_EQ(t.paramChannelsPerCore, 8u);
   EXPECT_EQ(t.paramChannelsRemainder, 0u);
   EXPECT_EQ(t.paramBatchChannels, 8u);
@@ -326,30 +327,30 @@ void ReplaySlabs(const GroupNormGradTiling& t, std::vector<int>* owners) {
 }
 
 // Sample rows: core k = pn * Pg + pg holds samples of chunk pn (sizes differ by at most one) and
-// groups [pg * srGroups, (pg + 1) * srGroups); every element (n, c) is one piece here.
+// groups [pg * groups, (pg + 1) * groups); every element (n, c) is one piece here.
 void ReplaySampleRows(const GroupNormGradTiling& t, std::vector<int>* owners) {
   ASSERT_EQ(t.hw, 1u);
   ASSERT_EQ(t.groupSlots, t.channelsPerGroup);
-  ASSERT_EQ(t.srSampleSplit * t.srGroupSplit, t.blockDim);
-  ASSERT_EQ(t.srGroups * t.srGroupSplit, t.g);
-  ASSERT_LE(t.srSampleSplit, t.n);
+  ASSERT_EQ(t.sampleRows.sampleSplit * t.sampleRows.groupSplit, t.blockDim);
+  ASSERT_EQ(t.sampleRows.groups * t.sampleRows.groupSplit, t.g);
+  ASSERT_LE(t.sampleRows.sampleSplit, t.n);
   for (uint64_t k = 0; k < t.blockDim; ++k) {
-    const uint64_t pn = k / t.srGroupSplit;
-    const uint64_t pg = k % t.srGroupSplit;
-    const uint64_t base = t.n / t.srSampleSplit;
-    const uint64_t rem = t.n % t.srSampleSplit;
+    const uint64_t pn = k / t.sampleRows.groupSplit;
+    const uint64_t pg = k % t.sampleRows.groupSplit;
+    const uint64_t base = t.n / t.sampleRows.sampleSplit;
+    const uint64_t rem = t.n % t.sampleRows.sampleSplit;
     const uint64_t n0 = pn * base + std::min(pn, rem);
     const uint64_t rows = base + (pn < rem ? 1 : 0);
     for (uint64_t n = n0; n < n0 + rows; ++n) {
-      for (uint64_t c = pg * t.srGroups * t.channelsPerGroup; c < (pg + 1) * t.srGroups * t.channelsPerGroup; ++c) {
+      for (uint64_t c = pg * t.sampleRows.groups * t.channelsPerGroup; c < (pg + 1) * t.sampleRows.groups * t.channelsPerGroup; ++c) {
         ++(*owners)[n * t.c + c];
       }
     }
   }
-  if (t.srSampleSplit > 1 && (t.needDgamma || t.needDbeta)) {
-    EXPECT_GE(t.srStage2Channels * t.blockDim, t.c);  // stage 2 covers every channel
-    EXPECT_GE(t.srStage2Batch, 1u);
-    EXPECT_GE(t.planeBytes, t.srSampleSplit * t.c * 4);
+  if (t.sampleRows.sampleSplit > 1 && (t.needDgamma || t.needDbeta)) {
+    EXPECT_GE(t.sampleRows.stage2Channels * t.blockDim, t.c);  // stage 2 covers every channel
+    EXPECT_GE(t.sampleRows.stage2Batch, 1u);
+    EXPECT_GE(t.planeBytes, t.sampleRows.sampleSplit * t.c * 4);
   }
 }
 
@@ -395,12 +396,12 @@ void CheckCoverage(const GroupNormGradTiling& t) {
     uint64_t count = t.paramChannelsPerCore + (k < rem ? 1 : 0);
     for (uint64_t ch = first; ch < std::min<uint64_t>(first + count, t.c); ++ch) ++channelOwners[ch];
     if (t.blockCopyOnly) {  // each core's range starts on a 32-byte block of dgamma/dbeta
-      EXPECT_EQ(first * (t.dtype == kGngFloat32 ? 4 : 2) % 32, 0u);
+      EXPECT_EQ(first * (t.dtype == kDtypeFloat32 ? 4 : 2) % 32, 0u);
     }
   }
   for (uint64_t ch = 0; ch < t.c; ++ch) ASSERT_EQ(channelOwners[ch], 1) << "channel " << ch;
   if (t.blockCopyOnly) {
-    const uint64_t perBlock = 32 / (t.dtype == kGngFloat32 ? 4 : 2);
+    const uint64_t perBlock = 32 / (t.dtype == kDtypeFloat32 ? 4 : 2);
     EXPECT_EQ(t.paramBatchChannels % perBlock, 0u);
     // The kernel writes a piece's last block ending at the piece's end: every piece holds one.
     if (t.hwParts > 1) {
@@ -414,16 +415,18 @@ void CheckCoverage(const GroupNormGradTiling& t) {
 }
 
 TEST(GroupNormGradTiling, InvariantsOverManyShapes) {
-  for (GroupNormGradSoc soc : {kA2, kTraining, kAscend910}) {
+  for (SocFeatures soc : {kA2, kTraining, kAscend910}) {
     const uint32_t budget = soc.ubBytes - normgrad::kGngUbReserveBytes;
     for (const Shape& s : ManyShapes()) {
-      for (GroupNormGradDtype dt : {kGngFloat32, kGngFloat16, kGngBfloat16}) {
+      for (KernelDtype dt : {kDtypeFloat32, kDtypeFloat16, kDtypeBfloat16}) {
         for (bool needDx : {true, false}) {
           SCOPED_TRACE(testing::Message() << s.n << "x" << s.c << "x" << s.hw << " g=" << s.g << " dtype=" << dt
                                           << " needDx=" << needDx << " ub=" << soc.ubBytes
                                           << " pad=" << soc.hasDataCopyPad);
           GroupNormGradTiling t = Tile(s.n, s.c, s.hw, s.g, dt, soc, needDx);
           EXPECT_LE(t.ubBytesUsed, budget);
+          // The figure is the mode's peak: the largest layout among the phases the mode runs.
+          EXPECT_EQ(t.ubBytesUsed, normgrad::GroupNormGradUbBytes(t));
           EXPECT_LE(normgrad::GroupNormGradWholeUbBytes(t), budget);
           EXPECT_LE(normgrad::GroupNormGradSplitUbBytes(t), budget);
           EXPECT_LE(normgrad::GroupNormGradParamUbBytes(t), budget);
@@ -432,12 +435,13 @@ TEST(GroupNormGradTiling, InvariantsOverManyShapes) {
           EXPECT_LE(t.wholeTileSlots, 4095u);
           EXPECT_LE(t.splitTileSlots, 4095u);
           EXPECT_GE(t.blockDim, 1u);
-          EXPECT_LE(t.blockDim, soc.coreCount);
+          EXPECT_LE(t.blockDim, soc.vectorCores);
           if (t.mode == kGngSampleRows) {
             EXPECT_LE(normgrad::GroupNormGradSampleRowsUbBytes(t), budget);
-            EXPECT_TRUE(t.srSegStride == 1 || t.srSegStride * (dt == kGngFloat32 ? 4 : 2) % 32 == 0);
+            const uint64_t segBytes = t.sampleRows.segStride * (dt == kDtypeFloat32 ? 4 : 2);
+            EXPECT_TRUE(t.sampleRows.segStride == 1 || segBytes % 32 == 0);
           } else {
-            EXPECT_EQ(t.rowStride * (dt == kGngFloat32 ? 4 : 2) % 32, 0u);
+            EXPECT_EQ(t.rowStride * (dt == kDtypeFloat32 ? 4 : 2) % 32, 0u);
           }
           EXPECT_EQ(t.chunkElems % 64, 0u);
           CheckCoverage(t);
@@ -450,7 +454,7 @@ TEST(GroupNormGradTiling, InvariantsOverManyShapes) {
 // Every core gets within 10 % of the mean number of pieces when there are enough pieces.
 TEST(GroupNormGradTiling, CoresBalancedForModelShapes) {
   for (const Shape& s : ManyShapes()) {
-    GroupNormGradTiling t = Tile(s.n, s.c, s.hw, s.g, kGngFloat16);
+    GroupNormGradTiling t = Tile(s.n, s.c, s.hw, s.g, kDtypeFloat16);
     uint64_t pieces = s.n * s.g * t.groupSlots;
     if (pieces < 10 * t.blockDim) continue;
     std::vector<uint64_t> perCore(t.blockDim, t.wholeGroupsPerCore * t.groupSlots);
@@ -461,9 +465,9 @@ TEST(GroupNormGradTiling, CoresBalancedForModelShapes) {
     }
     if (t.mode == kGngSampleRows) {
       for (uint64_t k = 0; k < t.blockDim; ++k) {
-        const uint64_t pn = k / t.srGroupSplit;
-        const uint64_t rows = s.n / t.srSampleSplit + (pn < s.n % t.srSampleSplit ? 1 : 0);
-        perCore[k] = rows * t.srGroups * t.channelsPerGroup;
+        const uint64_t pn = k / t.sampleRows.groupSplit;
+        const uint64_t rows = s.n / t.sampleRows.sampleSplit + (pn < s.n % t.sampleRows.sampleSplit ? 1 : 0);
+        perCore[k] = rows * t.sampleRows.groups * t.channelsPerGroup;
       }
     }
     uint64_t groups = s.n * s.g;
