@@ -7,6 +7,7 @@
 #pragma once
 #include <cstdint>
 
+#include "batch_norm_elemt_grad_ub_layout.h"
 #include "kernel_dtype.h"
 #ifndef __CCE_AICORE__
 #include "soc_features.h"
@@ -59,6 +60,12 @@ struct BatchNormElemtGradTiling {
   BatchNormElemtGradChannelSlabsTiling channelSlabs;
 };
 
+// The UB layout of a tiling's mode for tiles of `tileElems` elements.
+inline BnElemtUbLayout BnElemtUbOf(const BatchNormElemtGradTiling& t, uint64_t tileElems) {
+  return BnElemtUb(KernelDtypeBytes(t.dyDtype), KernelDtypeBytes(t.xDtype), KernelDtypeBytes(t.dxDtype),
+                   t.mode == kBnElemtChannelSlabs, tileElems);
+}
+
 #ifndef __CCE_AICORE__
 // What the tiling needs to know about the call.
 struct BatchNormElemtGradProblem {
@@ -79,21 +86,20 @@ struct BatchNormElemtGradProblem {
 bool BatchNormElemtGradTilingFor(const BatchNormElemtGradProblem& problem, const SocFeatures& soc,
                                  BatchNormElemtGradTiling* tiling, const char** why);
 
-// UB bytes per tile element the kernel allocates: double-buffered dy, x and dx tiles, fp32 copies
-// of 16-bit inputs and, in kBnElemtChannelSlabs, four expanded fp32 coefficient rows.
+// UB bytes per tile element the kernel allocates (the layout of one element, before rounding).
 inline uint32_t BnElemtUbBytesPerElem(const BatchNormElemtGradTiling& t) {
-  uint32_t bytes = 2 * (KernelDtypeBytes(t.dyDtype) + KernelDtypeBytes(t.xDtype) + KernelDtypeBytes(t.dxDtype));
-  if (KernelDtypeBytes(t.dyDtype) == 2) bytes += 4;
-  if (KernelDtypeBytes(t.xDtype) == 2) bytes += 4;
-  if (t.mode == kBnElemtChannelSlabs) bytes += 4 * 4;
-  return bytes;
+  return static_cast<uint32_t>(BnElemtUbRawSum(BnElemtUbOf(t, 1)));
 }
 
-// UB bytes the kernel allocates for a tiling (the tests check it against the chip's UB).
+// Elements of one tile of the tiling's mode.
+inline uint64_t BnElemtTileElems(const BatchNormElemtGradTiling& t) {
+  return t.mode == kBnElemtChannelSlabs ? uint64_t{t.channelSlabs.rowPitch} * t.channelSlabs.rowsPerTile
+                                        : t.rowScalars.tileElems;
+}
+
+// UB bytes the kernel allocates for a tiling: the sum of its layout.
 inline uint64_t BatchNormElemtGradUbBytes(const BatchNormElemtGradTiling& t) {
-  uint32_t tileElems = t.mode == kBnElemtChannelSlabs ? t.channelSlabs.rowPitch * t.channelSlabs.rowsPerTile
-                                                      : t.rowScalars.tileElems;
-  return static_cast<uint64_t>(tileElems) * BnElemtUbBytesPerElem(t);
+  return BnElemtUbSum(BnElemtUbOf(t, BnElemtTileElems(t)));
 }
 #endif  // !__CCE_AICORE__
 

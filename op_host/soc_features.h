@@ -9,6 +9,10 @@ namespace normgrad {
 // PlatformAscendC (SocFeaturesOf below); tests build it by hand. The feature flags are what
 // differs between Atlas A2/A3 and the training series (arch 1001), see docs/hardware-rules.md.
 struct SocFeatures {
+  // Not an aggregate, so a brace list like {48, 196608, true} cannot silently fill the fields in
+  // declaration order: build one with MakeSocFeatures and set the flags by name.
+  explicit SocFeatures() = default;
+
   uint32_t vectorCores = 0;        // cores a vector kernel may use
   uint32_t ubBytes = 0;            // Unified Buffer per core
   bool trainingSeries = false;     // Atlas training (arch 1001)

@@ -34,7 +34,8 @@ class BatchNormElemtGradChannelSlabs {
     pitch_ = (rowLen_ + blockElems - 1) / blockElems * blockElems;
     const uint32_t tileElems = s.rowPitch * s.rowsPerTile;
     stream_.Init(pipe, t, dy, x, dx, tileElems);
-    for (int32_t i = 0; i < kCoefCount; ++i) pipe->InitBuffer(coefRows_[i], tileElems * sizeof(float));
+    const UbBuffer coef = BnElemtUbOf(t, tileElems).coef;  // kCoefCount rows (the layout's last member)
+    for (int32_t i = 0; i < kCoefCount; ++i) pipe->InitBuffer(coefRows_[i], static_cast<uint32_t>(coef.bytes));
     ExpandCoefficients(stats);
   }
 
@@ -51,6 +52,7 @@ class BatchNormElemtGradChannelSlabs {
 
  private:
   enum CoefRow : int32_t { kMeanRow = 0, kNabRow, kARow, kNacRow, kCoefCount };
+  static_assert(kCoefCount == kBnElemtCoefRows, "the UB layout plans kBnElemtCoefRows coefficient rows");
 
   __aicore__ inline void Compute(const BnElemtTile& tile) {
     stream_.BeginCompute(tile);

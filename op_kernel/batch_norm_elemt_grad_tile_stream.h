@@ -4,6 +4,7 @@
 #pragma once
 #include "kernel_operator.h"
 #include "batch_norm_elemt_grad_tiling.h"
+#include "common/ub_alloc.h"
 
 namespace normgrad {
 
@@ -57,11 +58,12 @@ class BnElemtTileStream {
     dy_ = dy;
     x_ = x;
     dx_ = dx;
-    pipe->InitBuffer(dyQue_, kBufferNum, tileElems * KernelDtypeBytes(t.dyDtype));
-    pipe->InitBuffer(xQue_, kBufferNum, tileElems * KernelDtypeBytes(t.xDtype));
-    pipe->InitBuffer(dxQue_, kBufferNum, tileElems * KernelDtypeBytes(t.dxDtype));
-    if (KernelDtypeBytes(t.dyDtype) == 2) pipe->InitBuffer(dyFloat_, tileElems * sizeof(float));
-    if (KernelDtypeBytes(t.xDtype) == 2) pipe->InitBuffer(xFloat_, tileElems * sizeof(float));
+    const BnElemtUbLayout ub = BnElemtUbOf(t, tileElems);
+    UbAllocQue(pipe, dyQue_, ub.dy);
+    UbAllocQue(pipe, xQue_, ub.x);
+    UbAllocQue(pipe, dxQue_, ub.dx);
+    UbAllocBuf(pipe, dyFloat_, ub.dyF);
+    UbAllocBuf(pipe, xFloat_, ub.xF);
   }
 
   __aicore__ inline void CopyIn(const BnElemtTile& tile) {
@@ -111,7 +113,6 @@ class BnElemtTileStream {
   }
 
  private:
-  static constexpr int32_t kBufferNum = 2;  // double buffering: MTE2/MTE3 overlap the vector math
 
   __aicore__ inline static void RowsIn(const AscendC::LocalTensor<uint8_t>& dst, GM_ADDR base, uint32_t dtype,
                                        const BnElemtTile& tile) {

@@ -193,6 +193,7 @@ struct BnCase {
   const char* soc;
   int64_t n, c, hw;
   normgrad::BatchNormElemtGradMode mode;
+  aclDataType dtype;  // dy, x and dx (16-bit ones add fp32 copies of dy and x to the layout)
 };
 
 void CheckBatchNorm(const BnCase& k) {
@@ -204,14 +205,15 @@ void CheckBatchNorm(const BnCase& k) {
   p.hw = k.hw;
   p.counterNumel = 2;
   p.counterDtype = normgrad::kDtypeInt32;
+  p.dyDtype = p.xDtype = p.dxDtype = k.dtype == ACL_FLOAT16 ? normgrad::kDtypeFloat16 : normgrad::kDtypeFloat32;
   p.hasWeight = true;
   normgrad::BatchNormElemtGradTiling t{};
   const char* why = nullptr;
   ASSERT_TRUE(normgrad::BatchNormElemtGradTilingFor(
-      p, {static_cast<uint32_t>(soc.aivCores), soc.ubBytes, soc.hasDataCopyPad, soc.hasBf16}, &t, &why))
+      p, normgrad::MakeSocFeatures(static_cast<uint32_t>(soc.aivCores), soc.ubBytes, !soc.hasDataCopyPad), &t, &why))
       << why;
   ASSERT_EQ(t.mode, k.mode) << "the case no longer reaches the mode it stands for";
-  ZeroTensor dy({k.n, k.c, k.hw}, ACL_FLOAT), x({k.n, k.c, k.hw}, ACL_FLOAT), dx({k.n, k.c, k.hw}, ACL_FLOAT);
+  ZeroTensor dy({k.n, k.c, k.hw}, k.dtype), x({k.n, k.c, k.hw}, k.dtype), dx({k.n, k.c, k.hw}, k.dtype);
   ZeroTensor mean({k.c}, ACL_FLOAT), invstd({k.c}, ACL_FLOAT), weight({k.c}, ACL_FLOAT), sumDy({k.c}, ACL_FLOAT),
       sumDyXmu({k.c}, ACL_FLOAT), counter({2}, ACL_INT32);
   const int32_t counts[2] = {3, 4};  // the execute phase refuses counts that sum to 0
@@ -230,8 +232,10 @@ void CheckBatchNorm(const BnCase& k) {
 
 TEST_F(UbPeak, BatchNormElemtEveryMode) {
   const BnCase cases[] = {
-      {"ascend910b", 32, 256, 56 * 56, normgrad::kBnElemtRowScalars},
-      {"ascend910b", 32, 256, 7 * 7, normgrad::kBnElemtChannelSlabs},
+      {"ascend910b", 32, 256, 56 * 56, normgrad::kBnElemtRowScalars, ACL_FLOAT},
+      {"ascend910b", 32, 256, 7 * 7, normgrad::kBnElemtChannelSlabs, ACL_FLOAT},
+      {"ascend910b", 32, 256, 56 * 56, normgrad::kBnElemtRowScalars, ACL_FLOAT16},
+      {"ascend910b", 32, 256, 7 * 7, normgrad::kBnElemtChannelSlabs, ACL_FLOAT16},
   };
   for (const BnCase& k : cases) {
     SCOPED_TRACE(std::string(k.soc) + " " + std::to_string(k.n) + "x" + std::to_string(k.c) + "x" +

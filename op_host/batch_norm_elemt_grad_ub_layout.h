@@ -1,0 +1,45 @@
+// BatchNormElemtGrad's Unified Buffer layout, written once: BnElemtTileStream::Init and the
+// channel-slab coefficient rows allocate exactly these members in this order, and the tiling's UB
+// figure is their sum (BatchNormElemtGradUbBytes). Shared by host and kernel (constexpr only).
+#pragma once
+#include <cstdint>
+
+#include "ub_layout.h"
+
+namespace normgrad {
+
+// Double buffering of the streamed tiles: MTE2/MTE3 overlap the vector math.
+constexpr uint32_t kBnElemtBufferNum = 2;
+// Channel slabs keep four expanded fp32 coefficient rows (mean, -a*b, a, -a*c) per tile element.
+constexpr uint32_t kBnElemtCoefRows = 4;
+
+struct BnElemtUbLayout {
+  UbBuffer dy, x, dx;  // native-dtype tiles, kBnElemtBufferNum deep
+  UbBuffer dyF, xF;    // fp32 copies of 16-bit dy and x
+  UbBuffer coef;       // channel slabs: kBnElemtCoefRows separate TBufs of `bytes` each
+};
+
+// The layout for tiles of `tileElems` elements of the given element sizes.
+constexpr BnElemtUbLayout BnElemtUb(uint32_t dyBytes, uint32_t xBytes, uint32_t dxBytes, bool channelSlabs,
+                                    uint64_t tileElems) {
+  return BnElemtUbLayout{
+      UbBuffer{tileElems * dyBytes, kBnElemtBufferNum},
+      UbBuffer{tileElems * xBytes, kBnElemtBufferNum},
+      UbBuffer{tileElems * dxBytes, kBnElemtBufferNum},
+      UbBufIf(dyBytes == 2, tileElems * 4),
+      UbBufIf(xBytes == 2, tileElems * 4),
+      UbBufIf(channelSlabs, tileElems * 4, kBnElemtCoefRows),
+  };
+}
+
+constexpr uint64_t BnElemtUbSum(const BnElemtUbLayout& l) {
+  return UbBytesOf(l.dy) + UbBytesOf(l.x) + UbBytesOf(l.dx) + UbBytesOf(l.dyF) + UbBytesOf(l.xF) + UbBytesOf(l.coef);
+}
+
+// Bytes per tile element before rounding: what the tiling divides its UB budget by.
+constexpr uint64_t BnElemtUbRawSum(const BnElemtUbLayout& l) {
+  return UbRawBytesOf(l.dy) + UbRawBytesOf(l.x) + UbRawBytesOf(l.dx) + UbRawBytesOf(l.dyF) + UbRawBytesOf(l.xF) +
+         UbRawBytesOf(l.coef);
+}
+
+}  // namespace normgrad
