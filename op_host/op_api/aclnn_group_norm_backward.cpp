@@ -170,6 +170,16 @@ aclnnStatus CheckShapes(const Args& a, int64_t n, int64_t c, int64_t hw, int64_t
     return Error(kStatusInvalid, kApi, "gradBetaOut has shape %s, expected %s %s", ShapeString(a.dbeta.shape).c_str(),
                  paramWhat, ShapeString(paramShape).c_str());
   }
+  const std::vector<normgrad::NamedTensor> all = {
+      {"gradOut", &a.dy},    {"input", &a.x},
+      {"mean", &a.mean},     {"rstd", &a.rstd},
+      {"gamma", a.hasGamma ? &a.gamma : nullptr},
+      {"gradInput", a.need[0] ? &a.dx : nullptr},
+      {"gradGammaOut", a.need[1] ? &a.dgamma : nullptr},
+      {"gradBetaOut", a.need[2] ? &a.dbeta : nullptr}};
+  for (size_t i = 5; i < all.size(); ++i) {
+    if (aclnnStatus st = normgrad::CheckOutputOverlap(kApi, all[i], all)) return st;
+  }
   return ACL_SUCCESS;
 }
 
