@@ -8,7 +8,7 @@
 // Row sums accumulate 64 lanes per row with one Add per chunk (common/row_sums.h) and are reduced
 // for the whole batch by one WholeReduceSum: a ReduceSum per row costs 3 cycles per repeat plus a
 // scalar round trip. fp32 inputs are used in place (no copy into a work buffer).
-//   dgamma += dy * xhat,  dbeta += dy          (over this core's rows, then over groups)
+//   dgamma += dy * xhat,  dbeta += dy          (over this core's rows, then over row ranges)
 // x-hat is never formed: the work rows hold x - mean, dgamma adds dy * (x - mean) by an Axpy with
 // rstd, s2 is summed without rstd and scaled once per row, and dx's Axpy takes rstd in its scalar.
 // dx is written over the resident dy of its batch (no output buffer) and leaves in one DMA per
@@ -25,6 +25,8 @@
 #include "common/row_sums.h"
 
 namespace normgrad {
+
+static_assert(kRowSumsLanes == kLnRowSumLanes, "the tiling's UB layout sizes the row-sum partials");
 
 struct LayerNormGradArgs {
   GM_ADDR dy;
@@ -46,14 +48,14 @@ class LayerNormGradBatch {
     a_ = args;
     t_ = t;
     core_ = static_cast<uint32_t>(AscendC::GetBlockIdx());
-    group_ = core_ / t.colSplit;
+    range_ = core_ / t.colSplit;
     slice_ = core_ % t.colSplit;
-    uint64_t base = t.rows / t.groups, rem = t.rows % t.groups;
-    rowStart_ = group_ * base + (group_ < rem ? group_ : rem);
-    rowCount_ = base + (group_ < rem ? 1 : 0);
-    if (t.denseRows) {  // groups of whole blocks of dx (see the tiling)
-      rowStart_ = static_cast<uint64_t>(group_) * t.denseGroupRows;
-      rowCount_ = group_ + 1 == t.groups ? t.rows - rowStart_ : t.denseGroupRows;
+    uint64_t base = t.rows / t.rowRanges, rem = t.rows % t.rowRanges;
+    rowStart_ = range_ * base + (range_ < rem ? range_ : rem);
+    rowCount_ = base + (range_ < rem ? 1 : 0);
+    if (t.denseRows) {  // ranges of whole blocks of dx (see the tiling)
+      rowStart_ = static_cast<uint64_t>(range_) * t.denseRangeRows;
+      rowCount_ = range_ + 1 == t.rowRanges ? t.rows - rowStart_ : t.denseRangeRows;
     }
     colStart_ = static_cast<uint64_t>(slice_) * t.sliceCols;
     sliceCols_ = static_cast<uint32_t>(t.cols - colStart_ < t.sliceCols ? t.cols - colStart_ : t.sliceCols);
@@ -63,6 +65,7 @@ class LayerNormGradBatch {
     recompute_ = t.chunkCols < t.sliceCols;
     workRows_ = recompute_ ? 1 : t.rowsPerBatch;
     needX_ = t.needDx || t.needDgamma;
+    shortRows_ = t.mode == kLnShortRows;
     bp_ = (t.rowsPerBatch + 7) / 8 * 8;
     InitBuffers();
     if (t_.needDx && t_.hasWeight && t_.gammaResident) {
@@ -85,93 +88,69 @@ class LayerNormGradBatch {
     return static_cast<uint32_t>(rowCount_ - first < t_.rowsPerBatch ? rowCount_ - first : t_.rowsPerBatch);
   }
 
+  // Allocates the mode's UB layout (LayerNormGradBatchUb in the tiling header, the same list the
+  // host's UB figure sums), in its order, then names the pieces.
   __aicore__ inline void InitBuffers() {
-    const uint32_t s = sizeof(T), b = t_.rowsPerBatch, c = t_.chunkCols, wp = t_.sliceStride;
-    pipe_->InitBuffer(dyQue_, t_.bufferNum, b * wp * s);
-    if (needX_) pipe_->InitBuffer(xQue_, t_.bufferNum, b * wp * s);
-    // Short rows (rowRepeat) stage dx in their own queue; the other modes write it over dy.
-    if (t_.needDx && t_.rowRepeat) pipe_->InitBuffer(dxQue_, 2, b * c * s);
-    if (!kFloatIn || t_.rowRepeat) pipe_->InitBuffer(dyBuf_, workRows_ * c * 4);  // fp32 dy is used in place
+    const LnBatchUbLayout ub = LayerNormGradBatchUb(t_);
+    pipe_->InitBuffer(dyQue_, ub.buf[kLnUbDyQue].count, static_cast<uint32_t>(ub.buf[kLnUbDyQue].bytes));
+    if (ub.buf[kLnUbXQue].count) pipe_->InitBuffer(xQue_, ub.buf[kLnUbXQue].count, Bytes(ub, kLnUbXQue));
+    if (ub.buf[kLnUbDxQue].count) pipe_->InitBuffer(dxQue_, ub.buf[kLnUbDxQue].count, Bytes(ub, kLnUbDxQue));
+    for (uint32_t i = kLnUbDyF; i < kLnUbDense; ++i) {
+      if (ub.buf[i].count) pipe_->InitBuffer(buf_[i], Bytes(ub, i));
+    }
+    if (ub.buf[kLnUbDense].count) dense_.Init(pipe_, t_.rowsPerBatch * static_cast<uint32_t>(t_.cols));
+    if (ub.buf[kLnUbSync].count) pipe_->InitBuffer(buf_[kLnUbSync], Bytes(ub, kLnUbSync));
+    if (!kFloatIn || shortRows_) dyF_ = Ub(kLnUbDyF);
     if (needX_) {
-      pipe_->InitBuffer(xhatBuf_, workRows_ * c * 4);
-      // Chunked slices need no third work row: see the header comment.
-      if (!recompute_) pipe_->InitBuffer(tmpBuf_, workRows_ * c * 4);
-      pipe_->InitBuffer(meanRawBuf_, b * 4);
-      pipe_->InitBuffer(rstdRawBuf_, b * 4);
-      pipe_->InitBuffer(meanBuf_, b * 4);
-      pipe_->InitBuffer(rstdBuf_, b * 4);
-      if (t_.rowRepeat) {
-        pipe_->InitBuffer(meanBBuf_, bp_ * 32);
-        pipe_->InitBuffer(rstdBBuf_, bp_ * 32);
+      xhatF_ = Ub(kLnUbXhat);
+      // Chunked slices keep no third work row: x - mean becomes dy * (x - mean) in place.
+      tmpF_ = recompute_ ? xhatF_ : Ub(kLnUbTmp);
+      meanF_ = Ub(kLnUbMean);
+      rstdF_ = Ub(kLnUbRstd);
+      if (shortRows_) {
+        meanB_ = Ub(kLnUbMeanB);
+        rstdB_ = Ub(kLnUbRstdB);
       }
     }
     if (t_.needDx) {
-      pipe_->InitBuffer(sum1Buf_, bp_ * 4);
-      pipe_->InitBuffer(sum2Buf_, bp_ * 4);
-      if (!t_.rowRepeat || sliceCols_ > kRowSumsLanes) pipe_->InitBuffer(acc1Buf_, bp_ * kRowSumsLanes * 4);
-      if (!t_.rowRepeat) pipe_->InitBuffer(acc2Buf_, bp_ * kRowSumsLanes * 4);
-      if (t_.colSplit > 1) pipe_->InitBuffer(exchBuf_, t_.colSplit * 2 * bp_ * 4);
-      if (t_.rowRepeat) {
-        pipe_->InitBuffer(s1BBuf_, bp_ * 32);
-        pipe_->InitBuffer(s2BBuf_, bp_ * 32);
-      }
-      if (t_.hasWeight) {
-        pipe_->InitBuffer(gammaBuf_, (t_.gammaResident ? wp : c) * 4);
-      }
-    }
-    const uint32_t accCols = t_.accResident ? wp : c;
-    if (t_.needDgamma) pipe_->InitBuffer(dgammaBuf_, accCols * 4);
-    if (t_.needDbeta) pipe_->InitBuffer(dbetaBuf_, accCols * 4);
-    // The gamma load staging and the dgamma/dbeta store staging reuse tmpF_ (xhatF_ when chunks
-    // recompute), which holds nothing live at those points (each staging use is fenced against the
-    // pipe that used it before).
-    if (!needX_ && (t_.needDgamma || t_.needDbeta)) pipe_->InitBuffer(stageBuf_, c * 4);
-    if (!kFloatIn || t_.rowRepeat) dyF_ = dyBuf_.Get<float>();
-    if (needX_) {
-      xhatF_ = xhatBuf_.Get<float>();
-      tmpF_ = recompute_ ? xhatF_ : tmpBuf_.Get<float>();
-      meanF_ = meanBuf_.Get<float>();
-      rstdF_ = rstdBuf_.Get<float>();
-      if (t_.rowRepeat) {
-        meanB_ = meanBBuf_.Get<float>();
-        rstdB_ = rstdBBuf_.Get<float>();
-      }
-    }
-    if (t_.needDx) {
-      sum1_ = sum1Buf_.Get<float>();
-      sum2_ = sum2Buf_.Get<float>();
-      if (!t_.rowRepeat || sliceCols_ > kRowSumsLanes) acc1_ = acc1Buf_.Get<float>();
-      if (!t_.rowRepeat) acc2_ = acc2Buf_.Get<float>();
-      if (t_.rowRepeat) {
-        s1B_ = s1BBuf_.Get<float>();
-        s2B_ = s2BBuf_.Get<float>();
+      sum1_ = Ub(kLnUbSum1);
+      sum2_ = Ub(kLnUbSum2);
+      if (ub.buf[kLnUbAcc1].count) acc1_ = Ub(kLnUbAcc1);
+      if (ub.buf[kLnUbAcc2].count) acc2_ = Ub(kLnUbAcc2);
+      if (shortRows_) {
+        s1B_ = Ub(kLnUbS1B);
+        s2B_ = Ub(kLnUbS2B);
       }
       if (t_.hasWeight) {
         gammaRaw_ = tmpF_;
-        gammaF_ = gammaBuf_.Get<float>();
+        gammaF_ = Ub(kLnUbGamma);
       }
     }
-    if (t_.needDgamma) dgammaF_ = dgammaBuf_.Get<float>();
-    if (t_.needDbeta) dbetaF_ = dbetaBuf_.Get<float>();
-    if (t_.needDgamma || t_.needDbeta) stage_ = needX_ ? tmpF_ : stageBuf_.Get<float>();
+    if (t_.needDgamma) dgammaF_ = Ub(kLnUbDgamma);
+    if (t_.needDbeta) dbetaF_ = Ub(kLnUbDbeta);
+    // The gamma load staging and the dgamma/dbeta store staging reuse tmpF_ (xhatF_ when chunks
+    // recompute), which holds nothing live at those points (each staging use is fenced against the
+    // pipe that used it before).
+    if (t_.needDgamma || t_.needDbeta) stage_ = needX_ ? tmpF_ : Ub(kLnUbStage);
     if (t_.blockCopy) {
       // Whole-block copies (Atlas training): one scratch block; stores below one block only into
       // workspace rows padded to 16 floats or outputs the aclnn layer stages through workspace.
-      pipe_->InitBuffer(scratchBuf_, 32);
       ioRows_.on = ioCols_.on = ioWs_.on = true;
-      ioRows_.scratch = ioCols_.scratch = ioWs_.scratch = scratchBuf_.Get<float>();
+      ioRows_.scratch = ioCols_.scratch = ioWs_.scratch = Ub(kLnUbScratch);
       ioRows_.total = t_.rows;
       ioCols_.total = t_.cols;
       ioWs_.total = ~0ull;
-      if (t_.denseRows && t_.needDx) dense_.Init(pipe_, t_.rowsPerBatch * static_cast<uint32_t>(t_.cols));
     }
-    if (t_.softSync && t_.colSplit > 1 && t_.needDx) pipe_->InitBuffer(syncUb_, t_.blockDim * 32);
-    if (t_.needDx && !t_.rowRepeat) {
+    if (t_.needDx && !shortRows_) {
       for (uint32_t i = 0; i < t_.bufferNum; ++i) {
         dxOutEvt_[i] = static_cast<event_t>(pipe_->AllocEventID<AscendC::HardEvent::MTE3_MTE2>());
       }
     }
   }
+  __aicore__ static inline uint32_t Bytes(const LnBatchUbLayout& ub, uint32_t i) {
+    return static_cast<uint32_t>(ub.buf[i].bytes);
+  }
+  __aicore__ inline AscendC::LocalTensor<float> Ub(uint32_t i) { return buf_[i].template Get<float>(); }
 
   __aicore__ inline void ZeroSums(uint32_t count) {
     if (t_.needDgamma) AscendC::Duplicate(dgammaF_, 0.0f, static_cast<int32_t>(count));
@@ -190,10 +169,10 @@ class LayerNormGradBatch {
     dyIn_ = LoadRows(dyQue_, a_.dy, r0, n);
     if (needX_) {
       xIn_ = LoadRows(xQue_, a_.x, r0, n);
-      LoadAsFloat(meanF_, meanRawBuf_.Get<float>(), a_.mean, r0, n, t_.statsDtype, ioRows_);
-      LoadAsFloat(rstdF_, rstdRawBuf_.Get<float>(), a_.rstd, r0, n, t_.statsDtype, ioRows_);
+      LoadAsFloat(meanF_, Ub(kLnUbMeanRaw), a_.mean, r0, n, t_.statsDtype, ioRows_);
+      LoadAsFloat(rstdF_, Ub(kLnUbRstdRaw), a_.rstd, r0, n, t_.statsDtype, ioRows_);
     }
-    if (t_.needDx && !t_.rowRepeat) {
+    if (t_.needDx && !shortRows_) {
       AscendC::Duplicate(acc1_, 0.0f, static_cast<int32_t>(n * kRowSumsLanes));
       AscendC::Duplicate(acc2_, 0.0f, static_cast<int32_t>(n * kRowSumsLanes));
     }
@@ -216,7 +195,7 @@ class LayerNormGradBatch {
       } else {
         AscendC::GlobalTensor<T> whole;
         whole.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(src));
-        const AscendC::LocalTensor<T> scratch = scratchBuf_.Get<T>();
+        const AscendC::LocalTensor<T> scratch = buf_[kLnUbScratch].template Get<T>();
         for (uint32_t r = 0; r < n; ++r) {
           LoadBlocks(rows[r * t_.sliceStride], scratch, whole, (r0 + r) * t_.cols + colStart_, sliceCols_,
                      t_.rows * t_.cols);
@@ -490,7 +469,7 @@ class LayerNormGradBatch {
       AscendC::DataCopy(gm, out, params);
       return;
     }
-    const AscendC::LocalTensor<T> scratch = scratchBuf_.Get<T>();
+    const AscendC::LocalTensor<T> scratch = buf_[kLnUbScratch].template Get<T>();
     for (uint32_t r = 0; r < n; ++r) StoreBlocks(gm, out[r * stride], scratch, r * t_.cols, cw);
     PipeFence<AscendC::HardEvent::MTE3_S>();  // the last scratch block has left before its next use
   }
@@ -518,18 +497,18 @@ class LayerNormGradBatch {
     const uint64_t col = colStart_ + c0;
     GM_ADDR partials = a_.workspace + t_.partialOffset;
     if (t_.needDgamma) {
-      if (t_.groups == 1) {
+      if (t_.rowRanges == 1) {
         StoreFromFloat(a_.dgamma, col, dgammaF_[accOff], stage_, cw, t_.weightDtype, ioCols_);
       } else {
-        StoreFromFloat(partials, (group_ * 2ull + 0) * t_.partialStride + col, dgammaF_[accOff], stage_, cw, 0,
+        StoreFromFloat(partials, (range_ * 2ull + 0) * t_.partialStride + col, dgammaF_[accOff], stage_, cw, 0,
                        ioWs_);
       }
     }
     if (t_.needDbeta) {
-      if (t_.groups == 1) {
+      if (t_.rowRanges == 1) {
         StoreFromFloat(a_.dbeta, col, dbetaF_[accOff], stage_, cw, t_.weightDtype, ioCols_);
       } else {
-        StoreFromFloat(partials, (group_ * 2ull + 1) * t_.partialStride + col, dbetaF_[accOff], stage_, cw, 0,
+        StoreFromFloat(partials, (range_ * 2ull + 1) * t_.partialStride + col, dbetaF_[accOff], stage_, cw, 0,
                        ioWs_);
       }
     }
@@ -544,18 +523,16 @@ class LayerNormGradBatch {
   AscendC::TPipe* pipe_ = nullptr;
   LayerNormGradArgs a_{};
   LayerNormGradTiling t_{};
-  uint32_t core_ = 0, group_ = 0, slice_ = 0, sliceCols_ = 0, nChunks_ = 0, bp_ = 0, workRows_ = 0;
+  uint32_t core_ = 0, range_ = 0, slice_ = 0, sliceCols_ = 0, nChunks_ = 0, bp_ = 0, workRows_ = 0;
   uint32_t loads_ = 0, dySlot_ = 0;                  // dy loads so far; the dy buffer of the batch
   event_t dxOutEvt_[2] = {};               // MTE3_MTE2 per dy buffer: its dx has left
   bool dxOutPending_[2] = {false, false};
   bool recompute_ = false;
   uint64_t rowStart_ = 0, rowCount_ = 0, colStart_ = 0;
-  bool needX_ = false;
+  bool needX_ = false, shortRows_ = false;
   AscendC::TQue<AscendC::TPosition::VECIN, 1> dyQue_, xQue_;
   AscendC::TQue<AscendC::TPosition::VECOUT, 1> dxQue_;
-  AscendC::TBuf<AscendC::TPosition::VECCALC> dyBuf_, xhatBuf_, tmpBuf_, meanRawBuf_, rstdRawBuf_, meanBuf_,
-      rstdBuf_, sum1Buf_, sum2Buf_, acc1Buf_, acc2Buf_, exchBuf_, gammaBuf_, dgammaBuf_, dbetaBuf_, stageBuf_,
-      meanBBuf_, rstdBBuf_, s1BBuf_, s2BBuf_, scratchBuf_, syncUb_;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> buf_[kLnBatchUbCount];  // by LnBatchUb (queues unused)
   BlockIo ioRows_, ioCols_, ioWs_;  // whole-block copies of stats (M), gamma/dgamma/dbeta (D), workspace
   DenseBlockWriter<T> dense_;
   AscendC::LocalTensor<T> dyIn_, xIn_;

@@ -1,4 +1,4 @@
-// LayerNorm backward mode WholeRows with rowRepeat: short whole rows (one chunk, at most 2040
+// LayerNorm backward mode ShortRows: short whole rows (one chunk, at most 2040
 // elements), every step a level-0 instruction that repeats over the rows of the batch, one per
 // 64-column piece (common/row_repeat.h); per-row scalars are Brcb'd. Same math and sum
 // orders as layer_norm_grad_batch.h, for batches with more rows than 64-column pieces.
