@@ -16,10 +16,8 @@
 // in several chunks keep two fp32 work rows: x - mean becomes dy * (x - mean) in place.
 #pragma once
 #include "kernel_operator.h"
-#include "common/pad_copy.h"
+#include "layer_norm_grad_copy.h"
 #include "layer_norm_grad_tiling.h"
-#include "common/block_copy.h"
-#include "common/dense_block_writer.h"
 #include "common/float_io.h"
 #include "common/pipe_fence.h"
 #include "common/row_sums.h"
@@ -40,7 +38,8 @@ struct LayerNormGradArgs {
   GM_ADDR workspace;
 };
 
-template <typename T>
+// Copy: LnPadCopy<T> or LnBlockCopy<T> (layer_norm_grad_copy.h).
+template <typename T, typename Copy>
 class LayerNormGradBatch {
  public:
   __aicore__ inline void Init(AscendC::TPipe* pipe, const LayerNormGradArgs& args, const LayerNormGradTiling& t) {
@@ -98,7 +97,10 @@ class LayerNormGradBatch {
     for (uint32_t i = kLnUbDyF; i < kLnUbDense; ++i) {
       if (ub.buf[i].count) pipe_->InitBuffer(buf_[i], Bytes(ub, i));
     }
-    if (ub.buf[kLnUbDense].count) dense_.Init(pipe_, t_.rowsPerBatch * static_cast<uint32_t>(t_.cols));
+    GM_ADDR rangeDx = t_.needDx ? a_.dx + rowStart_ * t_.cols * sizeof(T) : nullptr;
+    AscendC::LocalTensor<T> scratch;
+    if constexpr (Copy::kBlocks) scratch = buf_[kLnUbScratch].template Get<T>();
+    copy_.Init(pipe_, t_, ub, scratch, rangeDx);  // in the place of kLnUbDense
     if (ub.buf[kLnUbSync].count) pipe_->InitBuffer(buf_[kLnUbSync], Bytes(ub, kLnUbSync));
     if (!kFloatIn || shortRows_) dyF_ = Ub(kLnUbDyF);
     if (needX_) {
@@ -132,7 +134,7 @@ class LayerNormGradBatch {
     // recompute), which holds nothing live at those points (each staging use is fenced against the
     // pipe that used it before).
     if (t_.needDgamma || t_.needDbeta) stage_ = needX_ ? tmpF_ : Ub(kLnUbStage);
-    if (t_.blockCopy) {
+    if constexpr (Copy::kBlocks) {
       // Whole-block copies (Atlas training): one scratch block; stores below one block only into
       // workspace rows padded to 16 floats or outputs the aclnn layer stages through workspace.
       ioRows_.on = ioCols_.on = ioWs_.on = true;
@@ -180,35 +182,8 @@ class LayerNormGradBatch {
 
   __aicore__ inline AscendC::LocalTensor<T> LoadRows(AscendC::TQue<AscendC::TPosition::VECIN, 1>& que, GM_ADDR src,
                                                      uint64_t r0, uint32_t n) {
-    const uint32_t s = sizeof(T);
     AscendC::LocalTensor<T> rows = que.template AllocTensor<T>();
-    AscendC::GlobalTensor<T> gm;
-    gm.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(src) + r0 * t_.cols + colStart_);
-    uint32_t rowBlocks = (sliceCols_ * s + 31) / 32;
-    if (t_.blockCopy) {
-      // DataCopyParams strides are uint16_t blocks: longer row pitches copy row by row.
-      if ((sliceCols_ * s) % 32 == 0 && (t_.cols * s) % 32 == 0 && t_.cols * s / 32 <= 65535) {
-        AscendC::DataCopyParams params(static_cast<uint16_t>(n), static_cast<uint16_t>(rowBlocks),
-                                       static_cast<uint16_t>((t_.cols - sliceCols_) * s / 32),
-                                       static_cast<uint16_t>(t_.sliceStride * s / 32 - rowBlocks));
-        AscendC::DataCopy(rows, gm, params);
-      } else {
-        AscendC::GlobalTensor<T> whole;
-        whole.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(src));
-        const AscendC::LocalTensor<T> scratch = buf_[kLnUbScratch].template Get<T>();
-        for (uint32_t r = 0; r < n; ++r) {
-          LoadBlocks(rows[r * t_.sliceStride], scratch, whole, (r0 + r) * t_.cols + colStart_, sliceCols_,
-                     t_.rows * t_.cols);
-        }
-      }
-      que.EnQue(rows);
-      return que.template DeQue<T>();
-    }
-    AscendC::DataCopyExtParams params(static_cast<uint16_t>(n), sliceCols_ * s,
-                                      static_cast<uint32_t>((t_.cols - sliceCols_) * s),
-                                      t_.sliceStride * s / 32 - rowBlocks, 0);
-    AscendC::DataCopyPadExtParams<T> pad(false, 0, 0, static_cast<T>(0.0f));
-    PadCopy(rows, gm, params, pad);
+    copy_.LoadRows(rows, src, t_, r0, colStart_, n, sliceCols_);
     que.EnQue(rows);
     return que.template DeQue<T>();
   }
@@ -389,12 +364,12 @@ class LayerNormGradBatch {
       AscendC::Axpy(g, xs, xCoef, cnt);
       AscendC::Muls(g, g, rstd, cnt);
       if constexpr (!kFloatIn) {
-        if (recompute) AscendC::Cast(dyIn_[r * t_.sliceStride + c0], g, DownCastMode(), cw);
+        if (recompute) AscendC::Cast(dyIn_[r * t_.sliceStride + c0], g, Copy::kDownCast, cw);
       }
     }
     if constexpr (!kFloatIn) {
       // One chunk: the work rows sit at the stride of the resident dy, so one down-cast covers the batch.
-      if (!recompute) AscendC::Cast(dyIn_, dyF_, DownCastMode(), n * t_.sliceStride);
+      if (!recompute) AscendC::Cast(dyIn_, dyF_, Copy::kDownCast, n * t_.sliceStride);
     }
   }
 
@@ -409,7 +384,7 @@ class LayerNormGradBatch {
     AscendC::Muls(xs, xs, a, cnt);
     AscendC::Adds(xs, xs, b, cnt);
     AscendC::Axpy(xs, g, rstd, cnt);
-    AscendC::Cast(dyIn_[r * t_.sliceStride + c0], xs, DownCastMode(), cw);
+    AscendC::Cast(dyIn_[r * t_.sliceStride + c0], xs, Copy::kDownCast, cw);
   }
 
   // |mean| * rstd = |mean| / sigma <= 64: the cancellation in a * x + b costs at most 64 fp32
@@ -422,16 +397,9 @@ class LayerNormGradBatch {
   // Writes dx of the batch's n rows from over dy; the next load into this dy buffer waits for it.
   __aicore__ inline void StoreDx(uint64_t r0, uint32_t n) {
     PipeFence<AscendC::HardEvent::V_MTE3>();
-    const uint32_t s = sizeof(T), cw = sliceCols_;
     AscendC::GlobalTensor<T> gm;
     gm.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a_.dx) + r0 * t_.cols + colStart_);
-    if (t_.blockCopy) {
-      StoreDxBlocks(gm, dyIn_, r0, n, cw, t_.sliceStride);
-    } else {
-      AscendC::DataCopyExtParams params(static_cast<uint16_t>(n), cw * s, t_.sliceStride * s / 32 - (cw * s + 31) / 32,
-                                        static_cast<uint32_t>((t_.cols - cw) * s), 0);
-      PadCopy(gm, dyIn_, params);
-    }
+    copy_.StoreRows(gm, dyIn_, t_, n, sliceCols_, t_.sliceStride);
     AscendC::SetFlag<AscendC::HardEvent::MTE3_MTE2>(dxOutEvt_[dySlot_]);
     dxOutPending_[dySlot_] = true;
   }
@@ -445,42 +413,8 @@ class LayerNormGradBatch {
     }
   }
 
-  // Both round to nearest even; Atlas training has no CAST_RINT from float to half.
-  __aicore__ inline AscendC::RoundMode DownCastMode() const {
-    return t_.blockCopy ? AscendC::RoundMode::CAST_NONE : AscendC::RoundMode::CAST_RINT;
-  }
-
-  // dx of n rows of width cw, stride UB elements apart, by whole blocks: one strided copy when rows
-  // are whole blocks; else per row the whole blocks and the block ending at the row's end (the
-  // tiling keeps every slice at least 16 columns wide); rows under one block go to the dense writer.
-  __aicore__ inline void StoreDxBlocks(const AscendC::GlobalTensor<T>& gm, const AscendC::LocalTensor<T>& out,
-                                       uint64_t r0, uint32_t n, uint32_t cw, uint32_t stride) {
-    const uint32_t s = sizeof(T);
-    if (t_.denseRows) {
-      AscendC::GlobalTensor<T> dx;
-      dx.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a_.dx) + rowStart_ * t_.cols);
-      dense_.Append(dx, out, n, stride, cw);
-      return;
-    }
-    if ((cw * s) % 32 == 0 && (t_.cols * s) % 32 == 0 && t_.cols * s / 32 <= 65535) {
-      AscendC::DataCopyParams params(static_cast<uint16_t>(n), static_cast<uint16_t>(cw * s / 32),
-                                     static_cast<uint16_t>((stride - cw) * s / 32),
-                                     static_cast<uint16_t>((t_.cols - cw) * s / 32));
-      AscendC::DataCopy(gm, out, params);
-      return;
-    }
-    const AscendC::LocalTensor<T> scratch = buf_[kLnUbScratch].template Get<T>();
-    for (uint32_t r = 0; r < n; ++r) StoreBlocks(gm, out[r * stride], scratch, r * t_.cols, cw);
-    PipeFence<AscendC::HardEvent::MTE3_S>();  // the last scratch block has left before its next use
-  }
-
-  // Rows under one block (denseRows): the last partial block once every row is packed.
-  __aicore__ inline void FinishDense() {
-    if (!t_.denseRows || !t_.needDx) return;
-    AscendC::GlobalTensor<T> dx;
-    dx.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a_.dx) + rowStart_ * t_.cols);
-    dense_.Finish(dx);
-  }
+  // dx of rows under one block (LnBlockCopy's dense writer) once every row is packed.
+  __aicore__ inline void FinishDense() { copy_.Finish(t_); }
 
   // g as pass 1 left it: in the resident fp32 input (any chunk), or in dyF_ (single chunk, 16-bit).
   __aicore__ inline AscendC::LocalTensor<float> GResident(uint32_t r, uint32_t c0) {
@@ -534,7 +468,7 @@ class LayerNormGradBatch {
   AscendC::TQue<AscendC::TPosition::VECOUT, 1> dxQue_;
   AscendC::TBuf<AscendC::TPosition::VECCALC> buf_[kLnBatchUbCount];  // by LnBatchUb (queues unused)
   BlockIo ioRows_, ioCols_, ioWs_;  // whole-block copies of stats (M), gamma/dgamma/dbeta (D), workspace
-  DenseBlockWriter<T> dense_;
+  Copy copy_;
   AscendC::LocalTensor<T> dyIn_, xIn_;
   AscendC::LocalTensor<float> dyF_, xhatF_, tmpF_, meanF_, rstdF_, sum1_, sum2_, acc1_, acc2_, gammaRaw_, gammaF_,
       dgammaF_, dbetaF_, stage_, meanB_, rstdB_, s1B_, s2B_;

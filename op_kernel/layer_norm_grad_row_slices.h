@@ -7,8 +7,8 @@
 
 namespace normgrad {
 
-template <typename T>
-class LayerNormGradRowSlices : public LayerNormGradBatch<T> {
+template <typename T, typename Copy>
+class LayerNormGradRowSlices : public LayerNormGradBatch<T, Copy> {
  public:
   // Every core runs batchesPerRange batches (some may be empty) so that all reach each barrier.
   __aicore__ inline void Process() {

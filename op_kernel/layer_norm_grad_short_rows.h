@@ -9,8 +9,9 @@
 
 namespace normgrad {
 
+// DataCopyPad only: the mode needs Brcb, which the training series (block copies) lacks.
 template <typename T>
-class LayerNormGradShortRows : public LayerNormGradBatch<T> {
+class LayerNormGradShortRows : public LayerNormGradBatch<T, LnPadCopy<T>> {
  public:
   __aicore__ inline void Process() {
     for (uint32_t batch = 0;; ++batch) {

@@ -23,10 +23,18 @@ __aicore__ inline void RunLayerNormGrad(const LayerNormGradArgs& args, const Lay
   AscendC::TPipe pipe;
   switch (t.mode) {
     case kLnWholeRows:
-      RunMode<LayerNormGradWholeRows<T>>(&pipe, args, t);
+      if (t.blockCopy) {
+        RunMode<LayerNormGradWholeRows<T, LnBlockCopy<T>>>(&pipe, args, t);
+      } else {
+        RunMode<LayerNormGradWholeRows<T, LnPadCopy<T>>>(&pipe, args, t);
+      }
       break;
     case kLnRowSlices:
-      RunMode<LayerNormGradRowSlices<T>>(&pipe, args, t);
+      if (t.blockCopy) {
+        RunMode<LayerNormGradRowSlices<T, LnBlockCopy<T>>>(&pipe, args, t);
+      } else {
+        RunMode<LayerNormGradRowSlices<T, LnPadCopy<T>>>(&pipe, args, t);
+      }
       break;
     case kLnTwoPass:
       RunMode<LayerNormGradTwoPass<T>>(&pipe, args, t);

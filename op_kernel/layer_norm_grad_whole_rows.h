@@ -6,8 +6,8 @@
 
 namespace normgrad {
 
-template <typename T>
-class LayerNormGradWholeRows : public LayerNormGradBatch<T> {
+template <typename T, typename Copy>
+class LayerNormGradWholeRows : public LayerNormGradBatch<T, Copy> {
  public:
   __aicore__ inline void Process() {
     for (uint32_t batch = 0;; ++batch) {
