@@ -3,12 +3,12 @@
 // them through the workspace around a barrier per batch (a SyncAll, or on A2/A3 the split-phase
 // hardware flags, tiling field exchangeSync), so dy and x are still read once.
 #pragma once
-#include "layer_norm_grad_batch.h"
+#include "layer_norm_grad_chunks.h"
 
 namespace normgrad {
 
 template <typename T, typename Copy>
-class LayerNormGradRowSlices : public LayerNormGradBatch<T, Copy> {
+class LayerNormGradRowSlices : public LayerNormGradChunks<T, Copy> {
  public:
   // Every core runs batchesPerRange batches (some may be empty) so that all reach each barrier.
   __aicore__ inline void Process() {
