@@ -15,6 +15,15 @@
 
 namespace normgrad {
 
+// Row r0, column col of an M x D tensor at base.
+template <typename T>
+__aicore__ inline AscendC::GlobalTensor<T> LnRowsAt(GM_ADDR base, const LayerNormGradTiling& t, uint64_t r0,
+                                                    uint64_t col) {
+  AscendC::GlobalTensor<T> gm;
+  gm.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(base) + r0 * t.cols + col);
+  return gm;
+}
+
 template <typename T>
 class LnPadCopy {
  public:
@@ -28,10 +37,8 @@ class LnPadCopy {
   // Rows [r0, r0 + n) of src, columns [col, col + cw), into rows.
   __aicore__ inline void LoadRows(const AscendC::LocalTensor<T>& rows, GM_ADDR src, const LayerNormGradTiling& t,
                                   uint64_t r0, uint64_t col, uint32_t n, uint32_t cw) {
-    const uint32_t s = sizeof(T);
-    AscendC::GlobalTensor<T> gm;
-    gm.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(src) + r0 * t.cols + col);
-    const uint32_t rowBlocks = (cw * s + 31) / 32;
+    const uint32_t s = sizeof(T), rowBlocks = (cw * s + 31) / 32;
+    const AscendC::GlobalTensor<T> gm = LnRowsAt<T>(src, t, r0, col);
     AscendC::DataCopyExtParams params(static_cast<uint16_t>(n), cw * s, static_cast<uint32_t>((t.cols - cw) * s),
                                       t.sliceStride * s / 32 - rowBlocks, 0);
     AscendC::DataCopyPadExtParams<T> pad(false, 0, 0, static_cast<T>(0.0f));
@@ -68,10 +75,8 @@ class LnBlockCopy {
 
   __aicore__ inline void LoadRows(const AscendC::LocalTensor<T>& rows, GM_ADDR src, const LayerNormGradTiling& t,
                                   uint64_t r0, uint64_t col, uint32_t n, uint32_t cw) {
-    const uint32_t s = sizeof(T);
-    AscendC::GlobalTensor<T> gm;
-    gm.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(src) + r0 * t.cols + col);
-    const uint32_t rowBlocks = (cw * s + 31) / 32;
+    const uint32_t s = sizeof(T), rowBlocks = (cw * s + 31) / 32;
+    const AscendC::GlobalTensor<T> gm = LnRowsAt<T>(src, t, r0, col);
     // DataCopyParams strides are uint16_t blocks: longer row pitches copy row by row.
     if ((cw * s) % 32 == 0 && (t.cols * s) % 32 == 0 && t.cols * s / 32 <= 65535) {
       AscendC::DataCopyParams params(static_cast<uint16_t>(n), static_cast<uint16_t>(rowBlocks),

@@ -18,23 +18,25 @@ __aicore__ inline void RunMode(AscendC::TPipe* pipe, const LayerNormGradArgs& ar
   op.Process();
 }
 
+// A batch mode with the copy policy of the tiling: whole 32-byte blocks where DataCopyPad is missing.
+template <template <typename, typename> class Mode, typename T>
+__aicore__ inline void RunWithCopy(AscendC::TPipe* pipe, const LayerNormGradArgs& args, const LayerNormGradTiling& t) {
+  if (t.blockCopy) {
+    RunMode<Mode<T, LnBlockCopy<T>>>(pipe, args, t);
+  } else {
+    RunMode<Mode<T, LnPadCopy<T>>>(pipe, args, t);
+  }
+}
+
 template <typename T>
 __aicore__ inline void RunLayerNormGrad(const LayerNormGradArgs& args, const LayerNormGradTiling& t) {
   AscendC::TPipe pipe;
   switch (t.mode) {
     case kLnWholeRows:
-      if (t.blockCopy) {
-        RunMode<LayerNormGradWholeRows<T, LnBlockCopy<T>>>(&pipe, args, t);
-      } else {
-        RunMode<LayerNormGradWholeRows<T, LnPadCopy<T>>>(&pipe, args, t);
-      }
+      RunWithCopy<LayerNormGradWholeRows, T>(&pipe, args, t);
       break;
     case kLnRowSlices:
-      if (t.blockCopy) {
-        RunMode<LayerNormGradRowSlices<T, LnBlockCopy<T>>>(&pipe, args, t);
-      } else {
-        RunMode<LayerNormGradRowSlices<T, LnPadCopy<T>>>(&pipe, args, t);
-      }
+      RunWithCopy<LayerNormGradRowSlices, T>(&pipe, args, t);
       break;
     case kLnTwoPass:
       RunMode<LayerNormGradTwoPass<T>>(&pipe, args, t);
