@@ -81,6 +81,61 @@ void PlanReduce(LayerNormGradTiling& t, uint32_t budget) {
   t.reduce.chunkCols = static_cast<uint32_t>(std::max<uint64_t>(16, std::min<uint64_t>(cr, t.reduce.cols)));
 }
 
+// What the split search holds fixed for a call.
+struct SplitSearch {
+  const SocFeatures& soc;
+  uint32_t budget;
+  uint64_t cores;
+  uint64_t rangeCap;   // most row ranges (the dgamma/dbeta partials' share of the traffic)
+  uint32_t dataBytes;  // of dy / x / dx
+};
+
+// Plans rows split into (about) k slices into t with the first batch mode of kLnModes that takes
+// the split; *rowsMax = rows of its largest range. False if nothing fits.
+bool PlanSplit(LayerNormGradTiling& t, uint64_t k, const SplitSearch& s, uint64_t* rowsMax) {
+  const uint64_t w = k == 1 ? t.cols : AlignUp(CeilDiv(t.cols, k), 64);
+  // Slices rounded up to 64 columns may cover the row in fewer than k (e.g. 65536 in 48 slices
+  // of 1408 needs only 47): split into as many as are non-empty.
+  const uint64_t split = CeilDiv(t.cols, w);
+  if (split > 1 && t.blockCopy && t.cols - (split - 1) * w < 16) return false;  // its end block would leave it
+  if (w > 0xffffff00ull) return false;
+  uint64_t ranges = std::min<uint64_t>(s.rangeCap, s.cores / split);
+  t.colSplit = static_cast<uint32_t>(split);
+  t.rowRanges = static_cast<uint32_t>(ranges);
+  t.blockDim = static_cast<uint32_t>(ranges * split);
+  t.sliceCols = static_cast<uint32_t>(w);
+  t.sliceStride = static_cast<uint32_t>(AlignUp(w, 16));
+  *rowsMax = CeilDiv(t.rows, ranges);
+  if (t.denseRows) {
+    // Ranges of a multiple of 32 / s rows start dx on a block; the last range takes the rest,
+    // merged into the one before when it is under one block of dx (its end block would reach
+    // into another core's rows), so every range writes at least one whole block.
+    const uint64_t pb = 32 / s.dataBytes;
+    const uint64_t r = AlignUp(CeilDiv(t.rows, ranges), pb);
+    ranges = CeilDiv(t.rows, r);
+    if (ranges > 1 && (t.rows - (ranges - 1) * r) * t.cols < pb) --ranges;
+    t.denseRangeRows = static_cast<uint32_t>(r);
+    t.rowRanges = static_cast<uint32_t>(ranges);
+    t.blockDim = static_cast<uint32_t>(ranges);
+    *rowsMax = std::max<uint64_t>(std::min<uint64_t>(r, t.rows), t.rows - (ranges - 1) * r);
+  }
+  // The first batch mode of the list that takes this split plans it.
+  const LnSearch search{s.soc, s.budget, *rowsMax};
+  LnFit fit = LnFit::kNo;
+  for (const LnModeCandidate& mode : kLnModes) {
+    if (mode.streaming) continue;
+    fit = mode.fit(t, search);
+    if (fit != LnFit::kNext) break;
+  }
+  if (fit != LnFit::kYes) return false;
+  t.batchesPerRange = static_cast<uint32_t>(CeilDiv(*rowsMax, t.rowsPerBatch));
+  // As many batches, evened out (16 rows: 8 + 8, not 9 + 7): the exchange slots and the
+  // per-row scratch are padded to 8 rows, so a 9-row batch moves twice the row sums.
+  const uint64_t even = CeilDiv(*rowsMax, t.batchesPerRange);
+  if (t.mode != kLnShortRows || even >= 2 * CeilDiv(t.sliceCols, 64)) t.rowsPerBatch = static_cast<uint32_t>(even);
+  return true;
+}
+
 }  // namespace
 
 uint32_t LayerNormGradUbBudget(uint32_t ubBytes) { return ubBytes - kRuntimeReservedUbBytes - kMarginUb; }
@@ -141,57 +196,14 @@ LayerNormGradTilingResult LayerNormGradComputeTiling(const LayerNormGradTilingIn
   // and the batch is bounded by the UB of the range's cores, so among splits keep the one with
   // the least modeled time (LnBatchModelUs).
   uint64_t rowsMax = 0;  // rows of the largest range of the candidate in t
-  // Fits rows split into (about) k slices into t; false if nothing fits.
-  auto fitSplitOf = [&](uint64_t k) -> bool {
-    const uint64_t w = k == 1 ? in.cols : AlignUp(CeilDiv(in.cols, k), 64);
-    // Slices rounded up to 64 columns may cover the row in fewer than k (e.g. 65536 in 48 slices
-    // of 1408 needs only 47): split into as many as are non-empty.
-    const uint64_t split = CeilDiv(in.cols, w);
-    if (split > 1 && t.blockCopy && in.cols - (split - 1) * w < 16) return false;  // its end block would leave it
-    if (w > 0xffffff00ull) return false;
-    uint64_t ranges = std::min<uint64_t>(rangeCap, cores / split);
-    t.colSplit = static_cast<uint32_t>(split);
-    t.rowRanges = static_cast<uint32_t>(ranges);
-    t.blockDim = static_cast<uint32_t>(ranges * split);
-    t.sliceCols = static_cast<uint32_t>(w);
-    t.sliceStride = static_cast<uint32_t>(AlignUp(w, 16));
-    rowsMax = CeilDiv(in.rows, ranges);
-    if (t.denseRows) {
-      // Ranges of a multiple of 32 / s rows start dx on a block; the last range takes the rest,
-      // merged into the one before when it is under one block of dx (its end block would reach
-      // into another core's rows), so every range writes at least one whole block.
-      const uint64_t pb = 32 / f.dataBytes;
-      const uint64_t r = AlignUp(CeilDiv(in.rows, ranges), pb);
-      ranges = CeilDiv(in.rows, r);
-      if (ranges > 1 && (in.rows - (ranges - 1) * r) * in.cols < pb) --ranges;
-      t.denseRangeRows = static_cast<uint32_t>(r);
-      t.rowRanges = static_cast<uint32_t>(ranges);
-      t.blockDim = static_cast<uint32_t>(ranges);
-      rowsMax = std::max<uint64_t>(std::min<uint64_t>(r, in.rows), in.rows - (ranges - 1) * r);
-    }
-    // The first batch mode of the list that takes this split plans it.
-    const LnSearch search{soc, budget, rowsMax};
-    LnFit fit = LnFit::kNo;
-    for (const LnModeCandidate& mode : kLnModes) {
-      if (mode.streaming) continue;
-      fit = mode.fit(t, search);
-      if (fit != LnFit::kNext) break;
-    }
-    if (fit != LnFit::kYes) return false;
-    t.batchesPerRange = static_cast<uint32_t>(CeilDiv(rowsMax, t.rowsPerBatch));
-    // As many batches, evened out (16 rows: 8 + 8, not 9 + 7): the exchange slots and the
-    // per-row scratch are padded to 8 rows, so a 9-row batch moves twice the row sums.
-    const uint64_t even = CeilDiv(rowsMax, t.batchesPerRange);
-    if (t.mode != kLnShortRows || even >= 2 * CeilDiv(t.sliceCols, 64)) t.rowsPerBatch = static_cast<uint32_t>(even);
-    return true;
-  };
+  const SplitSearch search{soc, budget, cores, rangeCap, f.dataBytes};
 
   bool found = false;
   double bestUs = 0;
   LayerNormGradTiling best{};
   for (uint64_t k = kStart; k <= cores; ++k) {
     if (found && k > kMax) break;  // slices under kMinSliceCols only when nothing else fits
-    if (!fitSplitOf(k)) continue;
+    if (!PlanSplit(t, k, search, &rowsMax)) continue;
     const double us = LnBatchModelUs(t, rowsMax);
     if (!found || us < bestUs) {
       found = true;
@@ -208,7 +220,7 @@ LayerNormGradTilingResult LayerNormGradComputeTiling(const LayerNormGradTilingIn
   // slices, the most that keep the side traffic under kSideTrafficShare of it.
   if (found && best.colSplit > 2 && SideBytes(best) > kSideTrafficShare * MinBytes(best)) {
     for (uint64_t k = best.colSplit - 1; k >= 2; --k) {
-      if (fitSplitOf(k) && SideBytes(t) <= kSideTrafficShare * MinBytes(t)) {
+      if (PlanSplit(t, k, search, &rowsMax) && SideBytes(t) <= kSideTrafficShare * MinBytes(t)) {
         best = t;
         break;
       }
