@@ -15,6 +15,7 @@
 // vector instructions per row.
 #pragma once
 #include "kernel_operator.h"
+#include "layer_norm_grad_args.h"
 #include "layer_norm_grad_copy.h"
 #include "layer_norm_grad_tiling.h"
 #include "common/float_io.h"
@@ -24,18 +25,6 @@
 namespace normgrad {
 
 static_assert(kRowSumsLanes == kLnRowSumLanes, "the tiling's UB layout sizes the row-sum partials");
-
-struct LayerNormGradArgs {
-  GM_ADDR dy;
-  GM_ADDR x;
-  GM_ADDR rstd;
-  GM_ADDR mean;
-  GM_ADDR gamma;
-  GM_ADDR dx;
-  GM_ADDR dgamma;
-  GM_ADDR dbeta;
-  GM_ADDR workspace;
-};
 
 // Copy: LnPadCopy<T> or LnBlockCopy<T> (layer_norm_grad_copy.h).
 template <typename T, typename Copy>

@@ -12,7 +12,7 @@
 #pragma once
 #include "kernel_operator.h"
 #include "common/pad_copy.h"
-#include "layer_norm_grad_batch.h"
+#include "layer_norm_grad_args.h"
 #include "layer_norm_grad_tiling.h"
 #include "common/float_io.h"
 #include "common/pipe_fence.h"
