@@ -46,11 +46,9 @@ class LayerNormGradBatch {
     }
     colStart_ = static_cast<uint64_t>(slice_) * t.sliceCols;
     sliceCols_ = static_cast<uint32_t>(t.cols - colStart_ < t.sliceCols ? t.cols - colStart_ : t.sliceCols);
-    nChunks_ = (sliceCols_ + t.chunkCols - 1) / t.chunkCols;
     // Chunked slices recompute x-hat and g for dx, so nothing in the fp32 work tiles outlives a
     // row: they hold one row. Decided by the tiling (widest slice), not by this core's slice.
     recompute_ = t.chunkCols < t.sliceCols;
-    workRows_ = recompute_ ? 1 : t.rowsPerBatch;
     needX_ = t.needDx || t.needDgamma;
     shortRows_ = t.mode == kLnShortRows;
     bp_ = (t.rowsPerBatch + 7) / 8 * 8;
@@ -79,7 +77,7 @@ class LayerNormGradBatch {
   // host's UB figure sums), in its order, then names the pieces.
   __aicore__ inline void InitBuffers() {
     const LnBatchUbLayout ub = LayerNormGradBatchUb(t_);
-    pipe_->InitBuffer(dyQue_, ub.buf[kLnUbDyQue].count, static_cast<uint32_t>(ub.buf[kLnUbDyQue].bytes));
+    pipe_->InitBuffer(dyQue_, ub.buf[kLnUbDyQue].count, Bytes(ub, kLnUbDyQue));
     if (ub.buf[kLnUbXQue].count) pipe_->InitBuffer(xQue_, ub.buf[kLnUbXQue].count, Bytes(ub, kLnUbXQue));
     if (ub.buf[kLnUbDxQue].count) pipe_->InitBuffer(dxQue_, ub.buf[kLnUbDxQue].count, Bytes(ub, kLnUbDxQue));
     for (uint32_t i = kLnUbDyF; i < kLnUbDense; ++i) {
@@ -213,7 +211,7 @@ class LayerNormGradBatch {
   AscendC::TPipe* pipe_ = nullptr;
   LayerNormGradArgs a_{};
   LayerNormGradTiling t_{};
-  uint32_t core_ = 0, range_ = 0, slice_ = 0, sliceCols_ = 0, nChunks_ = 0, bp_ = 0, workRows_ = 0;
+  uint32_t core_ = 0, range_ = 0, slice_ = 0, sliceCols_ = 0, bp_ = 0;
   uint32_t loads_ = 0, dySlot_ = 0;                  // dy loads so far; the dy buffer of the batch
   event_t dxOutEvt_[2] = {};               // MTE3_MTE2 per dy buffer: its dx has left
   bool dxOutPending_[2] = {false, false};
