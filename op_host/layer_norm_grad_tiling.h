@@ -91,6 +91,15 @@ struct LayerNormGradTiling {
 };
 
 // ---- UB layouts: one list of buffers per kernel phase, in InitBuffer order ----
+// The layout functions run on both sides: CANN's device compiler needs them marked
+// [host, aicore] (its __host_aicore__); host compilers, CPU-debug and the simulator need nothing.
+#ifndef NORMGRAD_HOST_AICORE
+#if defined(__host_aicore__)
+#define NORMGRAD_HOST_AICORE __host_aicore__
+#else
+#define NORMGRAD_HOST_AICORE
+#endif
+#endif
 // The kernel allocates entry i as `count` buffers of `bytes` (a queue when count > 1 or the entry
 // is named a queue, else a TBuf); the host's UB figure is the sum of count * bytes rounded up to
 // 32 (what TPipe::InitBuffer takes). An entry with count 0 is not allocated.
@@ -99,9 +108,9 @@ struct LnUbBuffer {
   uint64_t bytes;
 };
 
-constexpr uint64_t LnAlign8(uint64_t v) { return (v + 7) / 8 * 8; }
+NORMGRAD_HOST_AICORE constexpr uint64_t LnAlign8(uint64_t v) { return (v + 7) / 8 * 8; }
 // KernelDtypeBytes of dy / x / dx, as a constant expression.
-constexpr uint64_t LnDataBytes(const LayerNormGradTiling& t) {
+NORMGRAD_HOST_AICORE constexpr uint64_t LnDataBytes(const LayerNormGradTiling& t) {
   return t.dtype == kDtypeFloat16 || t.dtype == kDtypeBfloat16 ? 2 : 4;
 }
 
@@ -121,7 +130,7 @@ struct LnBatchUbLayout {
   LnUbBuffer buf[kLnBatchUbCount];
 };
 
-constexpr LnBatchUbLayout LayerNormGradBatchUb(const LayerNormGradTiling& t) {
+NORMGRAD_HOST_AICORE constexpr LnBatchUbLayout LayerNormGradBatchUb(const LayerNormGradTiling& t) {
   LnBatchUbLayout l{};
   const uint64_t s = LnDataBytes(t), b = t.rowsPerBatch, c = t.chunkCols, wp = t.sliceStride;
   const uint64_t bp = LnAlign8(b);
@@ -173,7 +182,7 @@ struct LnTwoPassUbLayout {
   LnUbBuffer buf[kLnTwoPassUbCount];
 };
 
-constexpr LnTwoPassUbLayout LayerNormGradTwoPassUb(const LayerNormGradTiling& t) {
+NORMGRAD_HOST_AICORE constexpr LnTwoPassUbLayout LayerNormGradTwoPassUb(const LayerNormGradTiling& t) {
   LnTwoPassUbLayout l{};
   const uint64_t s = LnDataBytes(t), b = t.rowsPerBatch, w = t.chunkCols;
   const uint64_t bp = LnAlign8(b), mp = LnAlign8(t.rows);
@@ -203,7 +212,7 @@ struct LnReduceUbLayout {
   LnUbBuffer buf[kLnReduceUbCount];
 };
 
-constexpr LnReduceUbLayout LayerNormGradReduceUb(const LayerNormGradTiling& t) {
+NORMGRAD_HOST_AICORE constexpr LnReduceUbLayout LayerNormGradReduceUb(const LayerNormGradTiling& t) {
   LnReduceUbLayout l{};
   const uint64_t c = t.reduce.chunkCols;
   if (t.softSync) l.buf[kLnRdSync] = {1, uint64_t(t.blockDim) * 32};  // soft SyncAll before the reduce
@@ -214,7 +223,7 @@ constexpr LnReduceUbLayout LayerNormGradReduceUb(const LayerNormGradTiling& t) {
 }
 
 // Bytes TPipe takes for n layout entries (each buffer rounded up to 32 bytes).
-constexpr uint64_t LnUbSum(const LnUbBuffer* buf, uint32_t n) {
+NORMGRAD_HOST_AICORE constexpr uint64_t LnUbSum(const LnUbBuffer* buf, uint32_t n) {
   uint64_t bytes = 0;
   for (uint32_t i = 0; i < n; ++i) bytes += uint64_t(buf[i].count) * ((buf[i].bytes + 31) / 32 * 32);
   return bytes;
