@@ -68,9 +68,7 @@ ge::graphStatus TilingLayerNormGradV3(gert::TilingContext* context) {
   in.needDbeta = need[2];
   if (!in.needDx && !in.needDgamma && !in.needDbeta) return normgrad::HostFailure(kOp, "output_mask asks for nothing");
 
-  const normgrad::LayerNormGradSocInfo chip{soc.vectorCores, soc.ubBytes, !soc.trainingSeries, !soc.trainingSeries,
-                                            !soc.trainingSeries};
-  const normgrad::LayerNormGradTilingResult result = normgrad::LayerNormGradComputeTiling(in, chip);
+  const normgrad::LayerNormGradTilingResult result = normgrad::LayerNormGradComputeTiling(in, soc);
   if (!result.ok) return normgrad::HostFailure(kOp, result.error);
   normgrad::LayerNormGradTiling* tiling = context->GetTilingData<normgrad::LayerNormGradTiling>();
   if (tiling == nullptr) return normgrad::HostFailure(kOp, "the tiling data capacity is below the tiling struct");

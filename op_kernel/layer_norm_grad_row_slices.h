@@ -3,17 +3,17 @@
 // them through the workspace around a barrier per batch (a SyncAll, or on A2/A3 the split-phase
 // hardware flags, tiling field exchangeSync), so dy and x are still read once.
 #pragma once
-#include "layer_norm_grad_batch.h"
+#include "layer_norm_grad_chunks.h"
 
 namespace normgrad {
 
-template <typename T>
-class LayerNormGradRowSlices : public LayerNormGradBatch<T> {
+template <typename T, typename Copy>
+class LayerNormGradRowSlices : public LayerNormGradChunks<T, Copy> {
  public:
-  // Every core runs batchesPerGroup batches (some may be empty) so that all reach each barrier.
+  // Every core runs batchesPerRange batches (some may be empty) so that all reach each barrier.
   __aicore__ inline void Process() {
     const LayerNormGradTiling& t = this->t_;
-    for (uint32_t batch = 0; batch < t.batchesPerGroup; ++batch) {
+    for (uint32_t batch = 0; batch < t.batchesPerRange; ++batch) {
       const uint32_t n = this->BatchRows(batch);
       const uint64_t r0 = this->rowStart_ + static_cast<uint64_t>(batch) * t.rowsPerBatch;
       if (n > 0) {
@@ -47,14 +47,14 @@ class LayerNormGradRowSlices : public LayerNormGradBatch<T> {
       CopyUbToGm(slots, parityBase + this->core_ * 2ull * bp, this->sum1_, bp, this->ioWs_);
       CopyUbToGm(slots, parityBase + (this->core_ * 2ull + 1) * bp, this->sum2_, bp, this->ioWs_);
     }
-    if (t.exchangeSync == kLnExchangeSplitFlag) {
+    if (t.rowSlices.exchangeSync == kLnExchangeSplitFlag) {
       SplitPhaseBarrier();
     } else {
       FullSyncAll();
     }
     if (n == 0) return;
-    AscendC::LocalTensor<float> all = this->exchBuf_.template Get<float>();
-    CopyGmToUb(all, slots, parityBase + static_cast<uint64_t>(this->group_) * t.colSplit * 2 * bp,
+    AscendC::LocalTensor<float> all = this->Ub(kLnUbExch);
+    CopyGmToUb(all, slots, parityBase + static_cast<uint64_t>(this->range_) * t.colSplit * 2 * bp,
                t.colSplit * 2 * bp, this->ioWs_);
     PipeFence<AscendC::HardEvent::MTE2_S>();
     for (uint32_t r = 0; r < n; ++r) {
@@ -77,7 +77,7 @@ class LayerNormGradRowSlices : public LayerNormGradBatch<T> {
     if (t.softSync) {
       AscendC::GlobalTensor<int32_t> flags;
       flags.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(this->a_.workspace + t.syncOffset), t.blockDim * 8);
-      AscendC::SyncAll(flags, this->syncUb_.template Get<int32_t>());
+      AscendC::SyncAll(flags, this->buf_[kLnUbSync].template Get<int32_t>());
     } else {
       AscendC::SyncAll();
     }

@@ -1,4 +1,4 @@
-// LayerNorm backward mode WholeRows with rowRepeat: short whole rows (one chunk, at most 2040
+// LayerNorm backward mode ShortRows: short whole rows (one chunk, at most 2040
 // elements), every step a level-0 instruction that repeats over the rows of the batch, one per
 // 64-column piece (common/row_repeat.h); per-row scalars are Brcb'd. Same math and sum
 // orders as layer_norm_grad_batch.h, for batches with more rows than 64-column pieces.
@@ -9,8 +9,9 @@
 
 namespace normgrad {
 
+// DataCopyPad only: the mode needs Brcb, which the training series (block copies) lacks.
 template <typename T>
-class LayerNormGradShortRows : public LayerNormGradBatch<T> {
+class LayerNormGradShortRows : public LayerNormGradBatch<T, LnPadCopy<T>> {
  public:
   __aicore__ inline void Process() {
     for (uint32_t batch = 0;; ++batch) {

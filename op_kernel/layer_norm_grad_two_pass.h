@@ -12,7 +12,7 @@
 #pragma once
 #include "kernel_operator.h"
 #include "common/pad_copy.h"
-#include "layer_norm_grad_batch.h"
+#include "layer_norm_grad_args.h"
 #include "layer_norm_grad_tiling.h"
 #include "common/float_io.h"
 #include "common/pipe_fence.h"
@@ -32,32 +32,14 @@ class LayerNormGradTwoPass {
     needX_ = t.needDx || t.needDgamma;
     bp_ = (t.rowsPerBatch + 7) / 8 * 8;
     mp_ = static_cast<uint32_t>((t.rows + 7) / 8 * 8);
-    const uint32_t s = sizeof(T), b = t.rowsPerBatch, w = t.chunkCols;
-    pipe->InitBuffer(dyQue_, 2, b * w * s);
-    if (needX_) pipe->InitBuffer(xQue_, 2, b * w * s);
-    if (t.needDx) pipe->InitBuffer(dxQue_, 2, b * w * s);
-    if (!kFloatIn) pipe->InitBuffer(dyBuf_, w * 4);
-    // xc_ doubles as the staging of gamma loads and dgamma/dbeta stores (nothing live then).
-    if (needX_ || t.needDgamma || t.needDbeta) pipe->InitBuffer(xcBuf_, w * 4);
-    if (t.needDx && t.hasWeight) pipe->InitBuffer(gammaBuf_, w * 4);
-    if (t.needDgamma) pipe->InitBuffer(dgammaBuf_, w * 4);
-    if (t.needDbeta) pipe->InitBuffer(dbetaBuf_, w * 4);
-    if (needX_) {
-      pipe->InitBuffer(meanRawBuf_, b * 4);
-      pipe->InitBuffer(rstdRawBuf_, b * 4);
-      pipe->InitBuffer(meanBuf_, b * 4);
-      pipe->InitBuffer(rstdBuf_, b * 4);
-    }
-    if (t.needDx) {
-      pipe->InitBuffer(acc1Buf_, bp_ * kRowSumsLanes * 4);
-      pipe->InitBuffer(acc2Buf_, bp_ * kRowSumsLanes * 4);
-      pipe->InitBuffer(sum1Buf_, bp_ * 4);
-      pipe->InitBuffer(sum2Buf_, bp_ * 4);
-      pipe->InitBuffer(rowS1Buf_, mp_ * 4);
-      pipe->InitBuffer(rowS2Buf_, mp_ * 4);
-      pipe->InitBuffer(rstdAllBuf_, mp_ * 4);
-      pipe->InitBuffer(rstdAllRawBuf_, mp_ * 4);
-      pipe->InitBuffer(exchBuf_, 2 * t.colSplit * bp_ * 4);
+    // The layout LayerNormGradTwoPassUb (tiling header) describes, in its order; the x - mean row
+    // doubles as the staging of gamma loads and dgamma/dbeta stores (nothing live then).
+    const LnTwoPassUbLayout ub = LayerNormGradTwoPassUb(t);
+    pipe->InitBuffer(dyQue_, ub.buf[kLnTpDyQue].count, static_cast<uint32_t>(ub.buf[kLnTpDyQue].bytes));
+    if (ub.buf[kLnTpXQue].count) pipe->InitBuffer(xQue_, ub.buf[kLnTpXQue].count, static_cast<uint32_t>(ub.buf[kLnTpXQue].bytes));
+    if (ub.buf[kLnTpDxQue].count) pipe->InitBuffer(dxQue_, ub.buf[kLnTpDxQue].count, static_cast<uint32_t>(ub.buf[kLnTpDxQue].bytes));
+    for (uint32_t i = kLnTpDyF; i < kLnTwoPassUbCount; ++i) {
+      if (ub.buf[i].count) pipe->InitBuffer(buf_[i], static_cast<uint32_t>(ub.buf[i].bytes));
     }
   }
 
@@ -96,8 +78,8 @@ class LayerNormGradTwoPass {
     dyIn_ = Load(dyQue_, a_.dy, r0, n, c0, cw);
     if (!needX_) return;
     xIn_ = Load(xQue_, a_.x, r0, n, c0, cw);
-    LoadAsFloat(meanBuf_.Get<float>(), meanRawBuf_.Get<float>(), a_.mean, r0, n, t_.statsDtype);
-    LoadAsFloat(rstdBuf_.Get<float>(), rstdRawBuf_.Get<float>(), a_.rstd, r0, n, t_.statsDtype);
+    LoadAsFloat(Ub(kLnTpMean), Ub(kLnTpMeanRaw), a_.mean, r0, n, t_.statsDtype);
+    LoadAsFloat(Ub(kLnTpRstd), Ub(kLnTpRstdRaw), a_.rstd, r0, n, t_.statsDtype);
   }
 
   __aicore__ inline void FreeBatch() {
@@ -105,12 +87,12 @@ class LayerNormGradTwoPass {
     if (needX_) xQue_.FreeTensor(xIn_);
   }
 
-  // fp32 dy of row r of the batch: the tile itself for fp32, else cast into dyBuf_.
+  // fp32 dy of row r of the batch: the tile itself for fp32, else cast into the fp32 dy row.
   __aicore__ inline AscendC::LocalTensor<float> DyRow(uint32_t r, uint32_t cw) {
     if constexpr (kFloatIn) {
       return dyIn_[r * t_.chunkCols];
     } else {
-      AscendC::LocalTensor<float> dy = dyBuf_.Get<float>();
+      AscendC::LocalTensor<float> dy = Ub(kLnTpDyF);
       AscendC::Cast(dy, dyIn_[r * t_.chunkCols], AscendC::RoundMode::CAST_NONE, cw);
       return dy;
     }
@@ -118,8 +100,8 @@ class LayerNormGradTwoPass {
 
   // xc_ = x - mean_r of row r of the batch.
   __aicore__ inline AscendC::LocalTensor<float> CenteredX(uint32_t r, uint32_t cw) {
-    AscendC::LocalTensor<float> xc = xcBuf_.Get<float>();
-    const float mean = meanBuf_.Get<float>().GetValue(r);
+    AscendC::LocalTensor<float> xc = Ub(kLnTpXc);
+    const float mean = Ub(kLnTpMean).GetValue(r);
     if constexpr (kFloatIn) {
       AscendC::Adds(xc, xIn_[r * t_.chunkCols], -mean, static_cast<int32_t>(cw));
     } else {
@@ -130,22 +112,22 @@ class LayerNormGradTwoPass {
   }
 
   __aicore__ inline AscendC::LocalTensor<float> LoadGamma(uint32_t c0, uint32_t cw) {
-    AscendC::LocalTensor<float> gamma = gammaBuf_.Get<float>();
-    LoadAsFloat(gamma, xcBuf_.Get<float>(), a_.gamma, colStart_ + c0, cw, t_.weightDtype);
+    AscendC::LocalTensor<float> gamma = Ub(kLnTpGamma);
+    LoadAsFloat(gamma, Ub(kLnTpXc), a_.gamma, colStart_ + c0, cw, t_.weightDtype);
     return gamma;
   }
 
   __aicore__ inline void PassOne() {
     if (t_.needDx) {
-      AscendC::Duplicate(rowS1Buf_.Get<float>(), 0.0f, static_cast<int32_t>(mp_));
-      AscendC::Duplicate(rowS2Buf_.Get<float>(), 0.0f, static_cast<int32_t>(mp_));
+      AscendC::Duplicate(Ub(kLnTpRowS1), 0.0f, static_cast<int32_t>(mp_));
+      AscendC::Duplicate(Ub(kLnTpRowS2), 0.0f, static_cast<int32_t>(mp_));
     }
     for (uint32_t c0 = 0; c0 < sliceCols_; c0 += t_.chunkCols) {
       const uint32_t cw = sliceCols_ - c0 < t_.chunkCols ? sliceCols_ - c0 : t_.chunkCols;
       AscendC::LocalTensor<float> gamma;
       if (t_.needDx && t_.hasWeight) gamma = LoadGamma(c0, cw);
-      if (t_.needDgamma) AscendC::Duplicate(dgammaBuf_.Get<float>(), 0.0f, static_cast<int32_t>(cw));
-      if (t_.needDbeta) AscendC::Duplicate(dbetaBuf_.Get<float>(), 0.0f, static_cast<int32_t>(cw));
+      if (t_.needDgamma) AscendC::Duplicate(Ub(kLnTpDgamma), 0.0f, static_cast<int32_t>(cw));
+      if (t_.needDbeta) AscendC::Duplicate(Ub(kLnTpDbeta), 0.0f, static_cast<int32_t>(cw));
       for (uint64_t r0 = 0; r0 < t_.rows; r0 += t_.rowsPerBatch) {
         const uint32_t n = Rows(r0);
         LoadBatch(r0, n, c0, cw);
@@ -161,20 +143,20 @@ class LayerNormGradTwoPass {
     const int32_t cnt = static_cast<int32_t>(cw);
     AscendC::LocalTensor<float> acc1, acc2;
     if (t_.needDx) {
-      acc1 = acc1Buf_.Get<float>();
-      acc2 = acc2Buf_.Get<float>();
+      acc1 = Ub(kLnTpAcc1);
+      acc2 = Ub(kLnTpAcc2);
       AscendC::Duplicate(acc1, 0.0f, static_cast<int32_t>(n * kRowSumsLanes));
       AscendC::Duplicate(acc2, 0.0f, static_cast<int32_t>(n * kRowSumsLanes));
     }
     for (uint32_t r = 0; r < n; ++r) {
       AscendC::LocalTensor<float> dy = DyRow(r, cw);
-      if (t_.needDbeta) AscendC::Add(dbetaBuf_.Get<float>(), dbetaBuf_.Get<float>(), dy, cnt);
+      if (t_.needDbeta) AscendC::Add(Ub(kLnTpDbeta), Ub(kLnTpDbeta), dy, cnt);
       if (needX_) {
         // p = dy * (x - mean): dgamma += rstd * p; s2 (before its rstd) += sum(gamma * p).
         AscendC::LocalTensor<float> p = CenteredX(r, cw);
         AscendC::Mul(p, dy, p, cnt);
         if (t_.needDgamma) {
-          AscendC::Axpy(dgammaBuf_.Get<float>(), p, rstdBuf_.Get<float>().GetValue(r), cnt);
+          AscendC::Axpy(Ub(kLnTpDgamma), p, Ub(kLnTpRstd).GetValue(r), cnt);
         }
         if (t_.needDx) {
           if (t_.hasWeight) AscendC::Mul(p, p, gamma, cnt);
@@ -187,37 +169,37 @@ class LayerNormGradTwoPass {
       }
     }
     if (!t_.needDx) return;
-    AscendC::LocalTensor<float> s1 = sum1Buf_.Get<float>(), s2 = sum2Buf_.Get<float>();
+    AscendC::LocalTensor<float> s1 = Ub(kLnTpSum1), s2 = Ub(kLnTpSum2);
     AscendC::WholeReduceSum<float>(s1, acc1, static_cast<int32_t>(kRowSumsLanes), static_cast<int32_t>(n), 1, 1, 8);
     AscendC::WholeReduceSum<float>(s2, acc2, static_cast<int32_t>(kRowSumsLanes), static_cast<int32_t>(n), 1, 1, 8);
     // Chunks in column order: the same order on every run.
-    AscendC::Add(rowS1Buf_.Get<float>()[r0], rowS1Buf_.Get<float>()[r0], s1, static_cast<int32_t>(n));
-    AscendC::Add(rowS2Buf_.Get<float>()[r0], rowS2Buf_.Get<float>()[r0], s2, static_cast<int32_t>(n));
+    AscendC::Add(Ub(kLnTpRowS1)[r0], Ub(kLnTpRowS1)[r0], s1, static_cast<int32_t>(n));
+    AscendC::Add(Ub(kLnTpRowS2)[r0], Ub(kLnTpRowS2)[r0], s2, static_cast<int32_t>(n));
   }
 
   // dgamma/dbeta of this chunk's columns: no other core has them, so straight to the outputs.
   __aicore__ inline void StoreParams(uint32_t c0, uint32_t cw) {
-    const AscendC::LocalTensor<float> stage = xcBuf_.Get<float>();
-    if (t_.needDgamma) StoreFromFloat(a_.dgamma, colStart_ + c0, dgammaBuf_.Get<float>(), stage, cw, t_.weightDtype);
-    if (t_.needDbeta) StoreFromFloat(a_.dbeta, colStart_ + c0, dbetaBuf_.Get<float>(), stage, cw, t_.weightDtype);
+    const AscendC::LocalTensor<float> stage = Ub(kLnTpXc);
+    if (t_.needDgamma) StoreFromFloat(a_.dgamma, colStart_ + c0, Ub(kLnTpDgamma), stage, cw, t_.weightDtype);
+    if (t_.needDbeta) StoreFromFloat(a_.dbeta, colStart_ + c0, Ub(kLnTpDbeta), stage, cw, t_.weightDtype);
   }
 
   // Workspace floats: [slice][s1 | s2][mp_]; s2 gets its rstd here, once per row.
   __aicore__ inline void PublishRowSums() {
     const uint32_t m = static_cast<uint32_t>(t_.rows);
-    AscendC::LocalTensor<float> rstd = rstdAllBuf_.Get<float>();
-    LoadAsFloat(rstd, rstdAllRawBuf_.Get<float>(), a_.rstd, 0, m, t_.statsDtype);
-    AscendC::Mul(rowS2Buf_.Get<float>(), rowS2Buf_.Get<float>(), rstd, static_cast<int32_t>(m));
+    AscendC::LocalTensor<float> rstd = Ub(kLnTpRstdAll);
+    LoadAsFloat(rstd, Ub(kLnTpRstdAllRaw), a_.rstd, 0, m, t_.statsDtype);
+    AscendC::Mul(Ub(kLnTpRowS2), Ub(kLnTpRowS2), rstd, static_cast<int32_t>(m));
     PipeFence<AscendC::HardEvent::V_MTE3>();
     GM_ADDR slots = a_.workspace + t_.exchangeOffset;
-    CopyUbToGm(slots, static_cast<uint64_t>(core_) * 2 * mp_, rowS1Buf_.Get<float>(), m);
-    CopyUbToGm(slots, (static_cast<uint64_t>(core_) * 2 + 1) * mp_, rowS2Buf_.Get<float>(), m);
+    CopyUbToGm(slots, static_cast<uint64_t>(core_) * 2 * mp_, Ub(kLnTpRowS1), m);
+    CopyUbToGm(slots, (static_cast<uint64_t>(core_) * 2 + 1) * mp_, Ub(kLnTpRowS2), m);
   }
 
   // rowS1/rowS2[r0 + r] = the whole-row sums of rows [r0, r0 + n): every slice's partial, slice
   // order. Their pass-1 contents have left (PublishRowSums and the barrier before SyncAll).
   __aicore__ inline void GatherRowSums(uint64_t r0, uint32_t n) {
-    AscendC::LocalTensor<float> exch = exchBuf_.Get<float>();
+    AscendC::LocalTensor<float> exch = Ub(kLnTpExch);
     const uint32_t np = (n + 7) / 8 * 8;
     PipeFence<AscendC::HardEvent::S_MTE2>();  // the previous batch's scalar reads are done
     AscendC::GlobalTensor<float> gm;
@@ -235,14 +217,14 @@ class LayerNormGradTwoPass {
         s1 += exch.GetValue(j * np + r);
         s2 += exch.GetValue((t_.colSplit + j) * np + r);
       }
-      rowS1Buf_.Get<float>().SetValue(r0 + r, s1);
-      rowS2Buf_.Get<float>().SetValue(r0 + r, s2);
+      Ub(kLnTpRowS1).SetValue(r0 + r, s1);
+      Ub(kLnTpRowS2).SetValue(r0 + r, s2);
     }
   }
 
   __aicore__ inline void PassTwo() {
     for (uint64_t r0 = 0; r0 < t_.rows; r0 += t_.rowsPerBatch) GatherRowSums(r0, Rows(r0));
-    const AscendC::LocalTensor<float> s1 = rowS1Buf_.Get<float>(), s2 = rowS2Buf_.Get<float>();
+    const AscendC::LocalTensor<float> s1 = Ub(kLnTpRowS1), s2 = Ub(kLnTpRowS2);
     const float invD = 1.0f / static_cast<float>(t_.cols);
     for (uint32_t c0 = 0; c0 < sliceCols_; c0 += t_.chunkCols) {
       const uint32_t cw = sliceCols_ - c0 < t_.chunkCols ? sliceCols_ - c0 : t_.chunkCols;
@@ -255,7 +237,7 @@ class LayerNormGradTwoPass {
         AscendC::LocalTensor<T> out = dxQue_.template AllocTensor<T>();
         for (uint32_t r = 0; r < n; ++r) {
           // dx = rstd * ((g - s1/D) + (x - mean) * (-rstd * s2/D)), accumulated in g.
-          const float rstd = rstdBuf_.Get<float>().GetValue(r);
+          const float rstd = Ub(kLnTpRstd).GetValue(r);
           AscendC::LocalTensor<float> g = DyRow(r, cw);
           if (t_.hasWeight) AscendC::Mul(g, g, gamma, cnt);
           AscendC::LocalTensor<float> xc = CenteredX(r, cw);
@@ -289,9 +271,8 @@ class LayerNormGradTwoPass {
   bool needX_ = false;
   AscendC::TQue<AscendC::TPosition::VECIN, 1> dyQue_, xQue_;
   AscendC::TQue<AscendC::TPosition::VECOUT, 1> dxQue_;
-  AscendC::TBuf<AscendC::TPosition::VECCALC> dyBuf_, xcBuf_, gammaBuf_, dgammaBuf_, dbetaBuf_, meanRawBuf_,
-      rstdRawBuf_, meanBuf_, rstdBuf_, acc1Buf_, acc2Buf_, sum1Buf_, sum2Buf_, rowS1Buf_, rowS2Buf_, rstdAllBuf_,
-      rstdAllRawBuf_, exchBuf_;
+  __aicore__ inline AscendC::LocalTensor<float> Ub(uint32_t i) { return buf_[i].template Get<float>(); }
+  AscendC::TBuf<AscendC::TPosition::VECCALC> buf_[kLnTwoPassUbCount];  // by LnTwoPassUb (queues unused)
   AscendC::LocalTensor<T> dyIn_, xIn_;
 };
 

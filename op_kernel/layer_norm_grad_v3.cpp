@@ -1,4 +1,5 @@
-// LayerNorm backward kernel entry (op type LayerNormGradV3): reads the tiling, picks the mode and the dy/x dtype, runs it.
+// LayerNorm backward kernel entry (op type LayerNormGradV3): reads the tiling, switches on its mode
+// and the dy/x dtype, runs the mode and, with several row ranges, the dgamma/dbeta reduction.
 // Inputs in the order of the graph op LayerNormGradV3: dy, x, rstd, mean, gamma.
 #include "kernel_operator.h"
 #include "layer_norm_grad_tiling.h"
@@ -10,41 +11,57 @@
 
 namespace normgrad {
 
-template <typename T>
-__aicore__ inline void RunLayerNormGrad(const normgrad::LayerNormGradArgs& args, const LayerNormGradTiling& t) {
-  AscendC::TPipe pipe;
-  if (t.mode == kLnWholeRows && t.rowRepeat) {
-    normgrad::LayerNormGradShortRows<T> op;
-    op.Init(&pipe, args, t);
-    op.Process();
-  } else if (t.mode == kLnTwoPass) {
-    normgrad::LayerNormGradTwoPass<T> op;
-    op.Init(&pipe, args, t);
-    op.Process();
-  } else if (t.mode == kLnWholeRows) {
-    normgrad::LayerNormGradWholeRows<T> op;
-    op.Init(&pipe, args, t);
-    op.Process();
+template <typename Mode>
+__aicore__ inline void RunMode(AscendC::TPipe* pipe, const LayerNormGradArgs& args, const LayerNormGradTiling& t) {
+  Mode op;
+  op.Init(pipe, args, t);
+  op.Process();
+}
+
+// A batch mode with the copy policy of the tiling: whole 32-byte blocks where DataCopyPad is missing.
+template <template <typename, typename> class Mode, typename T>
+__aicore__ inline void RunWithCopy(AscendC::TPipe* pipe, const LayerNormGradArgs& args, const LayerNormGradTiling& t) {
+  if (t.blockCopy) {
+    RunMode<Mode<T, LnBlockCopy<T>>>(pipe, args, t);
   } else {
-    normgrad::LayerNormGradRowSlices<T> op;
-    op.Init(&pipe, args, t);
-    op.Process();
+    RunMode<Mode<T, LnPadCopy<T>>>(pipe, args, t);
   }
-  if (t.groups > 1 && (t.needDgamma || t.needDbeta)) {
+}
+
+template <typename T>
+__aicore__ inline void RunLayerNormGrad(const LayerNormGradArgs& args, const LayerNormGradTiling& t) {
+  AscendC::TPipe pipe;
+  switch (t.mode) {
+    case kLnWholeRows:
+      RunWithCopy<LayerNormGradWholeRows, T>(&pipe, args, t);
+      break;
+    case kLnRowSlices:
+      RunWithCopy<LayerNormGradRowSlices, T>(&pipe, args, t);
+      break;
+    case kLnTwoPass:
+      RunMode<LayerNormGradTwoPass<T>>(&pipe, args, t);
+      break;
+    case kLnShortRows:
+      RunMode<LayerNormGradShortRows<T>>(&pipe, args, t);
+      break;
+    default:
+      return;
+  }
+  // Stage 2: the per-range dgamma/dbeta partials summed in range order, in the UB the mode released.
+  if (t.rowRanges > 1 && (t.needDgamma || t.needDbeta)) {
     AscendC::PipeBarrier<PIPE_ALL>();
     pipe.Reset();
-    if (t.softSync) {
+    const LnReduceUbLayout ub = LayerNormGradReduceUb(t);
+    if (ub.buf[kLnRdSync].count) {  // soft SyncAll (training series)
       AscendC::TBuf<AscendC::TPosition::VECCALC> syncUb;
-      pipe.InitBuffer(syncUb, t.blockDim * 32);
+      pipe.InitBuffer(syncUb, static_cast<uint32_t>(ub.buf[kLnRdSync].bytes));
       AscendC::GlobalTensor<int32_t> flags;
       flags.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(args.workspace + t.syncOffset), t.blockDim * 8);
       AscendC::SyncAll(flags, syncUb.Get<int32_t>());
     } else {
       AscendC::SyncAll();
     }
-    normgrad::LayerNormGradParamReduce reduce;
-    reduce.Init(&pipe, args, t);
-    reduce.Process();
+    RunMode<LayerNormGradParamReduce>(&pipe, args, t);
   }
 }
 

@@ -2,12 +2,12 @@
 // and the dgamma/dbeta sums of all D columns resident across batches; no exchange between cores
 // until the dgamma/dbeta partials (see layer_norm_grad_batch.h for the math).
 #pragma once
-#include "layer_norm_grad_batch.h"
+#include "layer_norm_grad_chunks.h"
 
 namespace normgrad {
 
-template <typename T>
-class LayerNormGradWholeRows : public LayerNormGradBatch<T> {
+template <typename T, typename Copy>
+class LayerNormGradWholeRows : public LayerNormGradChunks<T, Copy> {
  public:
   __aicore__ inline void Process() {
     for (uint32_t batch = 0;; ++batch) {

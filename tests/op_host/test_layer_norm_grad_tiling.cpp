@@ -10,78 +10,78 @@ namespace {
 
 using namespace normgrad;  // NOLINT: the tiling vocabulary under test
 
-const LayerNormGradSocInfo kA2{48, 192 * 1024, true};
+const SocFeatures kA2 = MakeSocFeatures(48, 192 * 1024, false);
 // Atlas training series (ascend910): no hard SyncAll, no Brcb, no DataCopyPad.
-const LayerNormGradSocInfo kTraining{32, 256 * 1024, false, false, false};
+const SocFeatures kTraining = MakeSocFeatures(32, 256 * 1024, true);
 
-LayerNormGradTilingInput Input(uint64_t m, uint64_t d, LayerNormGradDtype dtype,
-                               LayerNormGradDtype weight = kLnFloat32, bool dx = true, bool dg = true,
+LayerNormGradTilingInput Input(uint64_t m, uint64_t d, KernelDtype dtype,
+                               KernelDtype weight = kDtypeFloat32, bool dx = true, bool dg = true,
                                bool db = true) {
-  return {m, d, dtype, kLnFloat32, weight, true, dx, dg, db};
+  return {m, d, dtype, kDtypeFloat32, weight, true, dx, dg, db};
 }
 
-LayerNormGradTiling Tile(const LayerNormGradTilingInput& in, const LayerNormGradSocInfo& soc = kA2) {
+LayerNormGradTiling Tile(const LayerNormGradTilingInput& in, const SocFeatures& soc = kA2) {
   LayerNormGradTilingResult r = LayerNormGradComputeTiling(in, soc);
   EXPECT_TRUE(r.ok) << r.error;
   return r.tiling;
 }
 
 TEST(LayerNormGradTiling, LanguageModelRowsStayWholeOnEveryCore) {
-  LayerNormGradTiling t = Tile(Input(8192, 4096, kLnBfloat16));
+  LayerNormGradTiling t = Tile(Input(8192, 4096, kDtypeBfloat16));
   EXPECT_EQ(t.mode, kLnWholeRows);
   EXPECT_EQ(t.colSplit, 1u);
-  EXPECT_EQ(t.groups, 48u);
+  EXPECT_EQ(t.rowRanges, 48u);
   EXPECT_EQ(t.blockDim, 48u);
   EXPECT_EQ(t.sliceCols, 4096u);
   EXPECT_EQ(t.gammaResident, 1u);
   EXPECT_EQ(t.accResident, 1u);
   EXPECT_EQ(t.bufferNum, 2u);
   EXPECT_EQ(t.chunkCols, 4096u);
-  EXPECT_EQ(t.batchesPerGroup * t.rowsPerBatch >= 171u, true);
+  EXPECT_EQ(t.batchesPerRange * t.rowsPerBatch >= 171u, true);
   EXPECT_EQ(t.partialStride, 4096u);
   EXPECT_EQ(t.workspaceBytes, 48u * 2 * 4096 * 4);  // no exchange, one partial row pair per core
 }
 
 TEST(LayerNormGradTiling, WholeTensorNormalisationSplitsTheRowOverAllCores) {
-  LayerNormGradTiling t = Tile(Input(1, 1000000, kLnFloat32));
+  LayerNormGradTiling t = Tile(Input(1, 1000000, kDtypeFloat32));
   EXPECT_EQ(t.mode, kLnRowSlices);
-  EXPECT_EQ(t.groups, 1u);
+  EXPECT_EQ(t.rowRanges, 1u);
   EXPECT_EQ(t.colSplit, 48u);
   EXPECT_EQ(t.sliceCols, 20864u);  // ceil(1e6 / 48) rounded up to 64
   EXPECT_EQ(t.rowsPerBatch, 1u);
-  EXPECT_EQ(t.batchesPerGroup, 1u);
+  EXPECT_EQ(t.batchesPerRange, 1u);
   EXPECT_EQ(t.accResident, 0u);  // a single batch: dgamma/dbeta go straight to the outputs
   EXPECT_EQ(t.gammaResident, 0u);
 }
 
 TEST(LayerNormGradTiling, FewTokensSplitRowsInsteadOfIdlingCores) {
-  LayerNormGradTiling t = Tile(Input(7, 16384, kLnBfloat16, kLnBfloat16));
+  LayerNormGradTiling t = Tile(Input(7, 16384, kDtypeBfloat16, kDtypeBfloat16));
   EXPECT_EQ(t.mode, kLnRowSlices);
-  EXPECT_EQ(t.groups, 1u);  // 7 rows: per-group partials would cost more than the data
+  EXPECT_EQ(t.rowRanges, 1u);  // 7 rows: per-range partials would cost more than the data
   EXPECT_EQ(t.colSplit, 16u);
   EXPECT_EQ(t.sliceCols, 1024u);
   EXPECT_EQ(t.rowsPerBatch, 7u);
-  EXPECT_EQ(t.batchesPerGroup, 1u);
+  EXPECT_EQ(t.batchesPerRange, 1u);
 }
 
 TEST(LayerNormGradTiling, RowsLongerThanOneUnifiedBufferAreSplit) {
-  LayerNormGradTiling t = Tile(Input(8192, 16384, kLnFloat32));
+  LayerNormGradTiling t = Tile(Input(8192, 16384, kDtypeFloat32));
   EXPECT_EQ(t.mode, kLnRowSlices);
   EXPECT_GE(t.colSplit, 2u);
   EXPECT_EQ(t.accResident, 1u);
 }
 
 TEST(LayerNormGradTiling, TinyProblemRunsOnOneCore) {
-  LayerNormGradTiling t = Tile(Input(3, 1, kLnFloat16, kLnFloat16));
+  LayerNormGradTiling t = Tile(Input(3, 1, kDtypeFloat16, kDtypeFloat16));
   EXPECT_EQ(t.blockDim, 1u);
   EXPECT_EQ(t.sliceStride, 16u);
   EXPECT_EQ(t.workspaceBytes, 0u);
 }
 
 TEST(LayerNormGradTiling, MaskedOutputsTakeNoUnifiedBuffer) {
-  LayerNormGradTiling all = Tile(Input(4096, 1024, kLnFloat16));
-  LayerNormGradTiling dbetaOnly = Tile(Input(4096, 1024, kLnFloat16, kLnFloat32, false, false, true));
-  EXPECT_LT(LayerNormGradMainUbBytes(Tile(Input(4096, 1024, kLnFloat16, kLnFloat32, false, false, true))),
+  LayerNormGradTiling all = Tile(Input(4096, 1024, kDtypeFloat16));
+  LayerNormGradTiling dbetaOnly = Tile(Input(4096, 1024, kDtypeFloat16, kDtypeFloat32, false, false, true));
+  EXPECT_LT(LayerNormGradMainUbBytes(Tile(Input(4096, 1024, kDtypeFloat16, kDtypeFloat32, false, false, true))),
             LayerNormGradMainUbBytes(all) + 1);
   // dbeta alone needs neither x nor the row sums: the same batch costs far less UB.
   LayerNormGradTiling same = dbetaOnly;
@@ -93,23 +93,23 @@ TEST(LayerNormGradTiling, MaskedOutputsTakeNoUnifiedBuffer) {
 
 TEST(LayerNormGradTiling, TooManyRowsTooLongForEveryModeAreRejectedWithTheNumbers) {
   // Two passes keep every row's sums per core: 20000 rows of 600 000 fp32 (48 GB) do not fit.
-  LayerNormGradTilingResult r = LayerNormGradComputeTiling(Input(20000, 600000, kLnFloat32), kA2);
+  LayerNormGradTilingResult r = LayerNormGradComputeTiling(Input(20000, 600000, kDtypeFloat32), kA2);
   EXPECT_FALSE(r.ok);
   EXPECT_NE(r.error.find("M = 20000 rows of D = 600000 elements"), std::string::npos) << r.error;
   // The training series has no two-pass mode: rows beyond its cores' UB are rejected.
-  r = LayerNormGradComputeTiling(Input(8, 1000000, kLnFloat32), kTraining);
+  r = LayerNormGradComputeTiling(Input(8, 1000000, kDtypeFloat32), kTraining);
   EXPECT_FALSE(r.ok);
   EXPECT_NE(r.error.find("no two-pass mode"), std::string::npos) << r.error;
 }
 
 TEST(LayerNormGradTiling, RowsBeyondResidencyStreamTwiceOverColumnSlices) {
-  // 8 x 524288 fp32: no group of cores holds a row with gamma and the dgamma/dbeta sums of its
+  // 8 x 524288 fp32: no range of cores holds a row with gamma and the dgamma/dbeta sums of its
   // slice, so every core streams its slice of all rows twice; whole-tensor rows past 1.08 M too.
-  for (const LayerNormGradTilingInput& in : {Input(8, 524288, kLnFloat32), Input(1, 4000000, kLnFloat32),
-                                             Input(100, 600000, kLnBfloat16)}) {
+  for (const LayerNormGradTilingInput& in : {Input(8, 524288, kDtypeFloat32), Input(1, 4000000, kDtypeFloat32),
+                                             Input(100, 600000, kDtypeBfloat16)}) {
     LayerNormGradTiling t = Tile(in);
     EXPECT_EQ(t.mode, kLnTwoPass);
-    EXPECT_EQ(t.groups, 1u);
+    EXPECT_EQ(t.rowRanges, 1u);
     EXPECT_EQ(t.blockDim, 48u);
     EXPECT_LE(t.rowsPerBatch, kLnTwoPassMaxBatch);
     EXPECT_GE(t.chunkCols, 512u);
@@ -117,31 +117,31 @@ TEST(LayerNormGradTiling, RowsBeyondResidencyStreamTwiceOverColumnSlices) {
     EXPECT_GE(t.workspaceBytes, 48ull * 2 * ((in.rows + 7) / 8 * 8) * 4);
   }
   // Resident modes still win where they fit.
-  EXPECT_NE(Tile(Input(8, 262144, kLnFloat32)).mode, kLnTwoPass);
+  EXPECT_NE(Tile(Input(8, 262144, kDtypeFloat32)).mode, kLnTwoPass);
 }
 
 TEST(LayerNormGradTiling, TrainingSeriesSplitsRowsWithSoftSyncAll) {
-  LayerNormGradTiling t = Tile(Input(1, 100000, kLnFloat32), kTraining);
+  LayerNormGradTiling t = Tile(Input(1, 100000, kDtypeFloat32), kTraining);
   EXPECT_GT(t.colSplit, 1u);
   EXPECT_LE(t.blockDim, 32u);
   EXPECT_EQ(t.blockCopy, 1u);
   EXPECT_EQ(t.softSync, 1u);
-  EXPECT_EQ(t.exchangeSync, kLnExchangeSyncAll);  // no hardware flags on the training series
-  EXPECT_EQ(t.rowRepeat, 0u);
+  EXPECT_EQ(t.rowSlices.exchangeSync, kLnExchangeSyncAll);  // no hardware flags on the training series
+  EXPECT_NE(t.mode, kLnShortRows);
   // The soft SyncAll flags (32 bytes per core) sit behind the exchange, inside the workspace.
   EXPECT_GE(t.syncOffset, t.exchangeOffset + 2ull * t.blockDim * 2 * ((t.rowsPerBatch + 7) / 8 * 8) * 4);
   EXPECT_GE(t.workspaceBytes, t.syncOffset + 32ull * t.blockDim);
-  LayerNormGradTiling a2 = Tile(Input(1, 100000, kLnFloat32));
+  LayerNormGradTiling a2 = Tile(Input(1, 100000, kDtypeFloat32));
   EXPECT_EQ(a2.blockCopy, 0u);
   EXPECT_EQ(a2.softSync, 0u);
-  EXPECT_EQ(a2.exchangeSync, kLnExchangeSplitFlag);
+  EXPECT_EQ(a2.rowSlices.exchangeSync, kLnExchangeSplitFlag);
 }
 
 TEST(LayerNormGradTiling, TrainingSeriesAvoidsNarrowChunksOfLongRows) {
   // 12288 fp32 whole rows fit 256 KiB one row at a time; the chunks must not shrink to a few
   // repeats (192 columns cost about 20 instruction issues per 3 repeats): whole rows in chunks of
   // at least 512 columns, or slices of several rows, whichever models faster.
-  LayerNormGradTiling t = Tile(Input(2048, 12288, kLnFloat32), kTraining);
+  LayerNormGradTiling t = Tile(Input(2048, 12288, kDtypeFloat32), kTraining);
   EXPECT_GE(t.chunkCols, 512u);
   EXPECT_TRUE(t.colSplit == 1 || t.rowsPerBatch >= 2u);
 }
@@ -149,40 +149,40 @@ TEST(LayerNormGradTiling, TrainingSeriesAvoidsNarrowChunksOfLongRows) {
 TEST(LayerNormGradTiling, TrainingSeriesRowsBelowOneBlockStartEachCoreOnABlock) {
   // 7 fp32 = 28 bytes and 15 fp16 = 30 bytes: dx rows cannot be written by whole blocks per row,
   // so each core takes a multiple of one block's worth of rows (8 fp32, 16 fp16).
-  LayerNormGradTiling f32 = Tile(Input(52800, 7, kLnFloat32), kTraining);
+  LayerNormGradTiling f32 = Tile(Input(52800, 7, kDtypeFloat32), kTraining);
   EXPECT_EQ(f32.denseRows, 1u);
-  EXPECT_EQ(f32.denseGroupRows, 1656u);  // 52800 / 32 = 1650 rounded up to 8
+  EXPECT_EQ(f32.denseRangeRows, 1656u);  // 52800 / 32 = 1650 rounded up to 8
   EXPECT_EQ(f32.blockDim, 32u);
-  LayerNormGradTiling f16 = Tile(Input(5000, 15, kLnFloat16, kLnFloat16), kTraining);
+  LayerNormGradTiling f16 = Tile(Input(5000, 15, kDtypeFloat16, kDtypeFloat16), kTraining);
   EXPECT_EQ(f16.denseRows, 1u);
-  EXPECT_EQ(f16.denseGroupRows % 16, 0u);
-  // 9 rows of D = 1 fp32: one group of 8 and a last row of 4 bytes: merged into one group.
-  EXPECT_EQ(Tile(Input(9, 1, kLnFloat32), kTraining).blockDim, 1u);
-  LayerNormGradTiling eight = Tile(Input(5000, 8, kLnFloat32), kTraining);  // one whole block
+  EXPECT_EQ(f16.denseRangeRows % 16, 0u);
+  // 9 rows of D = 1 fp32: one range of 8 and a last row of 4 bytes: merged into one range.
+  EXPECT_EQ(Tile(Input(9, 1, kDtypeFloat32), kTraining).blockDim, 1u);
+  LayerNormGradTiling eight = Tile(Input(5000, 8, kDtypeFloat32), kTraining);  // one whole block
   EXPECT_EQ(eight.denseRows, 0u);
   EXPECT_EQ(eight.blockDim, 32u);
-  EXPECT_EQ(Tile(Input(5000, 7, kLnFloat32)).denseRows, 0u);  // A2 has DataCopyPad
+  EXPECT_EQ(Tile(Input(5000, 7, kDtypeFloat32)).denseRows, 0u);  // A2 has DataCopyPad
 }
 
 // Every invariant the kernel relies on, for one tiling.
-void CheckInvariants(const LayerNormGradTilingInput& in, const LayerNormGradSocInfo& soc) {
+void CheckInvariants(const LayerNormGradTilingInput& in, const SocFeatures& soc) {
   SCOPED_TRACE(testing::Message() << "M=" << in.rows << " D=" << in.cols << " dtype=" << in.dtype
                                   << " mask=" << in.needDx << in.needDgamma << in.needDbeta);
   LayerNormGradTilingResult r = LayerNormGradComputeTiling(in, soc);
   ASSERT_TRUE(r.ok) << r.error;
   const LayerNormGradTiling& t = r.tiling;
   const uint32_t budget = LayerNormGradUbBudget(soc.ubBytes);
-  EXPECT_LE(t.ubBytes, budget);
-  EXPECT_EQ(t.ubBytes, LayerNormGradMainUbBytes(t));
-  if (t.groups > 1 && (in.needDgamma || in.needDbeta)) {
+  EXPECT_LE(t.mainUbBytes, budget);
+  EXPECT_EQ(t.mainUbBytes, LayerNormGradMainUbBytes(t));
+  if (t.rowRanges > 1 && (in.needDgamma || in.needDbeta)) {
     EXPECT_LE(LayerNormGradReduceUbBytes(t), budget);
   }
-  EXPECT_EQ(t.blockDim, t.groups * t.colSplit);
+  EXPECT_EQ(t.blockDim, t.rowRanges * t.colSplit);
   EXPECT_GE(t.blockDim, 1u);
-  EXPECT_LE(t.blockDim, soc.coreCount);
+  EXPECT_LE(t.blockDim, soc.vectorCores);
   if (t.mode == kLnTwoPass) {  // every core a column slice of all rows, streamed twice
     EXPECT_TRUE(soc.hasDataCopyPad && soc.hasHardSyncAll);
-    EXPECT_EQ(t.groups, 1u);
+    EXPECT_EQ(t.rowRanges, 1u);
     EXPECT_LE(t.rowsPerBatch, kLnTwoPassMaxBatch);
     EXPECT_TRUE(t.rowsPerBatch % 8 == 0 || t.rowsPerBatch == in.rows);
     EXPECT_EQ(t.chunkCols % 64, 0u);
@@ -192,7 +192,11 @@ void CheckInvariants(const LayerNormGradTilingInput& in, const LayerNormGradSocI
     EXPECT_EQ(t.workspaceBytes > 0, in.needDx);
     return;
   }
-  EXPECT_EQ(t.mode, t.colSplit == 1 ? kLnWholeRows : kLnRowSlices);
+  if (t.colSplit == 1) {
+    EXPECT_TRUE(t.mode == kLnWholeRows || t.mode == kLnShortRows) << t.mode;
+  } else {
+    EXPECT_EQ(t.mode, kLnRowSlices);
+  }
   // Columns: k slices of sliceCols cover D, the last one non-empty.
   EXPECT_GE(uint64_t(t.colSplit) * t.sliceCols, in.cols);
   EXPECT_LT(uint64_t(t.colSplit - 1) * t.sliceCols, in.cols);
@@ -201,46 +205,47 @@ void CheckInvariants(const LayerNormGradTilingInput& in, const LayerNormGradSocI
   EXPECT_EQ(t.chunkCols % 16, 0u);
   EXPECT_GE(t.chunkCols, 16u);
   EXPECT_LE(t.chunkCols, t.sliceStride);
-  // Rows: the balanced split gives every group at most batchesPerGroup batches, and the groups
+  // Rows: the balanced split gives every range at most batchesPerRange batches, and the ranges
   // together cover M exactly once.
   uint64_t covered = 0;
-  for (uint32_t g = 0; g < t.groups; ++g) {
-    uint64_t rowsOfGroup = in.rows / t.groups + (g < in.rows % t.groups ? 1 : 0);
-    if (t.denseRows) {  // whole blocks of dx per group; the last group takes the rest
-      const uint64_t pb = 32 / LayerNormGradDtypeBytes(in.dtype);
-      EXPECT_EQ(t.denseGroupRows % pb, 0u);
-      rowsOfGroup = g + 1 == t.groups ? in.rows - uint64_t(g) * t.denseGroupRows : t.denseGroupRows;
-      if (t.groups > 1) {
-        EXPECT_GE(rowsOfGroup * in.cols, pb);
+  for (uint32_t g = 0; g < t.rowRanges; ++g) {
+    uint64_t rowsOfRange = in.rows / t.rowRanges + (g < in.rows % t.rowRanges ? 1 : 0);
+    if (t.denseRows) {  // whole blocks of dx per range; the last range takes the rest
+      const uint64_t pb = 32 / KernelDtypeBytes(in.dtype);
+      EXPECT_EQ(t.denseRangeRows % pb, 0u);
+      rowsOfRange = g + 1 == t.rowRanges ? in.rows - uint64_t(g) * t.denseRangeRows : t.denseRangeRows;
+      if (t.rowRanges > 1) {
+        EXPECT_GE(rowsOfRange * in.cols, pb);
       }
     }
-    EXPECT_GE(rowsOfGroup, 1u);
-    EXPECT_LE(rowsOfGroup, uint64_t(t.batchesPerGroup) * t.rowsPerBatch);
-    covered += rowsOfGroup;
+    EXPECT_GE(rowsOfRange, 1u);
+    EXPECT_LE(rowsOfRange, uint64_t(t.batchesPerRange) * t.rowsPerBatch);
+    covered += rowsOfRange;
   }
   EXPECT_EQ(covered, in.rows);
   EXPECT_LE(t.rowsPerBatch, 4095u);
   if ((in.needDgamma || in.needDbeta) && !t.accResident) {
-    EXPECT_EQ(t.batchesPerGroup, 1u);
+    EXPECT_EQ(t.batchesPerRange, 1u);
   }
   // Workspace regions do not overlap and are present only when used.
   bool exchange = in.needDx && t.colSplit > 1;
-  bool partials = (in.needDgamma || in.needDbeta) && t.groups > 1;
+  bool partials = (in.needDgamma || in.needDbeta) && t.rowRanges > 1;
   EXPECT_EQ(t.partialOffset > 0, exchange);
-  uint64_t partialBytes = partials ? uint64_t(t.groups) * 2 * t.partialStride * 4 : 0;
+  uint64_t partialBytes = partials ? uint64_t(t.rowRanges) * 2 * t.partialStride * 4 : 0;
   EXPECT_GE(t.workspaceBytes, t.partialOffset + partialBytes);
   if (!exchange && !partials) {
     EXPECT_EQ(t.workspaceBytes, 0u);
   }
   if (partials) {
-    EXPECT_GE(uint64_t(t.reduceCols) * t.blockDim, in.cols);
-    EXPECT_LE(t.reduceChunkCols, t.reduceCols);
+    EXPECT_GE(uint64_t(t.reduce.cols) * t.blockDim, in.cols);
+    EXPECT_LE(t.reduce.chunkCols, t.reduce.cols);
   }
   EXPECT_EQ(t.blockCopy, soc.hasDataCopyPad ? 0u : 1u);
   EXPECT_EQ(t.softSync, soc.hasHardSyncAll ? 0u : 1u);
   // The row-sum exchange waits on the split-phase hardware flags wherever they exist.
   const bool rowSliceExchange = exchange && t.mode == kLnRowSlices;
-  EXPECT_EQ(t.exchangeSync, rowSliceExchange && soc.hasHardSyncAll ? kLnExchangeSplitFlag : kLnExchangeSyncAll);
+  EXPECT_EQ(t.rowSlices.exchangeSync,
+            rowSliceExchange && soc.hasHardSyncAll ? kLnExchangeSplitFlag : kLnExchangeSyncAll);
   if (t.softSync && (exchange || partials)) {
     EXPECT_GE(t.syncOffset, t.partialOffset + partialBytes);
     EXPECT_GE(t.workspaceBytes, t.syncOffset + 32ull * t.blockDim);
@@ -249,7 +254,7 @@ void CheckInvariants(const LayerNormGradTilingInput& in, const LayerNormGradSocI
     // Whole-block writes end in the block ending at a chunk's end: every chunk of every slice
     // (the last slice may be shorter) is at least 16 columns, or the rows are below one block
     // and one core packs them.
-    const uint32_t pb = 32 / LayerNormGradDtypeBytes(in.dtype);
+    const uint32_t pb = 32 / KernelDtypeBytes(in.dtype);
     EXPECT_EQ(t.denseRows, in.cols < pb ? 1u : 0u);
     const uint64_t last = in.cols - uint64_t(t.colSplit - 1) * t.sliceCols;
     for (uint64_t w : {uint64_t(t.sliceCols), last}) {
@@ -259,19 +264,19 @@ void CheckInvariants(const LayerNormGradTilingInput& in, const LayerNormGradSocI
     if (t.colSplit > 1) {
       EXPECT_GE(last, 16u);
     }
-    EXPECT_EQ(t.rowRepeat, 0u);
+    EXPECT_NE(t.mode, kLnShortRows);
   }
 }
 
 TEST(LayerNormGradTiling, InvariantsHoldOverShapesDtypesAndMasks) {
   const std::vector<uint64_t> rows = {1, 2, 7, 47, 48, 49, 197, 2048, 8192, 25088};
   const std::vector<uint64_t> cols = {1, 7, 64, 96, 255, 257, 768, 1024, 4096, 5120, 12288, 16384, 131073};
-  const LayerNormGradDtype dtypes[] = {kLnFloat32, kLnFloat16, kLnBfloat16};
+  const KernelDtype dtypes[] = {kDtypeFloat32, kDtypeFloat16, kDtypeBfloat16};
   const bool masks[][3] = {{true, true, true}, {true, false, false}, {false, true, false},
                            {false, false, true}, {false, true, true}, {true, true, false}};
   for (uint64_t m : rows) {
     for (uint64_t d : cols) {
-      for (LayerNormGradDtype dt : dtypes) {
+      for (KernelDtype dt : dtypes) {
         for (const auto& mask : masks) {
           LayerNormGradTilingInput in = Input(m, d, dt, dt, mask[0], mask[1], mask[2]);
           CheckInvariants(in, kA2);
@@ -290,12 +295,12 @@ TEST(LayerNormGradTiling, TrainingSeriesInvariantsHoldOverShapesAndMasks) {
                            {false, false, true}, {false, true, true}, {true, true, false}};
   for (uint64_t m : rows) {
     for (uint64_t d : cols) {
-      for (LayerNormGradDtype dt : {kLnFloat32, kLnFloat16}) {
+      for (KernelDtype dt : {kDtypeFloat32, kDtypeFloat16}) {
         for (const auto& mask : masks) {
           LayerNormGradTilingInput in = Input(m, d, dt, dt, mask[0], mask[1], mask[2]);
           CheckInvariants(in, kTraining);
           in.hasWeight = false;
-          in.weightDtype = kLnFloat32;
+          in.weightDtype = kDtypeFloat32;
           CheckInvariants(in, kTraining);
         }
       }
@@ -311,7 +316,7 @@ TEST(LayerNormGradTiling, EveryRowLengthAroundPowersOfTwoGetsATiling) {
     for (uint64_t d : {p - 1, p, p + 1}) {
       if (d == 0) continue;
       for (uint64_t m : {1ull, 8ull, 100ull}) {
-        for (LayerNormGradDtype dt : {kLnFloat32, kLnBfloat16}) {
+        for (KernelDtype dt : {kDtypeFloat32, kDtypeBfloat16}) {
           SCOPED_TRACE(testing::Message() << m << " x " << d << " dtype " << dt);
           CheckInvariants(Input(m, d, dt), kA2);
         }
@@ -322,48 +327,48 @@ TEST(LayerNormGradTiling, EveryRowLengthAroundPowersOfTwoGetsATiling) {
 
 TEST(LayerNormGradTiling, WholeTensorUpToAMillionElementsFits) {
   for (uint64_t d : {262144ull, 524288ull, 1000000ull, 1048576ull}) {
-    CheckInvariants(Input(1, d, kLnFloat32), kA2);
-    CheckInvariants(Input(1, d, kLnBfloat16, kLnBfloat16), kA2);
+    CheckInvariants(Input(1, d, kDtypeFloat32), kA2);
+    CheckInvariants(Input(1, d, kDtypeBfloat16, kDtypeBfloat16), kA2);
   }
 }
 
 }  // namespace
 
 TEST(LayerNormGradTiling, ShortRowsRepeatOverRowsOnlyWithBrcbAndManyRowsPerBatch) {
-  LayerNormGradTiling swin = Tile(Input(32 * 3136, 96, kLnFloat32));
-  EXPECT_EQ(swin.rowRepeat, 1u);
+  LayerNormGradTiling swin = Tile(Input(32 * 3136, 96, kDtypeFloat32));
+  EXPECT_EQ(swin.mode, kLnShortRows);
   EXPECT_GE(swin.rowsPerBatch, 2u * 2);  // at least two rows per 64-column piece
-  LayerNormGradSocInfo noBrcb = kA2;
+  SocFeatures noBrcb = kA2;
   noBrcb.hasBrcb = false;
-  EXPECT_EQ(Tile(Input(32 * 3136, 96, kLnFloat32), noBrcb).rowRepeat, 0u);
-  EXPECT_EQ(Tile(Input(2048, 768, kLnBfloat16)).rowRepeat, 0u);  // 12 pieces, 9 rows per batch
+  EXPECT_EQ(Tile(Input(32 * 3136, 96, kDtypeFloat32), noBrcb).mode, kLnWholeRows);
+  EXPECT_EQ(Tile(Input(2048, 768, kDtypeBfloat16)).mode, kLnWholeRows);  // 12 pieces, 9 rows per batch
 }
 
 TEST(LayerNormGradTiling, SplitRowsTradeSliceWidthForFewerSyncAlls) {
   // 2048 x 12288 fp32: two slices hold one row per batch (86 SyncAlls); three slices of chunked
   // math hold three rows (43).
-  LayerNormGradTiling t = Tile(Input(2048, 12288, kLnFloat32));
+  LayerNormGradTiling t = Tile(Input(2048, 12288, kDtypeFloat32));
   EXPECT_EQ(t.mode, kLnRowSlices);
-  EXPECT_LE(t.batchesPerGroup, 43u);
+  EXPECT_LE(t.batchesPerRange, 43u);
 }
 
 TEST(LayerNormGradTiling, PartialCappedWholeRowsLetSplitsUseTheIdleCores) {
-  // 2048 bf16 rows: the dgamma/dbeta partials allow 30 whole-row groups (traffic <= 1.04), which
-  // leaves 18 cores idle on vector-bound 8192-column rows; 24 groups of two slices use all 48.
-  LayerNormGradTiling t = Tile(Input(2048, 8192, kLnBfloat16));
+  // 2048 bf16 rows: the dgamma/dbeta partials allow 30 whole-row ranges (traffic <= 1.04), which
+  // leaves 18 cores idle on vector-bound 8192-column rows; 24 ranges of two slices use all 48.
+  LayerNormGradTiling t = Tile(Input(2048, 8192, kDtypeBfloat16));
   EXPECT_EQ(t.blockDim, 48u);
   EXPECT_EQ(t.colSplit, 2u);
-  EXPECT_LE(t.groups, 30u);
+  EXPECT_LE(t.rowRanges, 30u);
 }
 
 TEST(LayerNormGradTiling, FewLongRowsUseNoMoreSlicesThanTheirRowSumExchangeAllows) {
   // Every core of a split row reads the row sums of all slices (two floats per row, padded to 8
   // rows): 1 x 16384 bf16 in 16 slices moved 6 % over the minimum. Fewer slices keep it under 4.5 %.
-  LayerNormGradTiling t = Tile(Input(1, 16384, kLnBfloat16));
+  LayerNormGradTiling t = Tile(Input(1, 16384, kDtypeBfloat16));
   const double minBytes = 3.0 * 16384 * 2 + 3.0 * 16384 * 4;  // dy, x, dx; gamma, dgamma, dbeta
-  const double exchange = double(t.blockDim) * t.batchesPerGroup * 2 * 8 * 4 * (1 + t.colSplit);
+  const double exchange = double(t.blockDim) * t.batchesPerRange * 2 * 8 * 4 * (1 + t.colSplit);
   EXPECT_LE(exchange, 0.045 * minBytes);
   EXPECT_GE(t.colSplit, 8u);
   // Many rows per batch amortise it: 7 tokens keep 16 slices.
-  EXPECT_EQ(Tile(Input(7, 16384, kLnBfloat16)).colSplit, 16u);
+  EXPECT_EQ(Tile(Input(7, 16384, kDtypeBfloat16)).colSplit, 16u);
 }

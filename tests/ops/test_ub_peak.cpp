@@ -135,7 +135,7 @@ struct LnCase {
   const char* soc;
   int64_t rows, cols;
   aclDataType acl;
-  LayerNormGradDtype dtype;
+  KernelDtype dtype;
   LayerNormGradMode mode;
 };
 
@@ -144,8 +144,11 @@ void CheckLayerNorm(const LnCase& k) {
   const sim::SocProfile& soc = sim::CurrentSoc();
   LayerNormGradTilingInput in{static_cast<uint64_t>(k.rows), static_cast<uint64_t>(k.cols), k.dtype, k.dtype, k.dtype,
                               true, true, true, true};
-  LayerNormGradTilingResult t = LayerNormGradComputeTiling(
-      in, {static_cast<uint32_t>(soc.aivCores), soc.ubBytes, soc.hasHardSyncAll, soc.hasBrcb, soc.hasDataCopyPad});
+  SocFeatures chip = MakeSocFeatures(static_cast<uint32_t>(soc.aivCores), soc.ubBytes, false);
+  chip.hasHardSyncAll = soc.hasHardSyncAll;
+  chip.hasBrcb = soc.hasBrcb;
+  chip.hasDataCopyPad = soc.hasDataCopyPad;
+  LayerNormGradTilingResult t = LayerNormGradComputeTiling(in, chip);
   ASSERT_TRUE(t.ok) << t.error;
   ASSERT_EQ(t.tiling.mode, k.mode) << "the case no longer reaches the mode it stands for";
   ZeroTensor dy({k.rows, k.cols}, k.acl), x({k.rows, k.cols}, k.acl), dx({k.rows, k.cols}, k.acl);
@@ -164,22 +167,23 @@ void CheckLayerNorm(const LnCase& k) {
   aclDestroyIntArray(normArr);
   aclDestroyBoolArray(maskArr);
   ASSERT_EQ(peaks.size(), 1u);
-  // The main phase and, with several row groups, the stage-2 reduction after it in the same kernel.
-  uint64_t figure = t.tiling.ubBytes;
-  if (t.tiling.groups > 1) figure = std::max<uint64_t>(figure, LayerNormGradReduceUbBytes(t.tiling));
-  EXPECT_EQ(peaks[0], figure) << "mode " << t.tiling.mode << " rowRepeat " << t.tiling.rowRepeat << " on " << k.soc
+  // The main phase and, with several row ranges, the stage-2 reduction after it in the same kernel.
+  uint64_t figure = t.tiling.mainUbBytes;
+  if (t.tiling.rowRanges > 1) figure = std::max<uint64_t>(figure, LayerNormGradReduceUbBytes(t.tiling));
+  EXPECT_EQ(peaks[0], figure) << "mode " << t.tiling.mode << " on " << k.soc
                               << ": kernel peak - tiling figure = "
                               << static_cast<int64_t>(peaks[0]) - static_cast<int64_t>(figure);
 }
 
 TEST_F(UbPeak, LayerNormEveryMode) {
   const LnCase cases[] = {
-      {"ascend910b", 2048, 1024, ACL_FLOAT16, kLnFloat16, kLnWholeRows},
-      {"ascend910b", 4096, 64, ACL_FLOAT, kLnFloat32, kLnWholeRows},  // short rows: rowRepeat
-      {"ascend910b", 7, 16384, ACL_BF16, kLnBfloat16, kLnRowSlices},
-      {"ascend910b", 8, 262144 * 4, ACL_FLOAT, kLnFloat32, kLnTwoPass},
-      {"ascend910", 2048, 1024, ACL_FLOAT16, kLnFloat16, kLnWholeRows},
-      {"ascend910", 7, 16384, ACL_FLOAT, kLnFloat32, kLnRowSlices},
+      {"ascend910b", 2048, 1024, ACL_FLOAT16, kDtypeFloat16, kLnWholeRows},
+      {"ascend910b", 4096, 64, ACL_FLOAT, kDtypeFloat32, kLnShortRows},
+      {"ascend910b", 7, 16384, ACL_BF16, kDtypeBfloat16, kLnRowSlices},
+      {"ascend910b", 8, 262144 * 4, ACL_FLOAT, kDtypeFloat32, kLnTwoPass},
+      {"ascend910", 2048, 1024, ACL_FLOAT16, kDtypeFloat16, kLnWholeRows},
+      {"ascend910", 7, 16384, ACL_FLOAT, kDtypeFloat32, kLnRowSlices},
+      {"ascend910", 5000, 7, ACL_FLOAT, kDtypeFloat32, kLnWholeRows},  // rows under one block: dense dx
   };
   for (const LnCase& k : cases) {
     SCOPED_TRACE(std::string(k.soc) + " " + std::to_string(k.rows) + "x" + std::to_string(k.cols));

@@ -1,0 +1,256 @@
+// LayerNorm backward, the per-chunk math of the modes WholeRows and RowSlices (ShortRows has its own
+// row-repeat math): pass 1 of a batch over chunks of chunkCols columns, the row sums, and dx of
+// each chunk written over the resident dy, leaving in one DMA per batch (see
+// layer_norm_grad_batch.h for the formulas). Slices processed in several chunks keep one row of
+// fp32 work tiles and recompute x - mean and g for dx; x-hat is never formed: the work rows hold
+// x - mean, dgamma adds dy * (x - mean) by an Axpy with rstd, s2 is summed without rstd and
+// scaled once per row, and dx's Axpy takes rstd in its scalar.
+#pragma once
+#include "layer_norm_grad_batch.h"
+
+namespace normgrad {
+
+template <typename T, typename Copy>
+class LayerNormGradChunks : public LayerNormGradBatch<T, Copy> {
+ protected:
+  using Base = LayerNormGradBatch<T, Copy>;
+  using Base::a_, Base::t_, Base::copy_, Base::ioCols_, Base::sliceCols_, Base::colStart_, Base::recompute_;
+  using Base::needX_, Base::dySlot_, Base::dxOutEvt_, Base::dxOutPending_, Base::dyIn_, Base::xIn_, Base::dyF_;
+  using Base::xhatF_, Base::tmpF_, Base::meanF_, Base::rstdF_, Base::sum1_, Base::sum2_, Base::acc1_, Base::acc2_;
+  using Base::gammaRaw_, Base::gammaF_, Base::dgammaF_, Base::dbetaF_, Base::kFloatIn;
+  using Base::Work, Base::ChunkWidth, Base::ZeroSums, Base::FlushSums;
+
+  __aicore__ inline void ToFloat(const AscendC::LocalTensor<float>& dst, const AscendC::LocalTensor<T>& src,
+                                 uint32_t n) {
+    AscendC::Cast(dst, src, AscendC::RoundMode::CAST_NONE, n);
+  }
+
+  // fp32 dy of chunk [c0, c0 + cw) of row r: the resident input itself for fp32, else cast into dyF_.
+  __aicore__ inline AscendC::LocalTensor<float> DyRow(uint32_t r, uint32_t c0, uint32_t cw) {
+    if constexpr (AscendC::IsSameType<T, float>::value) {
+      return dyIn_[r * t_.sliceStride + c0];
+    } else {
+      AscendC::LocalTensor<float> dst = dyF_[Work(r)];
+      ToFloat(dst, dyIn_[r * t_.sliceStride + c0], cw);
+      return dst;
+    }
+  }
+
+  // xhatF_ row r = x - mean_r of chunk [c0, c0 + cw).
+  __aicore__ inline AscendC::LocalTensor<float> CenteredX(uint32_t r, uint32_t c0, uint32_t cw) {
+    const int32_t n = static_cast<int32_t>(cw);
+    AscendC::LocalTensor<float> xh = xhatF_[Work(r)];
+    if constexpr (AscendC::IsSameType<T, float>::value) {
+      AscendC::Adds(xh, xIn_[r * t_.sliceStride + c0], -meanF_.GetValue(r), n);
+    } else {
+      ToFloat(xh, xIn_[r * t_.sliceStride + c0], cw);
+      AscendC::Adds(xh, xh, -meanF_.GetValue(r), n);
+    }
+    return xh;
+  }
+
+  // g = dy * gamma of row r, in place over dyRow (for fp32 that is the resident input, so the dx
+  // pass finds g there and never reloads gamma), or dy itself without weight.
+  __aicore__ inline AscendC::LocalTensor<float> GRow(const AscendC::LocalTensor<float>& dyRow,
+                                                     const AscendC::LocalTensor<float>& gamma, uint32_t cw) {
+    if (!t_.hasWeight) return dyRow;
+    AscendC::LocalTensor<float> g = dyRow;
+    AscendC::Mul(g, dyRow, gamma, static_cast<int32_t>(cw));
+    return g;
+  }
+
+  __aicore__ inline AscendC::LocalTensor<float> GammaChunk(uint32_t c0, uint32_t cw) {
+    if (t_.gammaResident) return gammaF_[c0];
+    LoadAsFloat(gammaF_, gammaRaw_, a_.gamma, colStart_ + c0, cw, t_.weightDtype, ioCols_);
+    return gammaF_;
+  }
+
+  // Row sums of the batch (64-lane partials in acc1_/acc2_) and dgamma/dbeta sums for chunk [c0, c0 + cw).
+  __aicore__ inline void AccumulateChunk(uint32_t n, uint32_t c0) {
+    if (!recompute_) {
+      AccumulateTile(n);
+      return;
+    }
+    const uint32_t cw = ChunkWidth(c0);
+    const int32_t cnt = static_cast<int32_t>(cw);
+    const uint32_t accOff = t_.accResident ? c0 : 0;
+    if (!t_.accResident) ZeroSums(cw);
+    AscendC::LocalTensor<float> gamma;
+    if (t_.needDx && t_.hasWeight) gamma = GammaChunk(c0, cw);
+    for (uint32_t r = 0; r < n; ++r) {
+      AscendC::LocalTensor<float> dyRow = DyRow(r, c0, cw);
+      if (t_.needDbeta) AscendC::Add(dbetaF_[accOff], dbetaF_[accOff], dyRow, cnt);
+      if (needX_) {
+        // p = dy * (x - mean): dgamma += rstd * p; s2 (before its rstd) += sum(gamma * p).
+        AscendC::LocalTensor<float> p = CenteredX(r, c0, cw);
+        AscendC::Mul(p, dyRow, p, cnt);
+        if (t_.needDgamma) AscendC::Axpy(dgammaF_[accOff], p, rstdF_.GetValue(r), cnt);
+        if (t_.needDx) {
+          if (t_.hasWeight) AscendC::Mul(p, p, gamma, cnt);
+          AccumulateLanes(acc2_[r * kRowSumsLanes], p, cw);
+        }
+      }
+      if (t_.needDx) AccumulateLanes(acc1_[r * kRowSumsLanes], GRow(dyRow, gamma, cw), cw);
+    }
+    if (!t_.accResident) FlushSums(c0, cw, 0);
+  }
+
+  // Single chunk (!recompute_): the work tiles hold all n rows at the stride of the resident
+  // inputs, so the steps without per-row scalars (casts, products) run once over the whole tile;
+  // pad columns between rows compute garbage that nothing reads.
+  __aicore__ inline void AccumulateTile(uint32_t n) {
+    const uint32_t cw = sliceCols_, w = t_.chunkCols;
+    const int32_t cnt = static_cast<int32_t>(cw), all = static_cast<int32_t>(n * w);
+    if (!t_.accResident) ZeroSums(cw);
+    AscendC::LocalTensor<float> gamma;
+    if (t_.needDx && t_.hasWeight) gamma = GammaChunk(0, cw);
+    AscendC::LocalTensor<float> dy;
+    if constexpr (AscendC::IsSameType<T, float>::value) {
+      dy = dyIn_;
+    } else {
+      dy = dyF_;
+      AscendC::Cast(dyF_, dyIn_, AscendC::RoundMode::CAST_NONE, static_cast<uint32_t>(all));
+    }
+    if (needX_) {
+      if constexpr (!AscendC::IsSameType<T, float>::value) {
+        AscendC::Cast(xhatF_, xIn_, AscendC::RoundMode::CAST_NONE, static_cast<uint32_t>(all));
+      }
+      for (uint32_t r = 0; r < n; ++r) {
+        AscendC::LocalTensor<float> xh = xhatF_[r * w];
+        if constexpr (AscendC::IsSameType<T, float>::value) {
+          AscendC::Adds(xh, xIn_[r * w], -meanF_.GetValue(r), cnt);
+        } else {
+          AscendC::Adds(xh, xh, -meanF_.GetValue(r), cnt);
+        }
+      }
+    }
+    if (t_.needDbeta) {
+      for (uint32_t r = 0; r < n; ++r) AscendC::Add(dbetaF_, dbetaF_, dy[r * w], cnt);
+    }
+    if (t_.needDgamma) {
+      AscendC::Mul(tmpF_, dy, xhatF_, all);
+      for (uint32_t r = 0; r < n; ++r) AscendC::Axpy(dgammaF_, tmpF_[r * w], rstdF_.GetValue(r), cnt);
+    }
+    if (t_.needDx) {
+      for (uint32_t r = 0; r < n; ++r) {
+        if (t_.hasWeight) AscendC::Mul(dy[r * w], dy[r * w], gamma, cnt);  // g over dy
+        AccumulateLanes(acc1_[r * kRowSumsLanes], dy[r * w], cw);
+      }
+      AscendC::Mul(tmpF_, dy, xhatF_, all);
+      for (uint32_t r = 0; r < n; ++r) AccumulateLanes(acc2_[r * kRowSumsLanes], tmpF_[r * w], cw);
+    }
+    if (!t_.accResident) FlushSums(0, cw, 0);
+  }
+
+  // sum1_/sum2_[r] = this slice's row sums of the batch, ready for scalar reads and MTE3.
+  __aicore__ inline void FinishRowSums(uint32_t n) {
+    for (uint32_t r0 = 0; r0 < n; r0 += kRowSumsMaxRepeat) {
+      const int32_t rep = static_cast<int32_t>(n - r0 < kRowSumsMaxRepeat ? n - r0 : kRowSumsMaxRepeat);
+      AscendC::WholeReduceSum<float>(sum1_[r0], acc1_[r0 * kRowSumsLanes], static_cast<int32_t>(kRowSumsLanes),
+                                     rep, 1, 1, 8);
+      AscendC::WholeReduceSum<float>(sum2_[r0], acc2_[r0 * kRowSumsLanes], static_cast<int32_t>(kRowSumsLanes),
+                                     rep, 1, 1, 8);
+    }
+    // Pass 1 summed gamma * dy * (x - mean): one rstd per row makes it s2.
+    AscendC::Mul(sum2_, sum2_, rstdF_, static_cast<int32_t>(n));
+    PipeFence<AscendC::HardEvent::V_S>();
+  }
+
+  // dx of the batch's n rows for chunk [c0, c0 + cw), over dy in place; sum1_/sum2_ hold the
+  // whole-row sums. dx = rstd * ((g - s1/D) - xhat * s2/D), accumulated in g (dead afterwards);
+  // with several chunks g and x - mean are recomputed from the resident dy and x, and rstd is
+  // folded into the Axpy scalar instead of into x-hat. StoreDx writes the batch.
+  __aicore__ inline void DxChunk(uint32_t n, uint32_t c0) {
+    const uint32_t cw = ChunkWidth(c0);
+    const int32_t cnt = static_cast<int32_t>(cw);
+    const bool recompute = recompute_;
+    AscendC::LocalTensor<float> gamma;
+    if (recompute && t_.hasWeight && !kFloatIn) gamma = GammaChunk(c0, cw);
+    const float invD = 1.0f / static_cast<float>(t_.cols);
+    for (uint32_t r = 0; r < n; ++r) {
+      const float rstd = rstdF_.GetValue(r);
+      const float meanG = sum1_.GetValue(r) * invD;
+      const float meanGx = sum2_.GetValue(r) * invD;
+      AscendC::LocalTensor<float> g, xs;
+      const float xCoef = -meanGx * rstd;  // the work rows hold x - mean, not x-hat
+      if (recompute) {
+        g = kFloatIn ? GResident(r, c0) : GRow(DyRow(r, c0, cw), gamma, cw);
+        if constexpr (!kFloatIn) {
+          const float mean = meanF_.GetValue(r);
+          if (RawXIsExactEnough(mean, rstd)) {
+            DxFromRawX(g, r, c0, cw, rstd, rstd * xCoef, -rstd * (meanG + xCoef * mean));
+            continue;
+          }
+        }
+        xs = CenteredX(r, c0, cw);
+      } else {
+        g = GResident(r, 0);
+        xs = xhatF_[Work(r)];
+      }
+      AscendC::Adds(g, g, -meanG, cnt);
+      AscendC::Axpy(g, xs, xCoef, cnt);
+      AscendC::Muls(g, g, rstd, cnt);
+      if constexpr (!kFloatIn) {
+        if (recompute) AscendC::Cast(dyIn_[r * t_.sliceStride + c0], g, Copy::kDownCast, cw);
+      }
+    }
+    if constexpr (!kFloatIn) {
+      // One chunk: the work rows sit at the stride of the resident dy, so one down-cast covers the batch.
+      if (!recompute) AscendC::Cast(dyIn_, dyF_, Copy::kDownCast, n * t_.sliceStride);
+    }
+  }
+
+  // dx = rstd * g + a * x + b of a 16-bit row chunk written over its dy: one vector op fewer
+  // than centring x first. a * x and b cancel to the x-term a * (x - mean) - which is why
+  // RawXIsExactEnough bounds |mean| * rstd.
+  __aicore__ inline void DxFromRawX(const AscendC::LocalTensor<float>& g, uint32_t r, uint32_t c0, uint32_t cw,
+                                    float rstd, float a, float b) {
+    const int32_t cnt = static_cast<int32_t>(cw);
+    AscendC::LocalTensor<float> xs = xhatF_[Work(r)];
+    ToFloat(xs, xIn_[r * t_.sliceStride + c0], cw);
+    AscendC::Muls(xs, xs, a, cnt);
+    AscendC::Adds(xs, xs, b, cnt);
+    AscendC::Axpy(xs, g, rstd, cnt);
+    AscendC::Cast(dyIn_[r * t_.sliceStride + c0], xs, Copy::kDownCast, cw);
+  }
+
+  // |mean| * rstd = |mean| / sigma <= 64: the cancellation in a * x + b costs at most 64 fp32
+  // ulps (4e-6) of the x-term, far below the 16-bit rounding of dx (bf16 4e-3, fp16 5e-4).
+  __aicore__ static inline bool RawXIsExactEnough(float mean, float rstd) {
+    const float m = mean < 0 ? -mean : mean;
+    return m * rstd <= 64.0f;
+  }
+
+  // Writes dx of the batch's n rows from over dy; the next load into this dy buffer waits for it.
+  __aicore__ inline void StoreDx(uint64_t r0, uint32_t n) {
+    PipeFence<AscendC::HardEvent::V_MTE3>();
+    AscendC::GlobalTensor<T> gm;
+    gm.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a_.dx) + r0 * t_.cols + colStart_);
+    copy_.StoreRows(gm, dyIn_, t_, n, sliceCols_, t_.sliceStride);
+    AscendC::SetFlag<AscendC::HardEvent::MTE3_MTE2>(dxOutEvt_[dySlot_]);
+    dxOutPending_[dySlot_] = true;
+  }
+
+  // The last dx stores have left before the kernel moves on (stage 2 or the end).
+  __aicore__ inline void DrainDx() {
+    for (uint32_t i = 0; i < 2; ++i) {
+      if (!dxOutPending_[i]) continue;
+      AscendC::WaitFlag<AscendC::HardEvent::MTE3_MTE2>(dxOutEvt_[i]);
+      dxOutPending_[i] = false;
+    }
+  }
+
+  // dx of rows under one block (LnBlockCopy's dense writer) once every row is packed.
+  __aicore__ inline void FinishDense() { copy_.Finish(t_); }
+
+  // g as pass 1 left it: in the resident fp32 input (any chunk), or in dyF_ (single chunk, 16-bit).
+  __aicore__ inline AscendC::LocalTensor<float> GResident(uint32_t r, uint32_t c0) {
+    if constexpr (AscendC::IsSameType<T, float>::value) {
+      return dyIn_[r * t_.sliceStride + c0];
+    } else {
+      return dyF_[Work(r)];
+    }
+  }
+};
+
+}  // namespace normgrad
