@@ -61,7 +61,7 @@ struct BatchNormElemtGradTiling {
 };
 
 // The UB layout of a tiling's mode for tiles of `tileElems` elements.
-inline BnElemtUbLayout BnElemtUbOf(const BatchNormElemtGradTiling& t, uint64_t tileElems) {
+NORMGRAD_HOST_AICORE inline BnElemtUbLayout BnElemtUbOf(const BatchNormElemtGradTiling& t, uint64_t tileElems) {
   return BnElemtUb(KernelDtypeBytes(t.dyDtype), KernelDtypeBytes(t.xDtype), KernelDtypeBytes(t.dxDtype),
                    t.mode == kBnElemtChannelSlabs, tileElems);
 }

@@ -20,7 +20,7 @@ struct BnElemtUbLayout {
 };
 
 // The layout for tiles of `tileElems` elements of the given element sizes.
-constexpr BnElemtUbLayout BnElemtUb(uint32_t dyBytes, uint32_t xBytes, uint32_t dxBytes, bool channelSlabs,
+NORMGRAD_HOST_AICORE constexpr BnElemtUbLayout BnElemtUb(uint32_t dyBytes, uint32_t xBytes, uint32_t dxBytes, bool channelSlabs,
                                     uint64_t tileElems) {
   return BnElemtUbLayout{
       UbBuffer{tileElems * dyBytes, kBnElemtBufferNum},
@@ -32,12 +32,12 @@ constexpr BnElemtUbLayout BnElemtUb(uint32_t dyBytes, uint32_t xBytes, uint32_t 
   };
 }
 
-constexpr uint64_t BnElemtUbSum(const BnElemtUbLayout& l) {
+NORMGRAD_HOST_AICORE constexpr uint64_t BnElemtUbSum(const BnElemtUbLayout& l) {
   return UbBytesOf(l.dy) + UbBytesOf(l.x) + UbBytesOf(l.dx) + UbBytesOf(l.dyF) + UbBytesOf(l.xF) + UbBytesOf(l.coef);
 }
 
 // Bytes per tile element before rounding: what the tiling divides its UB budget by.
-constexpr uint64_t BnElemtUbRawSum(const BnElemtUbLayout& l) {
+NORMGRAD_HOST_AICORE constexpr uint64_t BnElemtUbRawSum(const BnElemtUbLayout& l) {
   return UbRawBytesOf(l.dy) + UbRawBytesOf(l.x) + UbRawBytesOf(l.dx) + UbRawBytesOf(l.dyF) + UbRawBytesOf(l.xF) +
          UbRawBytesOf(l.coef);
 }

@@ -7,6 +7,8 @@
 #pragma once
 #include <cstdint>
 
+#include "host_aicore.h"
+
 namespace normgrad {
 
 // One InitBuffer: `num` buffers of `bytes` each; num 0 means the phase does not allocate it.
@@ -15,11 +17,11 @@ struct UbBuffer {
   uint32_t num;
 };
 
-constexpr uint64_t UbAlign(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+NORMGRAD_HOST_AICORE constexpr uint64_t UbAlign(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 // UB bytes one member takes, TPipe's 32-byte rounding included.
-constexpr uint64_t UbBytesOf(const UbBuffer& b) { return b.num * UbAlign(b.bytes, 32); }
+NORMGRAD_HOST_AICORE constexpr uint64_t UbBytesOf(const UbBuffer& b) { return b.num * UbAlign(b.bytes, 32); }
 // Bytes before rounding: what a layout of one element costs per element, for planning tile sizes.
-constexpr uint64_t UbRawBytesOf(const UbBuffer& b) { return b.num * b.bytes; }
-constexpr UbBuffer UbBufIf(bool on, uint64_t bytes, uint32_t num = 1) { return UbBuffer{bytes, on ? num : 0u}; }
+NORMGRAD_HOST_AICORE constexpr uint64_t UbRawBytesOf(const UbBuffer& b) { return b.num * b.bytes; }
+NORMGRAD_HOST_AICORE constexpr UbBuffer UbBufIf(bool on, uint64_t bytes, uint32_t num = 1) { return UbBuffer{bytes, on ? num : 0u}; }
 
 }  // namespace normgrad
