@@ -182,6 +182,19 @@ aclnnStatus CheckShapes(Args& a) {
     return Error(kStatusInvalid, kApi, "gradBiasOut has shape %s, expected normalizedShape %s",
                  ShapeString(a.dbeta.shape).c_str(), ShapeString(a.normShape).c_str());
   }
+  const std::vector<normgrad::NamedTensor> every = {
+      {"gradOut", &a.dy},
+      {"input", &a.x},
+      {"mean", &a.mean},
+      {"rstd", &a.rstd},
+      {"weightOptional", a.hasWeight ? &a.weight : nullptr},
+      {"biasOptional", a.hasBias ? &a.bias : nullptr},
+      {"gradInputOut", a.mask[0] ? &a.dx : nullptr},
+      {"gradWeightOut", a.mask[1] ? &a.dgamma : nullptr},
+      {"gradBiasOut", a.mask[2] ? &a.dbeta : nullptr}};
+  for (size_t i = 6; i < every.size(); ++i) {
+    if (aclnnStatus st = normgrad::CheckOutputOverlap(kApi, every[i], every)) return st;
+  }
   return ACL_SUCCESS;
 }
 
