@@ -232,7 +232,7 @@ aclnnStatus aclnnBatchNormElemtBackwardGetWorkspaceSize(const aclTensor* gradOut
   a.dx = normgrad::Describe(gradInput);
   // The SoCs the OpDef lists (AICore().AddConfig) are the ones served: the kernel moves rows of any
   // length with DataCopyPad, which the training series lacks.
-  const char* socName = sim::CurrentSoc().name;
+  const char* socName = normgrad::CurrentCallSoc().name;
   const sim::host::OpDefInfo* def = sim::host::FindOpDef("BatchNormElemtGrad");
   if (def == nullptr || std::find(def->socs.begin(), def->socs.end(), socName) == def->socs.end()) {
     std::string served;
@@ -254,7 +254,7 @@ aclnnStatus aclnnBatchNormElemtBackwardGetWorkspaceSize(const aclTensor* gradOut
     const std::string why = Plan(a, &plan);
     if (!why.empty()) {
       delete exec;
-      return Error(kStatusInvalid, kApi, "SoC %s cannot run input %s %s: %s", sim::CurrentSoc().name,
+      return Error(kStatusInvalid, kApi, "SoC %s cannot run input %s %s: %s", socName,
                    ShapeString(a.x.shape).c_str(), normgrad::DtypeName(a.x.dtype), why.c_str());
     }
     AddLaunch(a, plan, exec);

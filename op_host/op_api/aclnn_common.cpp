@@ -19,6 +19,8 @@
 #include "ascendc/soc.h"
 #include "host_failure.h"
 #include "normgrad_sim.h"
+#include "platform/platform_infos_def.h"
+#include "soc_features_of.h"
 
 namespace normgrad {
 namespace {
@@ -215,6 +217,12 @@ aclnnStatus CheckOutputOverlap(const char* api, const NamedTensor& out, const st
     }
   }
   return ACL_SUCCESS;
+}
+
+CallSoc CurrentCallSoc() {
+  const sim::SocProfile& soc = sim::CurrentSoc();
+  fe::PlatFormInfos platform(&soc);
+  return CallSoc{SocFeaturesOf(&platform), soc.name};
 }
 
 aclnnStatus RunExecutor(const char* api, void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,

@@ -16,6 +16,7 @@
 #include "acl/acl.h"
 #include "aclnn/acl_meta.h"
 #include "shape_string.h"
+#include "soc_features.h"
 #include "simhost/op_runner.h"
 
 namespace normgrad {
@@ -88,6 +89,14 @@ struct NamedTensor {
   const TensorDesc* t;  // nullptr: an absent optional tensor, skipped
 };
 aclnnStatus CheckOutputOverlap(const char* api, const NamedTensor& out, const std::vector<NamedTensor>& others);
+// The chip the call runs on as the tilings see it (SocFeaturesOf over the simulator's
+// PlatformAscendC of the current SoC profile: the one platform seam) and its name, for argument
+// checks and messages.
+struct CallSoc {
+  SocFeatures features;
+  const char* name;
+};
+CallSoc CurrentCallSoc();
 // The values of an array argument ({} for nullptr).
 std::vector<int64_t> IntArrayValues(const aclIntArray* array);
 std::vector<bool> BoolArrayValues(const aclBoolArray* array);

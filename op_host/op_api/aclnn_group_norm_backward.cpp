@@ -30,14 +30,6 @@ using normgrad::kStatusNullptr;
 using normgrad::ShapeString;
 using normgrad::TensorDesc;
 
-// The chip the call runs on, for argument checks and messages (the tiling reads it through the
-// platform API, like every CANN tiling function).
-void CurrentSocInfo(bool* hasBf16, const char** name) {
-  const sim::SocProfile& soc = sim::CurrentSoc();
-  *hasBf16 = soc.hasBf16;
-  *name = soc.name;
-}
-
 bool ToKernelDtype(aclDataType dtype, bool hasBf16, KernelDtype* out) {
   switch (dtype) {
     case ACL_FLOAT: *out = kDtypeFloat32; return true;
@@ -262,11 +254,9 @@ extern "C" aclnnStatus aclnnGroupNormBackwardGetWorkspaceSize(
   if (a.need[1]) a.dgamma = normgrad::Describe(gradGammaOut);
   if (a.need[2]) a.dbeta = normgrad::Describe(gradBetaOut);
 
-  bool hasBf16 = false;
-  const char* socName = "";
-  CurrentSocInfo(&hasBf16, &socName);
+  const normgrad::CallSoc soc = normgrad::CurrentCallSoc();
   KernelDtype dtype = kDtypeFloat32;
-  if (aclnnStatus st = CheckDtypes(a, hasBf16, socName, &dtype)) return st;
+  if (aclnnStatus st = CheckDtypes(a, soc.features.hasBf16, soc.name, &dtype)) return st;
   if (aclnnStatus st = CheckShapes(a, N, C, HxW, group)) return st;
 
   auto* exec = new aclOpExecutor();
@@ -281,7 +271,7 @@ extern "C" aclnnStatus aclnnGroupNormBackwardGetWorkspaceSize(
       delete exec;
       return Error(kStatusInvalid, kApi, "no tiling for N = %lld, C = %lld, HxW = %lld, group = %lld on %s: %s",
                    static_cast<long long>(N), static_cast<long long>(C), static_cast<long long>(HxW),
-                   static_cast<long long>(group), socName, why.c_str());
+                   static_cast<long long>(group), soc.name, why.c_str());
     }
     if (a.need[0] || a.need[1] || a.need[2]) BuildLaunch(exec, a, tiling, plan);
   }

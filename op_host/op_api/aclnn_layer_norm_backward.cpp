@@ -25,12 +25,6 @@ using normgrad::TensorDesc;
 
 // The chip the call runs on, for argument checks and messages (the tiling reads it through the
 // platform API, like every CANN tiling function).
-void CurrentSocInfo(const char** name, bool* hasBf16) {
-  const sim::SocProfile& soc = sim::CurrentSoc();
-  *name = soc.name;
-  *hasBf16 = soc.hasBf16;
-}
-
 bool IsFloatType(aclDataType d) { return d == ACL_FLOAT || d == ACL_FLOAT16 || d == ACL_BF16; }
 
 int64_t Product(const std::vector<int64_t>& v, size_t begin, size_t end) {
@@ -289,10 +283,8 @@ aclnnStatus aclnnLayerNormBackwardGetWorkspaceSize(const aclTensor* gradOut, con
                    ShapeString(a.normShape).c_str(), i);
     }
   }
-  const char* socName = nullptr;
-  bool hasBf16 = false;
-  CurrentSocInfo(&socName, &hasBf16);
-  aclnnStatus st = CheckDtypes(a, hasBf16, socName);
+  const normgrad::CallSoc soc = normgrad::CurrentCallSoc();
+  aclnnStatus st = CheckDtypes(a, soc.features.hasBf16, soc.name);
   if (st != ACL_SUCCESS) return st;
   if ((st = CheckShapes(a)) != ACL_SUCCESS) return st;
 
