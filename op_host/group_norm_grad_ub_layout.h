@@ -7,17 +7,17 @@
 #pragma once
 #include <cstdint>
 
+#include "ub_layout.h"
+
 namespace normgrad {
 
-// One InitBuffer: `num` buffers of `bytes` each; num 0 means the phase does not allocate it.
-struct GngUbBuffer {
-  uint64_t bytes;
-  uint32_t num;
-};
-
-constexpr uint64_t GngAlign(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
-constexpr uint64_t GngUbBytesOf(const GngUbBuffer& b) { return b.num * GngAlign(b.bytes, 32); }
-constexpr GngUbBuffer GngBufIf(bool on, uint64_t bytes, uint32_t num = 1) { return GngUbBuffer{bytes, on ? num : 0u}; }
+// GroupNorm's names for the shared layout vocabulary (op_host/ub_layout.h): one definition.
+using GngUbBuffer = UbBuffer;
+NORMGRAD_HOST_AICORE constexpr uint64_t GngAlign(uint64_t v, uint64_t a) { return UbAlign(v, a); }
+NORMGRAD_HOST_AICORE constexpr uint64_t GngUbBytesOf(const GngUbBuffer& b) { return UbBytesOf(b); }
+NORMGRAD_HOST_AICORE constexpr GngUbBuffer GngBufIf(bool on, uint64_t bytes, uint32_t num = 1) {
+  return UbBufIf(on, bytes, num);
+}
 
 // Groups a UB copy of gamma/mean/rstd may span for `channels` consecutive channels starting
 // anywhere: (channels - 1) / d + 2 at most, never more than g.
