@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 
 namespace sim {
 namespace {
@@ -18,6 +19,12 @@ constexpr bool kDefaultOn = true;
 constexpr uint64_t kMaxSplitRows = 256;
 
 std::atomic<int> g_mode{static_cast<int>(RaceMode::kEnvironment)};
+
+// The recorder pool (TakeRecorder/ReturnRecorder) and the bytes its buffers hold.
+constexpr uint64_t kMaxPooledBytes = 512ull << 20;
+std::mutex g_poolMutex;
+std::vector<race::Recorder> g_pool;
+uint64_t g_pooledBytes = 0;
 
 const char* Verb(race::Kind k) { return k == race::kRead ? "reads" : k == race::kWrite ? "writes" : "atomically adds to"; }
 
@@ -38,6 +45,22 @@ bool RaceDetectionEnabled() {
 }
 
 namespace race {
+
+Recorder TakeRecorder() {
+  std::lock_guard<std::mutex> lock(g_poolMutex);
+  if (g_pool.empty()) return Recorder();
+  Recorder r = std::move(g_pool.back());
+  g_pool.pop_back();
+  g_pooledBytes -= r.KeptBytes();
+  return r;
+}
+
+void ReturnRecorder(Recorder&& r) {
+  std::lock_guard<std::mutex> lock(g_poolMutex);
+  if (g_pooledBytes + r.KeptBytes() > kMaxPooledBytes) return;  // freed with r
+  g_pooledBytes += r.KeptBytes();
+  g_pool.push_back(std::move(r));
+}
 
 void Recorder::Reset(int core, const std::vector<uint32_t>& clock) {
   core_ = core;
