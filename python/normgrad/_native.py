@@ -374,6 +374,22 @@ class DeviceTensor(_Owned):
                                                strides=tuple(s * item for s in self.strides))
         return view.copy(order="C")
 
+    def take(self) -> np.ndarray:
+        """The tensor's values as a C-contiguous array, closing the tensor. When the view is the
+        whole storage in row-major order the array is the device memory itself (no copy; the
+        memory is freed when the array is collected), else a copy as numpy() makes."""
+        count = int(np.prod(self.shape))
+        whole = self.offset == 0 and count == self.storage_elems and self.strides == tuple(_row_major(self.shape))
+        if not whole or not self._storage_bytes:
+            result = self.numpy()
+            self.close()
+            return result
+        self.ptr  # noqa: B018 - raises if closed
+        buffer = _DeviceBuffer(self._data, self._storage_bytes)
+        self._data = 0  # the buffer frees it now
+        self.close()
+        return np.asarray(buffer).view(self.dtype).reshape(self.shape)
+
     def close(self) -> None:
         """Destroys the aclTensor and frees the device memory; calling it again does nothing."""
         if self._ptr and _runtime_alive:
@@ -386,6 +402,19 @@ class DeviceTensor(_Owned):
         state = "open" if self._ptr else "closed"
         return (f"DeviceTensor(shape={list(self.shape)}, dtype={self.dtype}, strides={list(self.strides)}, "
                 f"offset={self.offset}, storage_shape={list(self.storage_shape)}, {state})")
+
+
+class _DeviceBuffer:
+    """Device memory handed to NumPy as an array's base (DeviceTensor.take): freed with it."""
+
+    def __init__(self, data: int, nbytes: int) -> None:
+        self._data = data
+        self.__array_interface__ = {"shape": (nbytes,), "typestr": "|u1", "data": (data, False), "version": 3}
+
+    def __del__(self) -> None:
+        with contextlib.suppress(Exception):
+            _free(self._data)
+            self._data = 0
 
 
 def tensor(array: np.ndarray) -> DeviceTensor:
