@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <mutex>
 
 namespace sim {
@@ -89,9 +90,9 @@ void Recorder::Add(Kind kind, const char* api, const void* gm, uint64_t rows, ui
   if (data != nullptr && (rows == 1 || dataPitch == rowBytes)) dataPitch = rowBytes;
   if (rows == 1 || pitch == rowBytes) {  // one contiguous run
     if (data != nullptr && dataPitch != rowBytes) {  // gather the rows first so the run's bytes are contiguous
-      std::vector<uint8_t> tmp(rows * rowBytes);
-      keep(tmp.data());
-      return Add(kind, api, gm, 1, rows * rowBytes, rows * rowBytes, tmp.data(), rows * rowBytes);
+      std::unique_ptr<uint8_t[]> tmp(new uint8_t[rows * rowBytes]);  // uninitialised: keep() fills it
+      keep(tmp.get());
+      return Add(kind, api, gm, 1, rows * rowBytes, rows * rowBytes, tmp.get(), rows * rowBytes);
     }
     rowBytes *= rows;
     rows = 1;
@@ -123,7 +124,10 @@ void Recorder::Add(Kind kind, const char* api, const void* gm, uint64_t rows, ui
     }
   }
   uint64_t shadow = kNoShadow;
-  if (data != nullptr) {
+  if (data != nullptr && rows == 1) {
+    shadow = shadow_.size();
+    shadow_.insert(shadow_.end(), data, data + rowBytes);  // no zero fill before the copy
+  } else if (data != nullptr) {
     shadow = shadow_.size();
     shadow_.resize(shadow + rows * rowBytes);
     keep(shadow_.data() + shadow);
