@@ -10,7 +10,7 @@ What the operator modules use (names are stable):
         dx_t = stack.enter_context(_native.empty(dy.shape, dy.dtype))
         mask = stack.enter_context(_native.bool_array([True, True, True]))
         _native.call_aclnn("aclnnGroupNormBackward", dy_t, ..., n, c, hw, g, mask, dx_t, ...)
-        dx = dx_t.numpy()
+        dx = dx_t.take()  # the output's device memory as an array (numpy() would copy it)
     _native.last_run()  # the kernel launches of that call, with modeled timing
 
 The ACL runtime (aclInit, device 0, one stream) starts on first use and stops at interpreter exit.
@@ -297,8 +297,10 @@ class DeviceTensor(_Owned):
     torch view on NPU). Views with negative strides, or strides that are not whole elements, are
     copied to a contiguous array first: the values are the same, only the layout test is lost.
 
-    .ptr is the aclTensor* as an int. numpy() reads the view back as a new C-contiguous array;
-    storage() reads the whole storage, to check what a strided output left untouched. Free it
+    .ptr is the aclTensor* as an int. take() hands an output over as an array over the device
+    memory itself (no copy) and closes the tensor; numpy() reads the view back as a new
+    C-contiguous array; storage() reads the whole storage, to check what a strided output left
+    untouched. Free it
     deterministically with close() or a `with` block; a tensor that is garbage-collected open is
     freed then. Using .ptr after close() raises ValueError.
     """
@@ -362,7 +364,7 @@ class DeviceTensor(_Owned):
     def numpy(self) -> np.ndarray:
         """A host copy of the tensor's view as a new C-contiguous array of its shape and dtype."""
         count = int(np.prod(self.shape))
-        if self.offset == 0 and count == self.storage_elems and self.strides == tuple(_row_major(self.shape)):
+        if self._whole_storage():
             # The view is the whole storage in row-major order: the storage copy is the answer
             # (a second copy of a large output costs as much host time as the copy itself).
             return self.storage().reshape(self.shape)
@@ -374,13 +376,16 @@ class DeviceTensor(_Owned):
                                                strides=tuple(s * item for s in self.strides))
         return view.copy(order="C")
 
+    def _whole_storage(self) -> bool:
+        """Whether the view is the whole storage in row-major order."""
+        row_major = self.strides == tuple(_row_major(self.shape))
+        return self.offset == 0 and int(np.prod(self.shape)) == self.storage_elems and row_major
+
     def take(self) -> np.ndarray:
         """The tensor's values as a C-contiguous array, closing the tensor. When the view is the
         whole storage in row-major order the array is the device memory itself (no copy; the
         memory is freed when the array is collected), else a copy as numpy() makes."""
-        count = int(np.prod(self.shape))
-        whole = self.offset == 0 and count == self.storage_elems and self.strides == tuple(_row_major(self.shape))
-        if not whole or not self._storage_bytes:
+        if not self._whole_storage() or not self._storage_bytes:
             result = self.numpy()
             self.close()
             return result
