@@ -132,7 +132,16 @@ void Recorder::Add(Kind kind, const char* api, const void* gm, uint64_t rows, ui
     shadow_.resize(shadow + rows * rowBytes);
     keep(shadow_.data() + shadow);
   }
-  accesses_.push_back(Access{begin, rows, rowBytes, rows == 1 ? rowBytes : pitch, segment, kind, api, shadow});
+  // Fields stored in place: a temporary copied in whole stalled on store forwarding.
+  Access& x = accesses_.emplace_back();
+  x.begin = begin;
+  x.rows = rows;
+  x.rowBytes = rowBytes;
+  x.pitch = rows == 1 ? rowBytes : pitch;
+  x.segment = segment;
+  x.kind = kind;
+  x.api = api;
+  x.shadow = shadow;
 }
 
 namespace {
