@@ -153,6 +153,7 @@ struct Item {
   uint32_t index;  // into core->accesses()
   uint64_t row;    // the row, or UINT64_MAX for a whole record
 };
+constexpr size_t kMaxKeptItems = size_t{1} << 22;  // 160 MB of items
 
 // A before B if B's core knew A's epoch when B happened.
 bool Before(const Recorder& a, const Recorder::Access& x, const Recorder& b, const Recorder::Access& y) {
@@ -232,7 +233,15 @@ std::string Describe(const Item& first, const Item& second, uintptr_t lo, uintpt
 }  // namespace
 
 std::string FindRace(const std::vector<const Recorder*>& cores) {
-  std::vector<Item> items;
+  // Kept per launching thread: a large launch sweeps hundreds of thousands of items, and a fresh
+  // vector page-faulted its memory in at every launch. Dropped when it grew past kMaxKeptItems.
+  static thread_local std::vector<Item> items;
+  items.clear();
+  struct Trim {
+    ~Trim() {
+      if (items.capacity() > kMaxKeptItems) std::vector<Item>().swap(items);
+    }
+  } trim;
   for (const Recorder* r : cores) {
     const auto& acc = r->accesses();
     for (uint32_t i = 0; i < acc.size(); ++i) {
