@@ -133,7 +133,11 @@ bool Tracker::Block::operator==(const Block& o) const {
 
 size_t Tracker::Find(uint32_t block) const {
   // Consecutive accesses mostly meet the same run (a loop over one buffer): try it first.
-  if (hint_ < runs_.size() && runs_[hint_].first <= block && block < RunEnd(hint_)) return hint_;
+  // Then the run after it: Split(last + 1) right after Split(first) of a short access.
+  if (hint_ < runs_.size() && runs_[hint_].first <= block) {
+    if (block < RunEnd(hint_)) return hint_;
+    if (hint_ + 1 < runs_.size() && block < RunEnd(hint_ + 1)) return ++hint_;
+  }
   auto it = std::upper_bound(runs_.begin(), runs_.end(), block,
                              [](uint32_t b, const Run& r) { return b < r.first; });
   hint_ = static_cast<size_t>(it - runs_.begin()) - 1;
@@ -149,8 +153,8 @@ size_t Tracker::Split(uint32_t at) {
   return i + 1;
 }
 
-void Tracker::Coalesce(uint32_t first, uint32_t last) {
-  size_t a = Find(first);
+void Tracker::Coalesce(size_t firstRun, uint32_t last) {
+  size_t a = firstRun;
   if (a > 0) --a;
   for (size_t n = a + 1; n < runs_.size() && runs_[n].first <= last + 1; n = a + 1) {
     if (runs_[n].state == runs_[a].state) {
@@ -204,7 +208,7 @@ void Tracker::UbRead(int q, const char* api, uint32_t addr, uint64_t bytes) {
     }
     b.read[q] = now;
   }
-  Coalesce(first, last);
+  Coalesce(begin, last);
 }
 
 void Tracker::UbWrite(int q, const char* api, uint32_t addr, uint64_t bytes) {
@@ -229,7 +233,7 @@ void Tracker::UbWrite(int q, const char* api, uint32_t addr, uint64_t bytes) {
   written.write = now;
   runs_[begin].state = written;
   runs_.erase(runs_.begin() + static_cast<std::ptrdiff_t>(begin + 1), runs_.begin() + static_cast<std::ptrdiff_t>(stop));
-  Coalesce(first, last);
+  Coalesce(begin, last);
 }
 
 uint64_t Tracker::GmWriteRange::FirstRowHitting(uintptr_t a, uintptr_t b) const {

@@ -335,7 +335,10 @@ LaunchReport LaunchOn(const SocProfile& soc, const std::string& kernel, int bloc
   uint64_t key = g_tilingKey;
   bool trackHazards = HazardTrackingEnabled();
   // Races are only possible between cores; recorders live until the check after the join.
-  std::vector<race::Recorder> races(RaceDetectionEnabled() && blockDim > 1 ? static_cast<size_t>(blockDim) : 0);
+  std::vector<race::Recorder> races;
+  if (RaceDetectionEnabled() && blockDim > 1) {
+    for (int i = 0; i < blockDim; ++i) races.push_back(race::TakeRecorder());
+  }
   for (int i = 0; i < blockDim; ++i) {
     race::Recorder* recorder = races.empty() ? nullptr : &races[static_cast<size_t>(i)];
     threads.emplace_back(RunCore, std::cref(soc), i, blockDim, key, trackHazards, recorder, std::ref(barrier),
@@ -361,6 +364,7 @@ LaunchReport LaunchOn(const SocProfile& soc, const std::string& kernel, int bloc
       report.error = race;
     }
   }
+  for (race::Recorder& r : races) race::ReturnRecorder(std::move(r));
   report.warnings = MergeWarnings(results);
   PrintNewWarnings(kernel, report.warnings);
   AppendToLog(report);

@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
+#include <mutex>
 
 namespace sim {
 namespace {
@@ -18,6 +20,12 @@ constexpr bool kDefaultOn = true;
 constexpr uint64_t kMaxSplitRows = 256;
 
 std::atomic<int> g_mode{static_cast<int>(RaceMode::kEnvironment)};
+
+// The recorder pool (TakeRecorder/ReturnRecorder) and the bytes its buffers hold.
+constexpr uint64_t kMaxPooledBytes = 512ull << 20;
+std::mutex g_poolMutex;
+std::vector<race::Recorder> g_pool;
+uint64_t g_pooledBytes = 0;
 
 const char* Verb(race::Kind k) { return k == race::kRead ? "reads" : k == race::kWrite ? "writes" : "atomically adds to"; }
 
@@ -38,6 +46,22 @@ bool RaceDetectionEnabled() {
 }
 
 namespace race {
+
+Recorder TakeRecorder() {
+  std::lock_guard<std::mutex> lock(g_poolMutex);
+  if (g_pool.empty()) return Recorder();
+  Recorder r = std::move(g_pool.back());
+  g_pool.pop_back();
+  g_pooledBytes -= r.KeptBytes();
+  return r;
+}
+
+void ReturnRecorder(Recorder&& r) {
+  std::lock_guard<std::mutex> lock(g_poolMutex);
+  if (g_pooledBytes + r.KeptBytes() > kMaxPooledBytes) return;  // freed with r
+  g_pooledBytes += r.KeptBytes();
+  g_pool.push_back(std::move(r));
+}
 
 void Recorder::Reset(int core, const std::vector<uint32_t>& clock) {
   core_ = core;
@@ -66,9 +90,9 @@ void Recorder::Add(Kind kind, const char* api, const void* gm, uint64_t rows, ui
   if (data != nullptr && (rows == 1 || dataPitch == rowBytes)) dataPitch = rowBytes;
   if (rows == 1 || pitch == rowBytes) {  // one contiguous run
     if (data != nullptr && dataPitch != rowBytes) {  // gather the rows first so the run's bytes are contiguous
-      std::vector<uint8_t> tmp(rows * rowBytes);
-      keep(tmp.data());
-      return Add(kind, api, gm, 1, rows * rowBytes, rows * rowBytes, tmp.data(), rows * rowBytes);
+      std::unique_ptr<uint8_t[]> tmp(new uint8_t[rows * rowBytes]);  // uninitialised: keep() fills it
+      keep(tmp.get());
+      return Add(kind, api, gm, 1, rows * rowBytes, rows * rowBytes, tmp.get(), rows * rowBytes);
     }
     rowBytes *= rows;
     rows = 1;
@@ -100,12 +124,24 @@ void Recorder::Add(Kind kind, const char* api, const void* gm, uint64_t rows, ui
     }
   }
   uint64_t shadow = kNoShadow;
-  if (data != nullptr) {
+  if (data != nullptr && rows == 1) {
+    shadow = shadow_.size();
+    shadow_.insert(shadow_.end(), data, data + rowBytes);  // no zero fill before the copy
+  } else if (data != nullptr) {
     shadow = shadow_.size();
     shadow_.resize(shadow + rows * rowBytes);
     keep(shadow_.data() + shadow);
   }
-  accesses_.push_back(Access{begin, rows, rowBytes, rows == 1 ? rowBytes : pitch, segment, kind, api, shadow});
+  // Fields stored in place: a temporary copied in whole stalled on store forwarding.
+  Access& x = accesses_.emplace_back();
+  x.begin = begin;
+  x.rows = rows;
+  x.rowBytes = rowBytes;
+  x.pitch = rows == 1 ? rowBytes : pitch;
+  x.segment = segment;
+  x.kind = kind;
+  x.api = api;
+  x.shadow = shadow;
 }
 
 namespace {
@@ -117,6 +153,7 @@ struct Item {
   uint32_t index;  // into core->accesses()
   uint64_t row;    // the row, or UINT64_MAX for a whole record
 };
+constexpr size_t kMaxKeptItems = size_t{1} << 22;  // 160 MB of items
 
 // A before B if B's core knew A's epoch when B happened.
 bool Before(const Recorder& a, const Recorder::Access& x, const Recorder& b, const Recorder::Access& y) {
@@ -196,7 +233,15 @@ std::string Describe(const Item& first, const Item& second, uintptr_t lo, uintpt
 }  // namespace
 
 std::string FindRace(const std::vector<const Recorder*>& cores) {
-  std::vector<Item> items;
+  // Kept per launching thread: a large launch sweeps hundreds of thousands of items, and a fresh
+  // vector page-faulted its memory in at every launch. Dropped when it grew past kMaxKeptItems.
+  static thread_local std::vector<Item> items;
+  items.clear();
+  struct Trim {
+    ~Trim() {
+      if (items.capacity() > kMaxKeptItems) std::vector<Item>().swap(items);
+    }
+  } trim;
   for (const Recorder* r : cores) {
     const auto& acc = r->accesses();
     for (uint32_t i = 0; i < acc.size(); ++i) {

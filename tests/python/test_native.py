@@ -184,6 +184,35 @@ def test_empty_output_is_poisoned_so_unwritten_elements_show():
         assert t.numpy().dtype == np.dtype(ml_dtypes.bfloat16)
 
 
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+def test_take_hands_over_the_device_memory_and_closes_the_tensor(dtype):
+    host = sample((3, 5), dtype, seed=2)
+    t = _native.tensor(host)
+    data = t._data
+    taken = t.take()
+    # The array is the device memory itself: no copy; it outlives the closed tensor.
+    assert taken.ctypes.data == data and taken.shape == (3, 5) and taken.dtype == host.dtype
+    with pytest.raises(ValueError, match="used after close"):
+        t.ptr  # noqa: B018
+    t.close()  # closing again frees nothing twice
+    assert taken.tobytes() == host.tobytes()
+    # A second device block is not the one the array still holds.
+    with _native.tensor(host) as other:
+        assert other._data != data
+    del taken  # frees the device block; the next allocation of its size may reuse it
+    with _native.tensor(host) as again:
+        assert again.numpy().tobytes() == host.tobytes()
+
+
+def test_take_of_a_strided_view_is_a_copy_of_the_view():
+    base = sample((4, 6), np.float32, seed=3)
+    t = _native.tensor(base[:, 1:3])
+    taken = t.take()
+    assert taken.flags.c_contiguous and taken.tobytes() == np.ascontiguousarray(base[:, 1:3]).tobytes()
+    with pytest.raises(ValueError, match="used after close"):
+        t.ptr  # noqa: B018
+
+
 def test_closed_tensor_refuses_use_and_closes_twice():
     t = _native.tensor(np.ones(4, dtype=np.float32))
     t.close()

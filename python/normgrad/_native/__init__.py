@@ -10,7 +10,7 @@ What the operator modules use (names are stable):
         dx_t = stack.enter_context(_native.empty(dy.shape, dy.dtype))
         mask = stack.enter_context(_native.bool_array([True, True, True]))
         _native.call_aclnn("aclnnGroupNormBackward", dy_t, ..., n, c, hw, g, mask, dx_t, ...)
-        dx = dx_t.numpy()
+        dx = dx_t.take()  # the output's device memory as an array (numpy() would copy it)
     _native.last_run()  # the kernel launches of that call, with modeled timing
 
 The ACL runtime (aclInit, device 0, one stream) starts on first use and stops at interpreter exit.

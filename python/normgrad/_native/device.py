@@ -99,10 +99,11 @@ class DeviceTensor(_Owned):
     torch view on NPU). Views with negative strides, or strides that are not whole elements, are
     copied to a contiguous array first: the values are the same, only the layout test is lost.
 
-    .ptr is the aclTensor* as an int. numpy() reads the view back as a new C-contiguous array;
-    storage() reads the whole storage, to check what a strided output left untouched. Free it
-    deterministically with close() or a `with` block; a tensor that is garbage-collected open is
-    freed then. Using .ptr after close() raises ValueError.
+    .ptr is the aclTensor* as an int. take() hands an output over as an array over the device
+    memory itself (no copy) and closes the tensor; numpy() reads the view back as a new
+    C-contiguous array; storage() reads the whole storage, to check what a strided output left
+    untouched. Free it deterministically with close() or a `with` block; a tensor that is
+    garbage-collected open is freed then. Using .ptr after close() raises ValueError.
     """
 
     def __init__(self, shape: Sequence[int], dtype: Any, strides: Sequence[int], offset: int,
@@ -166,7 +167,7 @@ class DeviceTensor(_Owned):
     def numpy(self) -> np.ndarray:
         """A host copy of the tensor's view as a new C-contiguous array of its shape and dtype."""
         count = int(np.prod(self.shape))
-        if self.offset == 0 and count == self.storage_elems and self.strides == tuple(_row_major(self.shape)):
+        if self._whole_storage():
             # The view is the whole storage in row-major order: the storage copy is the answer
             # (a second copy of a large output costs as much host time as the copy itself).
             return self.storage().reshape(self.shape)
@@ -177,6 +178,25 @@ class DeviceTensor(_Owned):
         view = np.lib.stride_tricks.as_strided(flat[self.offset:], shape=self.shape,
                                                strides=tuple(s * item for s in self.strides))
         return view.copy(order="C")
+
+    def _whole_storage(self) -> bool:
+        """Whether the view is the whole storage in row-major order."""
+        row_major = self.strides == tuple(_row_major(self.shape))
+        return self.offset == 0 and int(np.prod(self.shape)) == self.storage_elems and row_major
+
+    def take(self) -> np.ndarray:
+        """The tensor's values as a C-contiguous array, closing the tensor. When the view is the
+        whole storage in row-major order the array is the device memory itself (no copy; the
+        memory is freed when the array is collected), else a copy as numpy() makes."""
+        if not self._whole_storage() or not self._storage_bytes:
+            result = self.numpy()
+            self.close()
+            return result
+        self.ptr  # noqa: B018 - raises if closed
+        buffer = _DeviceBuffer(self._data, self._storage_bytes)
+        self._data = 0  # the buffer frees it now
+        self.close()
+        return np.asarray(buffer).view(self.dtype).reshape(self.shape)
 
     def close(self) -> None:
         """Destroys the aclTensor and frees the device memory; calling it again does nothing."""
@@ -190,6 +210,19 @@ class DeviceTensor(_Owned):
         state = "open" if self._ptr else "closed"
         return (f"DeviceTensor(shape={list(self.shape)}, dtype={self.dtype}, strides={list(self.strides)}, "
                 f"offset={self.offset}, storage_shape={list(self.storage_shape)}, {state})")
+
+
+class _DeviceBuffer:
+    """Device memory handed to NumPy as an array's base (DeviceTensor.take): freed with it."""
+
+    def __init__(self, data: int, nbytes: int) -> None:
+        self._data = data
+        self.__array_interface__ = {"shape": (nbytes,), "typestr": "|u1", "data": (data, False), "version": 3}
+
+    def __del__(self) -> None:
+        with contextlib.suppress(Exception):
+            library.free(self._data)
+            self._data = 0
 
 
 def tensor(array: np.ndarray) -> DeviceTensor:

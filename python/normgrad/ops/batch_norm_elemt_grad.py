@@ -46,4 +46,4 @@ def batch_norm_elemt_backward(
         dx_t = stack.enter_context(_native.empty(x.shape, x.dtype))
         _native.call_aclnn(_API, dy_t, x_t, mean_t, invstd_t, weight_t, sum_dy_t, sum_dy_xmu_t, counter_t,
                            dx_t)
-        return dx_t.numpy()
+        return dx_t.take()

@@ -64,5 +64,5 @@ def group_norm_backward(
                 for i, o in enumerate(outs)]
         mask_arg = stack.enter_context(_native.bool_array(mask))
         _native.call_aclnn(_API, *inputs, n, c, hw, g, mask_arg, *outs)
-        result = tuple(o.numpy() if o is not None else None for o in outs)
+        result = tuple(o.take() if o is not None else None for o in outs)
     return result[0], result[1], result[2]

@@ -68,5 +68,5 @@ def layer_norm_backward(
         norm = stack.enter_context(_native.int_array(shape))
         mask_arg = stack.enter_context(_native.bool_array(mask))
         _native.call_aclnn(_API, t[0], t[1], norm, t[2], t[3], t[4], t[5], mask_arg, *outs)
-        result = tuple(o.numpy() if o is not None else None for o in outs)
+        result = tuple(o.take() if o is not None else None for o in outs)
     return result[0], result[1], result[2]

@@ -81,8 +81,9 @@ class Tracker {
   // Index of the run starting at block `at` (split off if needed); runs_.size() for at == blockCount_.
   size_t Split(uint32_t at);
   uint32_t RunEnd(size_t i) const { return i + 1 < runs_.size() ? runs_[i + 1].first : blockCount_; }
-  // Merges equal neighbouring runs from the run before `first` through the one after `last`.
-  void Coalesce(uint32_t first, uint32_t last);
+  // Merges equal neighbouring runs from the run before run `firstRun` (the one Split(first)
+  // returned) through the one after block `last`.
+  void Coalesce(size_t firstRun, uint32_t last);
   bool Known(int q, int p, uint32_t stamp) const { return stamp == 0 || stamp <= clock_[q][p]; }
   Access Now(int pipe, const char* api) const;
   [[noreturn]] void FailUb(int q, const char* api, const char* kind, uint32_t first, uint32_t last, int p,

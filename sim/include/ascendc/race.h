@@ -54,6 +54,7 @@ class Recorder {
   const std::vector<Access>& accesses() const { return accesses_; }
   const std::vector<std::vector<uint32_t>>& segments() const { return segments_; }
   // The stored bytes of access x at GM address a (inside one of its rows).
+  uint64_t KeptBytes() const { return shadow_.capacity() + accesses_.capacity() * sizeof(Access); }
   const uint8_t* ShadowAt(const Access& x, uintptr_t a) const {
     uint64_t row = (a - x.begin) / x.pitch;
     return shadow_.data() + x.shadow + row * x.rowBytes + (a - x.begin - row * x.pitch);
@@ -65,6 +66,12 @@ class Recorder {
   std::vector<std::vector<uint32_t>> segments_;
   std::vector<uint8_t> shadow_;
 };
+
+// Recorders reused across launches: their buffers keep their capacity, so a launch that stores
+// hundreds of MB does not page-fault fresh shadow memory in every call. Take returns a reset-able
+// recorder; Return keeps it while the pool's buffers stay under a bound.
+Recorder TakeRecorder();
+void ReturnRecorder(Recorder&& r);
 
 // The first race among the cores' accesses ("core 0: DataCopy: cross-core GM race ..."), or "".
 std::string FindRace(const std::vector<const Recorder*>& cores);

@@ -160,6 +160,17 @@ bool ExecuteL0Blocks(const LanePlan& plan, const Operand& dst, F&& computeBlock)
   }
   uint8_t* ub = Core().ub.data();
   alignas(32) TD vals[kMaxLanes];
+  constexpr uint32_t kBlocks = kRepeatBytes / kBlockBytes;
+  constexpr uint32_t kAll = (1u << kBlocks) - 1;
+  if (full == kAll && tail == kAll && dst.blkStride == 1) {
+    // Every block of every repeat, dst blocks contiguous: a fixed-trip loop per repeat and one
+    // store of the whole repeat (same reads-before-writes order as below).
+    for (uint64_t r = 0; r < plan.repeats; ++r) {
+      for (uint32_t b = 0; b < kBlocks; ++b) computeBlock(r, b, vals + b * kPer);
+      std::memcpy(ub + dst.addr + r * dst.repStride * kBlockBytes, vals, kRepeatBytes);
+    }
+    return true;
+  }
   for (uint64_t r = 0; r < plan.repeats; ++r) {
     const uint32_t active = r + 1 == plan.repeats ? tail : full;
     for (uint32_t bits = active; bits != 0; bits &= bits - 1) {
