@@ -83,9 +83,17 @@ class BatchNormElemtGradChannelSlabs {
       Fill(coefRows_[kNacRow].Get<float>(), begin, end, k.nac);
     }
     PipeFence<AscendC::HardEvent::S_V>();
+    // Rows 0..k-1 copied onto rows k..2k-1, doubling k: log2(rowsPerTile) contiguous UB copies per
+    // buffer instead of one per row (rows are consecutive, pitch floats apart: 32-byte multiples).
+    // Each copy depends on the one before it: they run in order on the vector pipe.
+    const uint32_t rows = t_->channelSlabs.rowsPerTile;
     for (int32_t i = 0; i < kCoefCount; ++i) {
       AscendC::LocalTensor<float> row = coefRows_[i].Get<float>();
-      for (uint32_t r = 1; r < t_->channelSlabs.rowsPerTile; ++r) AscendC::DataCopy(row[r * pitch_], row, pitch_);
+      for (uint32_t have = 1; have < rows; have *= 2) {
+        const uint32_t copy = rows - have < have ? rows - have : have;
+        AscendC::DataCopy(row[have * pitch_], row, copy * pitch_);
+        AscendC::PipeBarrier<PIPE_V>();
+      }
     }
   }
 
