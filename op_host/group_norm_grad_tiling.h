@@ -14,6 +14,13 @@
 //   2. split waves over the remaining groups [wholeGroupsPerCore*blockDim, n*g), wave by wave.
 //      When a core's share of a wave exceeds splitTileSlots it streams tiles twice (two passes).
 //   3. after the last SyncAll: dgamma/dbeta, channels split over cores, n summed in order.
+// Re-read groups (kGngRereadGroups, A2/A3) replace phases 1-2: each core owns whole groups, either
+// a balanced contiguous run of the n*g groups or, with rereadOwnsChannels, group k of every sample
+// (blockDim = g). Groups the tile (splitTileSlots) holds are read once, several per tile; a larger
+// group is streamed twice, pass 2 served by the L2 (the core moved about three group tensors
+// since), with its last tile of pass 1 kept resident. Piece sums go to the workspace; dgamma/dbeta
+// follow after one SyncAll, or with rereadOwnsChannels after none (core k's channel range is group
+// k, whose sums only it wrote).
 // Channel slabs (kGngChannelSlab) replace the three phases when every core can hold all n of its
 // channel range (the dgamma/dbeta split above) at once: the core sums its rows, publishes per n
 // its partial gamma-weighted sums of the (at most two) groups it shares with its neighbours,
@@ -53,6 +60,7 @@ enum GroupNormGradMode : uint32_t {
   kGngParamsOnly = 4,        // dx not requested: one streaming pass for the sums
   kGngChannelSlab = 5,       // every core holds all n of its channel range: no per-(n, c) workspace
   kGngSampleRows = 6,        // HxW = 1: tiles of sample rows, full-width vector ops over segments
+  kGngRereadGroups = 7,      // A2/A3: whole groups per core, one larger than the tile read twice (L2)
 };
 
 // Mode kGngSampleRows (HxW = 1): core k = pn * groupSplit + pg takes samples of chunk pn
@@ -111,7 +119,7 @@ struct GroupNormGradTiling {
   uint32_t ubBytesUsed;      // the mode's UB peak: its largest phase layout (GroupNormGradUbBytes)
   uint32_t blockCopyOnly;    // 1: no DataCopyPad on the SoC: whole-block DataCopy only
   uint32_t softSync;         // 1: no hard SyncAll: soft SyncAll on the zeroed flags at syncOffset
-  uint32_t reserved;
+  uint32_t rereadOwnsChannels;  // kGngRereadGroups: 1 = core k owns group k of every sample (blockDim = g)
   uint64_t planeBytes;       // bytes of one piece-sum plane; the ds plane starts here
   uint64_t syncOffset;       // workspace byte offset of the soft SyncAll flags (blockDim * 32 bytes)
   // channel slabs (mode kGngChannelSlab; channels split as paramChannelsPerCore/Remainder)

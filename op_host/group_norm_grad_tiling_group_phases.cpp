@@ -112,10 +112,11 @@ void RefineRowPieces(uint64_t s, uint64_t budget, uint64_t groups, uint64_t core
   waves(bestChunk, bestParts, t);
 }
 
+}  // namespace
+
 // Block-copy mode: each core's channel range starts on a 32-byte block of dgamma/dbeta and
 // batches are whole blocks, so no two cores write one block (see GroupNormGradParams).
-void ChooseParamBatches(uint64_t s, uint64_t budget,
-                        GroupNormGradTiling* t) {
+void GngChooseParamBatches(uint64_t s, uint64_t budget, GroupNormGradTiling* t) {
   const uint64_t unit = t->blockCopyOnly ? 32 / s : 1;
   uint64_t perCore = AlignUp(CeilDiv(t->c, t->blockDim), unit);
   if (t->blockCopyOnly) {
@@ -142,6 +143,8 @@ void ChooseParamBatches(uint64_t s, uint64_t budget,
     channels = std::max<uint64_t>(channels / 2 / unit * unit, unit);
   }
 }
+
+namespace {
 
 // Block-copy mode writes a piece's last block ending at the piece's end, inside the piece: the
 // last piece of a split row must hold at least one block. Cutting the row into one more piece
@@ -234,7 +237,7 @@ void PlanGroupPhases(const GngPlanInput& in, GngGroupPhases* out) {
   out->rest = rest;
 
   // Phase 3 and the workspace.
-  ChooseParamBatches(s, budget, &t);
+  GngChooseParamBatches(s, budget, &t);
   bool needParams = t.needDgamma || t.needDbeta;
   // The piece-sum planes; at least 512 bytes because the kernel is MIX_AIV_1_0 (hard SyncAll),
   // whose launches need a non-empty workspace. Soft SyncAll's flags follow the planes.

@@ -130,7 +130,12 @@ class GroupNormGradTile {
       }
     }
     sumsValid_ = true;
-    if (toWorkspace) copy_.PublishSums(gm_, db_.template Get<float>(), ds_.template Get<float>(), piece0_, lead_, slots_);
+    // Run by run (re-read groups hold runs of one group each, runSlots_ a multiple of 8 so each
+    // run's sums start on a 32-byte block); block copies only ever publish one run.
+    for (uint32_t r = 0; toWorkspace && r < runs_; ++r) {
+      copy_.PublishSums(gm_, db_.template Get<float>()[r * runSlots_], ds_.template Get<float>()[r * runSlots_],
+                        piece0_ + r * runStride_, lead_, runSlots_);
+    }
   }
 
   // Channel slabs: the sums of the groups this tile shares with other cores, gathered by the

@@ -1,0 +1,162 @@
+// GroupNormGrad tiling candidate: re-read groups (mode kGngRereadGroups, kernel
+// op_kernel/group_norm_grad_reread_groups.h), A2/A3 only (DataCopyPad, hard SyncAll).
+// Each core owns whole groups; a group larger than the tile is read twice, the second read served
+// by the L2 (the simulator's per-core reuse window, l2Bytes / blockDim). Two layouts:
+//   owner     core k takes group k of every sample (g <= cores): dgamma/dbeta without a SyncAll;
+//   balanced  contiguous runs of the n*g groups: one SyncAll before dgamma/dbeta.
+// It replaces the shared group-phase plan (whole groups, then split waves with one SyncAll each)
+// only where its modeled time is lower; both are priced by ModeledUs below with kTilingCost
+// (docs/cost-model.md §4). SD-VAE 512 ch 128x128 fp32: 32 groups of 1 MiB per tensor, one per
+// core, owner layout: no SyncAll instead of 11, 94.2 -> ~76 us.
+#include <algorithm>
+
+#include "group_norm_grad_tiling_plan.h"
+#include "tiling_cost.h"
+#include "tiling_math.h"
+
+namespace normgrad {
+namespace {
+
+constexpr double kVectorIssueCycles = 10.0;  // one vector instruction's issue (docs/cost-model.md §3)
+
+// What the modeled time of a group-phase launch depends on, for its busiest core.
+struct GngLoad {
+  uint64_t inBytes = 0;  // GM -> UB bytes of the busiest core (L2 hits included: they take its port)
+  uint64_t elems = 0;    // dy/x elements the busiest core computes on
+  uint64_t pieces = 0;   // row pieces among them
+  uint64_t syncs = 0;    // SyncAlls every core waits for
+  uint64_t copySlots = 0;  // pieces of its typical dy load (the pipeline fill)
+};
+
+// Vector cycles of the tile (op_kernel/group_norm_grad_tile.h) per element and per piece of len
+// elements, fitted to the simulator's counts (ESTIMATE, docs/cost-model.md §4): 64-lane repeats
+// of sums (Mul, two accumulations) and dx (Muls, Adds, Axpy), plus four casts in and one out for
+// 16-bit data; instructions issue per chunk for long pieces, per 64 lanes of a piece's row-sum
+// fold for pieces within a chunk.
+double VectorCycles(const GroupNormGradTiling& t, uint64_t s, const GngLoad& load) {
+  const double repeats = s == 4 ? 6.0 : 11.0;
+  const uint64_t len = t.segLen;
+  const double perPiece = len > t.chunkElems ? (s == 4 ? 6.0 : 11.0) * static_cast<double>(CeilDiv(len, t.chunkElems)) + 3.0
+                                             : 2.0 * static_cast<double>(CeilDiv(len, 64)) + 7.0;
+  return static_cast<double>(load.elems) / 64.0 * repeats + kVectorIssueCycles * perPiece * static_cast<double>(load.pieces);
+}
+
+// max(HBM time of one pass, the busiest core's time) + its SyncAlls, as the simulator prices a
+// launch (docs/cost-model.md §2): the core's time is its busiest pipe (port or vector) plus a
+// pipeline fill (one dy load and one chunk of dx) at the start and after each SyncAll.
+double ModeledUs(const GroupNormGradTiling& t, uint64_t s, const GngLoad& load) {
+  const double hbmBytes = 3.0 * static_cast<double>(t.n * t.c * t.hw * s);
+  const double vectorUs = VectorCycles(t, s, load) / kTilingCost.cyclesPerUs;
+  const double portUs = static_cast<double>(load.inBytes) / kTilingCost.coreDmaBytesPerUs;
+  const double fillUs = static_cast<double>((load.copySlots * t.rowStride + t.chunkElems) * s) /
+                        kTilingCost.coreDmaBytesPerUs;
+  const double coreUs = std::max(portUs, vectorUs) + static_cast<double>(1 + load.syncs) * fillUs;
+  return std::max(hbmBytes / kTilingCost.hbmBytesPerUs, coreUs) + static_cast<double>(load.syncs) * kTilingCost.syncAllUs;
+}
+
+// The shared plan's busiest core: its whole groups plus its share of every split wave.
+GngLoad PlanLoad(const GngGroupPhases& plan, uint64_t s) {
+  const GroupNormGradTiling& t = plan.t;
+  GngLoad load;
+  const uint64_t groupElems = t.channelsPerGroup * t.hw;
+  load.elems = t.wholeGroupsPerCore * groupElems;
+  load.pieces = t.wholeGroupsPerCore * t.groupSlots;
+  load.copySlots = t.wholeTileSlots;
+  for (uint64_t done = 0; t.waveGroups > 0 && done < plan.rest; done += t.waveGroups) {
+    const uint64_t pieces = std::min(t.waveGroups, plan.rest - done) * t.groupSlots;
+    load.elems += CeilDiv(pieces, t.blockDim) * t.segLen;
+    load.pieces += CeilDiv(pieces, t.blockDim);
+    load.copySlots = std::min(t.splitTileSlots, CeilDiv(pieces, t.blockDim));
+    ++load.syncs;
+  }
+  load.inBytes = 2 * load.elems * s * (plan.streamed ? 2 : 1);
+  if (plan.rest == 0 && (t.needDgamma || t.needDbeta)) load.syncs = 1;
+  return load;
+}
+
+// This mode's busiest core with `most` groups: pass 2 re-reads all but the resident last tile.
+GngLoad RereadLoad(const GroupNormGradTiling& t, uint64_t s, uint64_t most, bool owner) {
+  GngLoad load;
+  const uint64_t groupElems = t.channelsPerGroup * t.hw;
+  load.elems = most * groupElems;
+  load.pieces = most * t.groupSlots;
+  load.copySlots = t.wholeGroupsPerTile == 0 ? t.splitTileSlots
+                                              : t.groupSlots * (owner ? 1 : t.wholeGroupsPerTile);
+  uint64_t reread = 0;
+  if (t.wholeGroupsPerTile == 0) {
+    const uint64_t lastTile = t.groupSlots - (t.groupSlots - 1) / t.splitTileSlots * t.splitTileSlots;
+    reread = groupElems * (t.groupSlots - lastTile) / t.groupSlots;
+  }
+  load.inBytes = 2 * most * (groupElems + reread) * s;
+  load.syncs = !owner && (t.needDgamma || t.needDbeta) ? 1 : 0;
+  return load;
+}
+
+// The plan for one layout, or false when a re-read would miss the L2 or a tile holds no piece.
+bool PlanLayout(const GngPlanInput& in, const GroupNormGradTiling& geometry, bool owner, GroupNormGradTiling* out,
+                uint64_t* most) {
+  GroupNormGradTiling t = geometry;
+  const uint64_t s = in.elemBytes;
+  const uint64_t groups = t.n * t.g;
+  t.mode = kGngRereadGroups;
+  t.rereadOwnsChannels = owner ? 1 : 0;
+  t.blockDim = static_cast<uint32_t>(owner ? t.g : std::min(in.coreCount, groups));
+  *most = owner ? t.n : CeilDiv(groups, t.blockDim);
+  t.wholeGroupsPerCore = 0;
+  t.wholeGroupsPerTile = 0;
+  t.wholeTileSlots = 0;
+  t.wholeBufferNum = 1;
+  t.waveGroups = 0;
+  t.splitTileSlots = GngMaxSlots(s, t.chunkElems, t.rowStride, 1, GngWorkspaceBatch(t.groupSlots), in.budget,
+                                 in.path);
+  if (t.splitTileSlots == 0) return false;
+  const bool params = t.needDgamma || t.needDbeta;
+  if (t.groupSlots <= t.splitTileSlots) {
+    // Runs of one group each publish their sums run by run from 32-byte aligned UB offsets.
+    const bool runsOk = !owner || !params || t.groupSlots % 8 == 0;
+    t.wholeGroupsPerTile = runsOk ? std::min(t.splitTileSlots / t.groupSlots, *most) : 1;
+  } else {
+    // Between a byte's two reads the core moves the rest of pass 1, pass 2 so far and dx: at
+    // most three of the group's tensors, which must stay within its share of the L2.
+    const uint64_t groupBytes = t.channelsPerGroup * t.hw * s;
+    if (3 * groupBytes * t.blockDim > kTilingCost.l2Bytes * 9 / 10) return false;
+  }
+  GngChooseParamBatches(s, in.budget, &t);
+  t.planeBytes = AlignUp(t.n * t.c * t.hwParts * 4, 512);
+  t.workspaceBytes = 2 * t.planeBytes;
+  t.syncOffset = t.workspaceBytes;
+  t.ubBytesUsed = GroupNormGradUbBytes(t);
+  if (t.ubBytesUsed > in.budget) return false;
+  *out = t;
+  return true;
+}
+
+}  // namespace
+
+bool GngPlanRereadGroups(const GngPlanInput& in, GngGroupPhases* cache, GroupNormGradTiling* out,
+                         std::string* /*why*/) {
+  const GroupNormGradTiling& base = in.base;
+  if (!base.needDx || base.blockCopyOnly || base.softSync) return false;
+  const GngGroupPhases& plan = GngGroupPhasesOf(in, cache);
+  if (!plan.why.empty()) return false;  // the group-phase candidates report it
+  const uint64_t s = in.elemBytes;
+  // Taken only when 2 % faster than the plan: the vector and fill terms are estimates (within
+  // ~1 % of the simulator on the suite), and a tie keeps the plan's launches.
+  double best = 0.98 * ModeledUs(plan.t, s, PlanLoad(plan, s));
+  bool taken = false;
+  for (bool owner : {true, false}) {
+    if (owner && base.g > in.coreCount) continue;
+    GroupNormGradTiling t{};
+    uint64_t most = 0;
+    if (!PlanLayout(in, plan.t, owner, &t, &most)) continue;
+    const double us = ModeledUs(t, s, RereadLoad(t, s, most, owner));
+    if (us < best) {
+      best = us;
+      *out = t;
+      taken = true;
+    }
+  }
+  return taken;
+}
+
+}  // namespace normgrad

@@ -1,0 +1,103 @@
+// GroupNormGrad, re-read groups (mode kGngRereadGroups, A2/A3): each core owns whole (n, g) groups,
+// so no core waits for another before writing dx.
+//   - With rereadOwnsChannels, core k owns group k of every sample (blockDim = g): groups k,
+//     g + k, 2g + k, ... Its channel range in dgamma/dbeta is then exactly group k's, whose piece
+//     sums only it wrote, so dgamma/dbeta follow without a SyncAll.
+//   - Otherwise core k owns a contiguous run of the n*g groups (sizes differ by at most one) and
+//     dgamma/dbeta follow one SyncAll.
+// Groups the tile holds go wholeGroupsPerTile to a tile (with rereadOwnsChannels as runs of one
+// group each, their sums published run by run) and are read once. A group
+// larger than the tile is streamed twice: pass 1 publishes its piece sums to the workspace, pass 2
+// reads dy and x again and writes dx from the sums it reads back. Between a byte's two reads the
+// core moves at most about three of the group's tensors (rest of pass 1, pass 2 so far, dx), which
+// the tiling keeps within the core's share of the L2, so pass 2 costs the core's DMA port but no
+// HBM traffic. The last tile of pass 1 stays resident and is the first of pass 2.
+#pragma once
+#include "group_norm_grad_tile.h"
+
+namespace normgrad {
+
+template <typename T, typename Copy>
+class GroupNormGradRereadGroups {
+ public:
+  __aicore__ inline void Init(const GroupNormGradTiling& t, const GroupNormGradGm<T>& gm, AscendC::TPipe* pipe) {
+    t_ = &t;
+    uint64_t batch = (t.groupSlots + 7) / 8 * 8;
+    tile_.Init(t, gm, pipe, static_cast<uint32_t>(t.splitTileSlots), 1,
+               static_cast<uint32_t>(batch < kGngWorkspaceBatchFloats ? batch : kGngWorkspaceBatchFloats));
+  }
+
+  __aicore__ inline void Process() {
+    const uint64_t core = static_cast<uint64_t>(AscendC::GetBlockIdx());
+    const uint64_t cores = static_cast<uint64_t>(AscendC::GetBlockNum());
+    uint64_t first = 0;  // the core's groups: first + i * step, i < count
+    uint64_t count = 0;
+    uint64_t step = 1;
+    if (t_->rereadOwnsChannels) {
+      first = core;
+      count = core < t_->g ? t_->n : 0;
+      step = t_->g;
+    } else {
+      const uint64_t groups = t_->n * t_->g;
+      const uint64_t base = groups / cores;
+      const uint64_t rem = groups % cores;
+      first = core * base + (core < rem ? core : rem);
+      count = base + (core < rem ? 1 : 0);
+    }
+    const uint64_t perTile = t_->wholeGroupsPerTile;  // 0: a group is larger than the tile
+    if (perTile >= 1) {
+      for (uint64_t i = 0; i < count; i += perTile) Resident(first + i * step, count - i < perTile ? count - i : perTile, step);
+    } else {
+      for (uint64_t i = 0; i < count; ++i) TwoPasses(first + i * step);
+    }
+    tile_.FinishDx();
+    // The next phase carves this UB anew after pipe.Reset(), which waits for no pipe: the last
+    // output copies (MTE3) must finish before its first loads (MTE2) overwrite their buffers.
+    AscendC::PipeBarrier<PIPE_ALL>();
+  }
+
+ private:
+  // `groups` whole groups q0, q0 + step, ... in one tile: summed and written from UB.
+  __aicore__ inline void Resident(uint64_t q0, uint64_t groups, uint64_t step) {
+    const uint64_t gs = t_->groupSlots;
+    const uint32_t runs = static_cast<uint32_t>(step == 1 ? 1 : groups);
+    const uint32_t slots = static_cast<uint32_t>(step == 1 ? groups * gs : gs);
+    tile_.CopyIn(q0 * gs, slots, runs, step * gs);
+    tile_.Hold(q0 * gs, slots, runs, step * gs);
+    tile_.Sums(t_->needDgamma || t_->needDbeta);
+    tile_.Dx();
+    tile_.Release();
+  }
+
+  // One group larger than the tile: pass 1 for its sums, pass 2 (L2 hits) for dx.
+  __aicore__ inline void TwoPasses(uint64_t q) {
+    const uint64_t cap = t_->splitTileSlots;
+    const uint64_t p0 = q * t_->groupSlots;
+    const uint64_t end = p0 + t_->groupSlots;
+    const uint64_t last = p0 + (t_->groupSlots - 1) / cap * cap;  // the tile kept resident
+    for (uint64_t p = p0; p < end; p += cap) {
+      const uint32_t slots = static_cast<uint32_t>(end - p < cap ? end - p : cap);
+      tile_.CopyIn(p, slots);
+      tile_.Hold(p, slots);
+      tile_.Sums(true);
+      if (p != last) tile_.Release();
+    }
+    // The group's piece sums are in the workspace before Dx reads them back (this core wrote
+    // them; no other core touches them). A pipe fence, not PIPE_ALL: that would drain the
+    // pipeline once per group.
+    PipeFence<AscendC::HardEvent::MTE3_MTE2>();
+    tile_.Dx();
+    tile_.Release();
+    for (uint64_t p = p0; p < last; p += cap) {
+      tile_.CopyIn(p, static_cast<uint32_t>(cap));
+      tile_.Hold(p, static_cast<uint32_t>(cap));
+      tile_.Dx();
+      tile_.Release();
+    }
+  }
+
+  const GroupNormGradTiling* t_ = nullptr;
+  GroupNormGradTile<T, Copy> tile_;
+};
+
+}  // namespace normgrad
