@@ -15,7 +15,8 @@
 //   a 1024-float working chunk, so 64 groups -> wholeGroupsPerCore = 1 (48 groups, no exchange),
 //   and the other 16 groups form one split wave: 160 rows over 48 cores (3-4 rows each), resident,
 //   sums exchanged through the workspace and one SyncAll. Every core moves the same bytes; dy and
-//   x are read once.
+//   x are read once. (On A2 the re-read groups candidate, group_norm_grad_tiling_reread_groups.cpp,
+//   is modeled faster for this shape and takes it; the plan still prices the alternative.)
 #include <algorithm>
 #include <string>
 

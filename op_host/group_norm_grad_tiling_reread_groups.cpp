@@ -31,13 +31,15 @@ struct GngLoad {
 // Vector cycles of the tile (op_kernel/group_norm_grad_tile.h) per element and per piece of len
 // elements, fitted to the simulator's counts (ESTIMATE, docs/cost-model.md §4): 64-lane repeats
 // of sums (Mul, two accumulations) and dx (Muls, Adds, Axpy), plus four casts in and one out for
-// 16-bit data; instructions issue per chunk for long pieces, per 64 lanes of a piece's row-sum
-// fold for pieces within a chunk.
+// 16-bit data; instructions issue per chunk and row for 64-lane accumulators, or, for many short
+// rows a chunk, per 64 lanes of the chunk's row fold.
 double VectorCycles(const GroupNormGradTiling& t, uint64_t s, const GngLoad& load) {
   const double repeats = s == 4 ? 6.0 : 11.0;
   const uint64_t len = t.segLen;
-  const double perPiece = len > t.chunkElems ? (s == 4 ? 6.0 : 11.0) * static_cast<double>(CeilDiv(len, t.chunkElems)) + 3.0
-                                             : 2.0 * static_cast<double>(CeilDiv(len, 64)) + 7.0;
+  const uint64_t rows = len <= t.chunkElems ? t.chunkElems / len : 0;
+  const bool fold = rows > 0 && 2 * rows >= len / 64;
+  const double perPiece = fold ? (2.0 * static_cast<double>(CeilDiv(len, 64)) + 7.0) / static_cast<double>(rows) + 2.0
+                               : repeats * static_cast<double>(CeilDiv(len, t.chunkElems)) + 3.0;
   return static_cast<double>(load.elems) / 64.0 * repeats + kVectorIssueCycles * perPiece * static_cast<double>(load.pieces);
 }
 
@@ -144,16 +146,22 @@ bool GngPlanRereadGroups(const GngPlanInput& in, GngGroupPhases* cache, GroupNor
   // ~1 % of the simulator on the suite), and a tie keeps the plan's launches.
   double best = 0.98 * ModeledUs(plan.t, s, PlanLoad(plan, s));
   bool taken = false;
-  for (bool owner : {true, false}) {
-    if (owner && base.g > in.coreCount) continue;
-    GroupNormGradTiling t{};
-    uint64_t most = 0;
-    if (!PlanLayout(in, plan.t, owner, &t, &most)) continue;
-    const double us = ModeledUs(t, s, RereadLoad(t, s, most, owner));
-    if (us < best) {
-      best = us;
-      *out = t;
-      taken = true;
+  // The plan's chunk, or 2048: half the instructions per element, fewer slots a tile (which
+  // only the core's port feels, through a smaller resident last tile).
+  for (uint64_t chunk : {plan.t.chunkElems, uint64_t{2048}}) {
+    GroupNormGradTiling geometry = plan.t;
+    geometry.chunkElems = chunk;
+    for (bool owner : {true, false}) {
+      if (owner && base.g > in.coreCount) continue;
+      GroupNormGradTiling t{};
+      uint64_t most = 0;
+      if (!PlanLayout(in, geometry, owner, &t, &most)) continue;
+      const double us = ModeledUs(t, s, RereadLoad(t, s, most, owner));
+      if (us < best) {
+        best = us;
+        *out = t;
+        taken = true;
+      }
     }
   }
   return taken;

@@ -88,8 +88,12 @@ class GroupNormGradTile {
     AscendC::LocalTensor<float> db = db_.template Get<float>()[lead_];
     AscendC::LocalTensor<float> ds = ds_.template Get<float>()[lead_];
     AscendC::LocalTensor<float> prod = work_.template Get<float>();
-    if (t_->hwParts == 1 && rs <= chunk && RowSumsFits(rs)) {
-      const uint32_t rowsPerChunk = chunk / rs;
+    // Rows folded a chunk at a time (RowSums: one Add per 64 lanes of a row, each repeated over
+    // the chunk's rows) pay off when a chunk holds many rows; with few long rows (SD-UNet 32x32:
+    // one or two rows of 1024 a chunk, 15 one-repeat Adds each) the per-row accumulators below
+    // issue a fraction of the instructions for the same repeats and the same order of sums.
+    const uint32_t rowsPerChunk = rs <= chunk ? chunk / rs : 0;
+    if (t_->hwParts == 1 && rs <= chunk && RowSumsFits(rs) && 2 * rowsPerChunk >= rs / kRowSumsLanes) {
       for (uint32_t s = 0; s < slots_; s += rowsPerChunk) {
         uint32_t rows = slots_ - s < rowsPerChunk ? slots_ - s : rowsPerChunk;
         AscendC::LocalTensor<float> dyF = DyFloat(s * rs, rows * rs);

@@ -206,8 +206,9 @@ def test_deterministic_bitwise(shape):
 
 
 def test_single_read_of_dy_and_x_on_a2():
-    # The whole SD-UNet 320 x 64x64 fp16 layer moves at most 1 % more than the minimum traffic.
-    n, c, hw, g = 2, 320, 4096, 32
+    # Whole groups plus one split wave (SD-UNet 640 x 32x32 fp16): the layer moves at most 1 %
+    # more than the minimum traffic.
+    n, c, hw, g = 2, 640, 1024, 32
     launch = single_launch((n, c, hw, g), F16, seed=9, soc="ascend910b")
     minimum = 3 * n * c * hw * 2
     assert launch["bytesIn"] + launch["bytesOut"] <= 1.01 * minimum
