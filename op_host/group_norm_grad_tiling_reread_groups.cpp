@@ -1,9 +1,12 @@
 // GroupNormGrad tiling candidate: re-read groups (mode kGngRereadGroups, kernel
 // op_kernel/group_norm_grad_reread_groups.h), A2/A3 only (DataCopyPad, hard SyncAll).
 // Each core owns whole groups; a group larger than the tile is read twice, the second read served
-// by the L2 (the simulator's per-core reuse window, l2Bytes / blockDim). Two layouts:
-//   owner     core k takes group k of every sample (g <= cores): dgamma/dbeta without a SyncAll;
-//   balanced  contiguous runs of the n*g groups: one SyncAll before dgamma/dbeta.
+// by the L2 (the simulator's per-core reuse window, l2Bytes / blockDim). Three layouts
+// (GroupNormGradRereadLayout):
+//   owner        core k takes group k of every sample (g <= cores): dgamma/dbeta without a SyncAll;
+//   runs         contiguous runs of the n*g groups: one SyncAll before dgamma/dbeta;
+//   split phase  the same runs, every group re-read, the barrier's latency hidden under pass 2
+//                (the run's bytes must then fit the core's L2 share three times over).
 // It replaces the shared group-phase plan (whole groups, then split waves with one SyncAll each)
 // only where its modeled time is lower; both are priced by ModeledUs below with kTilingCost
 // (docs/cost-model.md §4). SD-VAE 512 ch 128x128 fp32: 32 groups of 1 MiB per tensor, one per
@@ -76,32 +79,44 @@ GngLoad PlanLoad(const GngGroupPhases& plan, uint64_t s) {
   return load;
 }
 
-// This mode's busiest core with `most` groups: pass 2 re-reads all but the resident last tile.
-GngLoad RereadLoad(const GroupNormGradTiling& t, uint64_t s, uint64_t most, bool owner) {
+// This mode's busiest core with `most` groups: pass 2 re-reads all but the resident last tile of a
+// group, or with split phase every group (and its barrier costs what pass 2 does not cover).
+GngLoad RereadLoad(const GroupNormGradTiling& t, uint64_t s, uint64_t most) {
   GngLoad load;
   const uint64_t groupElems = t.channelsPerGroup * t.hw;
+  const bool owner = t.rereadLayout == kGngRereadOwner;
+  const bool params = t.needDgamma || t.needDbeta;
   load.elems = most * groupElems;
   load.pieces = most * t.groupSlots;
   load.copySlots = t.wholeGroupsPerTile == 0 ? t.splitTileSlots
                                               : t.groupSlots * (owner ? 1 : t.wholeGroupsPerTile);
   uint64_t reread = 0;
-  if (t.wholeGroupsPerTile == 0) {
+  if (t.rereadLayout == kGngRereadRunsSplitPhase) {
+    reread = groupElems;
+  } else if (t.wholeGroupsPerTile == 0) {
     const uint64_t lastTile = t.groupSlots - (t.groupSlots - 1) / t.splitTileSlots * t.splitTileSlots;
     reread = groupElems * (t.groupSlots - lastTile) / t.groupSlots;
   }
   load.inBytes = 2 * most * (groupElems + reread) * s;
-  load.syncs = !owner && (t.needDgamma || t.needDbeta) ? 1 : 0;
+  load.syncs = t.rereadLayout == kGngRereadRuns && params ? 1 : 0;
+  if (t.rereadLayout == kGngRereadRunsSplitPhase) {
+    const double pass2Us = static_cast<double>(2 * most * groupElems * s) / kTilingCost.coreDmaBytesPerUs;
+    load.syncs = pass2Us >= kTilingCost.syncAllUs ? 0 : 1;
+  }
   return load;
 }
 
 // The plan for one layout, or false when a re-read would miss the L2 or a tile holds no piece.
-bool PlanLayout(const GngPlanInput& in, const GroupNormGradTiling& geometry, bool owner, GroupNormGradTiling* out,
-                uint64_t* most) {
+bool PlanLayout(const GngPlanInput& in, const GroupNormGradTiling& geometry, GroupNormGradRereadLayout layout,
+                GroupNormGradTiling* out, uint64_t* most) {
   GroupNormGradTiling t = geometry;
   const uint64_t s = in.elemBytes;
   const uint64_t groups = t.n * t.g;
+  const bool owner = layout == kGngRereadOwner;
+  const bool params = t.needDgamma || t.needDbeta;
+  if (layout == kGngRereadRunsSplitPhase && !params) return false;  // no barrier to hide
   t.mode = kGngRereadGroups;
-  t.rereadOwnsChannels = owner ? 1 : 0;
+  t.rereadLayout = layout;
   t.blockDim = static_cast<uint32_t>(owner ? t.g : std::min(in.coreCount, groups));
   *most = owner ? t.n : CeilDiv(groups, t.blockDim);
   t.wholeGroupsPerCore = 0;
@@ -112,16 +127,18 @@ bool PlanLayout(const GngPlanInput& in, const GroupNormGradTiling& geometry, boo
   t.splitTileSlots = GngMaxSlots(s, t.chunkElems, t.rowStride, 1, GngWorkspaceBatch(t.groupSlots), in.budget,
                                  in.path);
   if (t.splitTileSlots == 0) return false;
-  const bool params = t.needDgamma || t.needDbeta;
-  if (t.groupSlots <= t.splitTileSlots) {
+  // Between a byte's two reads the core moves the rest of pass 1, pass 2 so far and dx: at most
+  // three times the bytes of one tensor read in between (a group; with split phase the whole
+  // run), which must stay within the core's share of the L2.
+  const uint64_t groupBytes = t.channelsPerGroup * t.hw * s;
+  if (layout == kGngRereadRunsSplitPhase) {
+    if (3 * *most * groupBytes * t.blockDim > kTilingCost.l2Bytes * 9 / 10) return false;
+  } else if (t.groupSlots <= t.splitTileSlots) {
     // Runs of one group each publish their sums run by run from 32-byte aligned UB offsets.
     const bool runsOk = !owner || !params || t.groupSlots % 8 == 0;
     t.wholeGroupsPerTile = runsOk ? std::min(t.splitTileSlots / t.groupSlots, *most) : 1;
-  } else {
-    // Between a byte's two reads the core moves the rest of pass 1, pass 2 so far and dx: at
-    // most three of the group's tensors, which must stay within its share of the L2.
-    const uint64_t groupBytes = t.channelsPerGroup * t.hw * s;
-    if (3 * groupBytes * t.blockDim > kTilingCost.l2Bytes * 9 / 10) return false;
+  } else if (3 * groupBytes * t.blockDim > kTilingCost.l2Bytes * 9 / 10) {
+    return false;
   }
   GngChooseParamBatches(s, in.budget, &t);
   t.planeBytes = AlignUp(t.n * t.c * t.hwParts * 4, 512);
@@ -151,12 +168,12 @@ bool GngPlanRereadGroups(const GngPlanInput& in, GngGroupPhases* cache, GroupNor
   for (uint64_t chunk : {plan.t.chunkElems, uint64_t{2048}}) {
     GroupNormGradTiling geometry = plan.t;
     geometry.chunkElems = chunk;
-    for (bool owner : {true, false}) {
-      if (owner && base.g > in.coreCount) continue;
+    for (GroupNormGradRereadLayout layout : {kGngRereadOwner, kGngRereadRuns, kGngRereadRunsSplitPhase}) {
+      if (layout == kGngRereadOwner && base.g > in.coreCount) continue;
       GroupNormGradTiling t{};
       uint64_t most = 0;
-      if (!PlanLayout(in, geometry, owner, &t, &most)) continue;
-      const double us = ModeledUs(t, s, RereadLoad(t, s, most, owner));
+      if (!PlanLayout(in, geometry, layout, &t, &most)) continue;
+      const double us = ModeledUs(t, s, RereadLoad(t, s, most));
       if (us < best) {
         best = us;
         *out = t;

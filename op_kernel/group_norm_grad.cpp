@@ -55,11 +55,12 @@ __aicore__ inline void RunGroupPhases(const GroupNormGradTiling& t, const GroupN
       RunPhase<GroupNormGradSplitGroup<T, Copy>>(t, gm, pipe, true);
       if (params) RunPhase<GroupNormGradParams<T, Copy>>(t, gm, pipe, false);
       return;
-    case kGngRereadGroups:  // whole groups per core, then dgamma/dbeta: after a SyncAll, or after
-                            // none when core k owns group k of every sample (only it wrote those sums)
+    case kGngRereadGroups:  // whole groups per core, then dgamma/dbeta after a SyncAll, or after none
+                            // (core k owns group k: only it wrote those sums; or the phase ended
+                            // with its own split-phase barrier)
       RunPhase<GroupNormGradRereadGroups<T, Copy>>(t, gm, pipe, true);
       if (params) {
-        if (!t.rereadOwnsChannels) GngSyncAllCores(t, gm, pipe);
+        if (t.rereadLayout == kGngRereadRuns) GngSyncAllCores(t, gm, pipe);
         RunPhase<GroupNormGradParams<T, Copy>>(t, gm, pipe, false);
       }
       return;

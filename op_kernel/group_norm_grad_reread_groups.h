@@ -1,17 +1,20 @@
 // GroupNormGrad, re-read groups (mode kGngRereadGroups, A2/A3): each core owns whole (n, g) groups,
-// so no core waits for another before writing dx.
-//   - With rereadOwnsChannels, core k owns group k of every sample (blockDim = g): groups k,
-//     g + k, 2g + k, ... Its channel range in dgamma/dbeta is then exactly group k's, whose piece
-//     sums only it wrote, so dgamma/dbeta follow without a SyncAll.
-//   - Otherwise core k owns a contiguous run of the n*g groups (sizes differ by at most one) and
-//     dgamma/dbeta follow one SyncAll.
-// Groups the tile holds go wholeGroupsPerTile to a tile (with rereadOwnsChannels as runs of one
-// group each, their sums published run by run) and are read once. A group
-// larger than the tile is streamed twice: pass 1 publishes its piece sums to the workspace, pass 2
-// reads dy and x again and writes dx from the sums it reads back. Between a byte's two reads the
-// core moves at most about three of the group's tensors (rest of pass 1, pass 2 so far, dx), which
-// the tiling keeps within the core's share of the L2, so pass 2 costs the core's DMA port but no
-// HBM traffic. The last tile of pass 1 stays resident and is the first of pass 2.
+// so no core waits for another before writing dx. Layouts (GroupNormGradRereadLayout):
+//   - kGngRereadOwner: core k owns group k of every sample (blockDim = g): groups k, g + k, ...
+//     Its channel range in dgamma/dbeta is then exactly group k's, whose piece sums only it
+//     wrote, so dgamma/dbeta follow without a SyncAll.
+//   - kGngRereadRuns: core k owns a contiguous run of the n*g groups (sizes differ by at most
+//     one); dgamma/dbeta follow one SyncAll.
+//   - kGngRereadRunsSplitPhase: the same runs, but pass 1 sums all of them, a split-phase flag is
+//     set once the sums are stored, pass 2 re-reads every group for dx, and only then the core
+//     waits: the barrier before dgamma/dbeta costs what pass 2 does not cover.
+// Groups the tile holds go wholeGroupsPerTile to a tile (owner: as runs of one group each, their
+// sums published run by run) and are read once. A group larger than the tile is streamed twice:
+// pass 1 publishes its piece sums to the workspace, pass 2 reads dy and x again and writes dx from
+// the sums it reads back. Between a byte's two reads the core moves at most about three of the
+// bytes read in between (the group's, or with split phase the whole run's), which the tiling keeps
+// within the core's share of the L2, so pass 2 costs the core's DMA port but no HBM traffic. The
+// last tile of a group's pass 1 stays resident and is the first of its pass 2.
 #pragma once
 #include "group_norm_grad_tile.h"
 
@@ -33,7 +36,7 @@ class GroupNormGradRereadGroups {
     uint64_t first = 0;  // the core's groups: first + i * step, i < count
     uint64_t count = 0;
     uint64_t step = 1;
-    if (t_->rereadOwnsChannels) {
+    if (t_->rereadLayout == kGngRereadOwner) {
       first = core;
       count = core < t_->g ? t_->n : 0;
       step = t_->g;
@@ -45,7 +48,9 @@ class GroupNormGradRereadGroups {
       count = base + (core < rem ? 1 : 0);
     }
     const uint64_t perTile = t_->wholeGroupsPerTile;  // 0: a group is larger than the tile
-    if (perTile >= 1) {
+    if (t_->rereadLayout == kGngRereadRunsSplitPhase) {
+      SplitPhaseRuns(first * t_->groupSlots, count * t_->groupSlots);
+    } else if (perTile >= 1) {
       for (uint64_t i = 0; i < count; i += perTile) Resident(first + i * step, count - i < perTile ? count - i : perTile, step);
     } else {
       for (uint64_t i = 0; i < count; ++i) TwoPasses(first + i * step);
@@ -67,6 +72,35 @@ class GroupNormGradRereadGroups {
     tile_.Sums(t_->needDgamma || t_->needDbeta);
     tile_.Dx();
     tile_.Release();
+  }
+
+  // Pieces [p0, p0 + pieces), the core's whole run: every sum, the flag, every dx, the wait.
+  __aicore__ inline void SplitPhaseRuns(uint64_t p0, uint64_t pieces) {
+    const uint64_t cap = t_->splitTileSlots;
+    const uint64_t end = p0 + pieces;
+    for (uint64_t p = p0; p < end; p += cap) {
+      const uint32_t slots = static_cast<uint32_t>(end - p < cap ? end - p : cap);
+      tile_.CopyIn(p, slots);
+      tile_.Hold(p, slots);
+      tile_.Sums(true);
+      tile_.Release();
+    }
+#if !defined(__NPU_ARCH__) || __NPU_ARCH__ != 1001  // split-phase flags: A2/A3 (the tiling's choice)
+    // The set rides the MTE3 queue behind this core's stores of its sums; the fence orders this
+    // core's own reads of them after those stores (the flag orders other cores only).
+    AscendC::CrossCoreSetFlag<0, PIPE_MTE3>(kGngRereadFlagId);
+#endif
+    PipeFence<AscendC::HardEvent::MTE3_MTE2>();
+    for (uint64_t p = p0; p < end; p += cap) {
+      const uint32_t slots = static_cast<uint32_t>(end - p < cap ? end - p : cap);
+      tile_.CopyIn(p, slots);
+      tile_.Hold(p, slots);
+      tile_.Dx();
+      tile_.Release();
+    }
+#if !defined(__NPU_ARCH__) || __NPU_ARCH__ != 1001
+    AscendC::CrossCoreWaitFlag(kGngRereadFlagId);  // every core's sums are stored: dgamma/dbeta next
+#endif
   }
 
   // One group larger than the tile: pass 1 for its sums, pass 2 (L2 hits) for dx.
@@ -95,6 +129,9 @@ class GroupNormGradRereadGroups {
       tile_.Release();
     }
   }
+
+  // Hardware flag of the split-phase barrier (ids 0-10 are the kernel's; SyncAll uses 11-14).
+  static constexpr uint16_t kGngRereadFlagId = 0;
 
   const GroupNormGradTiling* t_ = nullptr;
   GroupNormGradTile<T, Copy> tile_;

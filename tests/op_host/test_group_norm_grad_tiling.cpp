@@ -58,7 +58,7 @@ TEST(GroupNormGradTiling, WholeGroupsThenOneSplitWave) {
 TEST(GroupNormGradTiling, StableDiffusionFp16ReadsGroupsOnTheirOwnCores) {
   GroupNormGradTiling t = Tile(2, 320, 64 * 64, 32, kDtypeFloat16);
   EXPECT_EQ(t.mode, kGngRereadGroups);
-  EXPECT_EQ(t.rereadOwnsChannels, 1u);
+  EXPECT_EQ(t.rereadLayout, kGngRereadOwner);
   EXPECT_EQ(t.blockDim, 32u);
   EXPECT_EQ(t.rowStride, 4096u);
   EXPECT_EQ(t.chunkElems, 2048u);
@@ -72,7 +72,7 @@ TEST(GroupNormGradTiling, StableDiffusionFp32ReadsEachGroupTwiceOnItsOwnCore) {
   // and writes dgamma/dbeta of its 10 channels with no SyncAll at all.
   GroupNormGradTiling t = Tile(2, 320, 64 * 64, 32, kDtypeFloat32);
   EXPECT_EQ(t.mode, kGngRereadGroups);
-  EXPECT_EQ(t.rereadOwnsChannels, 1u);
+  EXPECT_EQ(t.rereadLayout, kGngRereadOwner);
   EXPECT_EQ(t.blockDim, 32u);
   EXPECT_EQ(t.hwParts, 1u);
   EXPECT_EQ(t.splitTileSlots, 5u);        // half a group per tile: two passes
@@ -93,7 +93,7 @@ TEST(GroupNormGradTiling, RereadOnlyWhereModeledFaster) {
   // More groups than cores: balanced runs of whole groups, one SyncAll before dgamma/dbeta.
   GroupNormGradTiling t = Tile(1, 600, 9000, 100, kDtypeFloat32);
   EXPECT_EQ(t.mode, kGngRereadGroups);
-  EXPECT_EQ(t.rereadOwnsChannels, 0u);
+  EXPECT_NE(t.rereadLayout, kGngRereadOwner);
   EXPECT_EQ(t.blockDim, 48u);
 }
 
@@ -115,7 +115,7 @@ TEST(GroupNormGradTiling, DetectionNeckFp32CutsRowsInThirdsAndRereadsGroups) {
   // k takes group k of all 8 samples (476 KiB per tensor, twice) with no SyncAll.
   GroupNormGradTiling t = Tile(8, 256, 100 * 152, 32, kDtypeFloat32);
   EXPECT_EQ(t.mode, kGngRereadGroups);
-  EXPECT_EQ(t.rereadOwnsChannels, 1u);
+  EXPECT_EQ(t.rereadLayout, kGngRereadOwner);
   EXPECT_EQ(t.hwParts, 3u);
   EXPECT_EQ(t.segLen, 5120u);
   EXPECT_EQ(t.lastSegLen, 15200u - 2 * 5120);
@@ -268,7 +268,7 @@ TEST(GroupNormGradTiling, TinyProblemUsesOneCorePerGroupAndNoSyncAll) {
   // SyncAll one core per piece (4) would need before them.
   GroupNormGradTiling t = Tile(1, 4, 3, 2, kDtypeFloat32);
   EXPECT_EQ(t.mode, kGngRereadGroups);
-  EXPECT_EQ(t.rereadOwnsChannels, 1u);
+  EXPECT_EQ(t.rereadLayout, kGngRereadOwner);
   EXPECT_EQ(t.blockDim, 2u);
   EXPECT_EQ(t.wholeGroupsPerTile, 1u);  // one group per tile: both fit
 }
@@ -392,19 +392,25 @@ void ReplaySampleRows(const GroupNormGradTiling& t, std::vector<int>* owners) {
   }
 }
 
-// Re-read groups: core k owns group k of every sample (rereadOwnsChannels, then its dgamma/dbeta
+// Re-read groups: core k owns group k of every sample (kGngRereadOwner, then its dgamma/dbeta
 // channels are that group's) or a contiguous run of groups; a group larger than the tile is read
-// twice, which the L2 must serve (three group tensors per core within its share).
+// twice, which the L2 must serve (three group tensors per core within its share; with split
+// phase three times the core's whole run, all of it read twice).
 void ReplayRereadGroups(const GroupNormGradTiling& t, std::vector<int>* owners) {
   const uint64_t groups = t.n * t.g;
   const uint64_t s = t.dtype == kDtypeFloat32 ? 4 : 2;
   EXPECT_EQ(t.blockCopyOnly, 0u);
   EXPECT_EQ(t.waveGroups, 0u);
   EXPECT_EQ(t.wholeGroupsPerCore, 0u);
-  if (t.wholeGroupsPerTile == 0) {
+  const uint64_t l2 = 192ull * 1024 * 1024 * 9 / 10;
+  const uint64_t groupBytes = t.channelsPerGroup * t.hw * s;
+  if (t.rereadLayout == kGngRereadRunsSplitPhase) {
+    EXPECT_TRUE(t.needDgamma || t.needDbeta);
+    EXPECT_LE(3 * (groups + t.blockDim - 1) / t.blockDim * groupBytes * t.blockDim, l2);
+  } else if (t.wholeGroupsPerTile == 0) {
     EXPECT_GT(t.groupSlots, t.splitTileSlots);
-    EXPECT_LE(3 * t.channelsPerGroup * t.hw * s * t.blockDim, 192ull * 1024 * 1024 * 9 / 10);
-  } else if (t.rereadOwnsChannels) {
+    EXPECT_LE(3 * groupBytes * t.blockDim, l2);
+  } else if (t.rereadLayout == kGngRereadOwner) {
     EXPECT_LE(t.groupSlots, t.splitTileSlots);
     EXPECT_TRUE(t.wholeGroupsPerTile == 1 || t.groupSlots % 8 == 0 || !(t.needDgamma || t.needDbeta));
   } else {
@@ -412,7 +418,7 @@ void ReplayRereadGroups(const GroupNormGradTiling& t, std::vector<int>* owners) 
   }
   for (uint64_t k = 0; k < t.blockDim; ++k) {
     uint64_t first = 0, count = 0, step = 1;
-    if (t.rereadOwnsChannels) {
+    if (t.rereadLayout == kGngRereadOwner) {
       ASSERT_EQ(t.blockDim, t.g);
       first = k;
       count = t.n;
@@ -552,7 +558,7 @@ TEST(GroupNormGradTiling, CoresBalancedForModelShapes) {
     uint64_t groups = s.n * s.g;
     if (t.mode == kGngRereadGroups) {  // whole groups: core k's share of n * g, or group k of every n
       for (uint64_t k = 0; k < t.blockDim; ++k) {
-        perCore[k] = t.groupSlots * (t.rereadOwnsChannels ? s.n
+        perCore[k] = t.groupSlots * (t.rereadLayout == kGngRereadOwner ? s.n
                                                           : groups / t.blockDim + (k < groups % t.blockDim ? 1 : 0));
       }
     }
