@@ -73,9 +73,10 @@ enum GroupNormGradRereadLayout : uint32_t {
   kGngRereadRuns = 0,            // core k: a contiguous run of the n*g groups; one SyncAll, dgamma/dbeta
   kGngRereadOwner = 1,           // core k: group k of every sample (blockDim = g); its dgamma/dbeta
                                  // channels are group k's, whose sums only it wrote: no SyncAll
-  kGngRereadRunsSplitPhase = 2,  // runs; pass 1 sums all of the core's groups, a split-phase flag
-                                 // is set, pass 2 (every group re-read from L2) writes dx, then the
-                                 // wait: the barrier's latency runs under pass 2
+  kGngRereadRunsSplitPhase = 2,  // core k: an even share of all pieces; pass 1 sums them, a
+                                 // split-phase flag is set, pass 2 (re-read from L2) writes dx of
+                                 // the groups wholly inside the share, then the wait and dx of the
+                                 // two edge groups: the barrier's latency runs under pass 2
 };
 
 struct GroupNormGradSampleRowsTiling {

@@ -5,8 +5,9 @@
 // (GroupNormGradRereadLayout):
 //   owner        core k takes group k of every sample (g <= cores): dgamma/dbeta without a SyncAll;
 //   runs         contiguous runs of the n*g groups: one SyncAll before dgamma/dbeta;
-//   split phase  the same runs, every group re-read, the barrier's latency hidden under pass 2
-//                (the run's bytes must then fit the core's L2 share three times over).
+//   split phase  an even share of all pieces per core, all of it re-read, the barrier's latency
+//                hidden under the dx of the groups wholly inside the share (the share's bytes
+//                must then fit the core's L2 share three times over).
 // It replaces the shared group-phase plan (whole groups, then split waves with one SyncAll each)
 // only where its modeled time is lower; both are priced by ModeledUs below with kTilingCost
 // (docs/cost-model.md §4). SD-VAE 512 ch 128x128 fp32: 32 groups of 1 MiB per tensor, one per
@@ -91,16 +92,21 @@ GngLoad RereadLoad(const GroupNormGradTiling& t, uint64_t s, uint64_t most) {
   load.copySlots = t.wholeGroupsPerTile == 0 ? t.splitTileSlots
                                               : t.groupSlots * (owner ? 1 : t.wholeGroupsPerTile);
   uint64_t reread = 0;
-  if (t.rereadLayout == kGngRereadRunsSplitPhase) {
-    reread = groupElems;
-  } else if (t.wholeGroupsPerTile == 0) {
+  if (t.wholeGroupsPerTile == 0) {
     const uint64_t lastTile = t.groupSlots - (t.groupSlots - 1) / t.splitTileSlots * t.splitTileSlots;
     reread = groupElems * (t.groupSlots - lastTile) / t.groupSlots;
   }
   load.inBytes = 2 * most * (groupElems + reread) * s;
   load.syncs = t.rereadLayout == kGngRereadRuns && params ? 1 : 0;
   if (t.rereadLayout == kGngRereadRunsSplitPhase) {
-    const double pass2Us = static_cast<double>(2 * most * groupElems * s) / kTilingCost.coreDmaBytesPerUs;
+    // `most` counts pieces here: the busiest share, all of it read twice. The barrier is hidden
+    // when the dx of the groups wholly inside the share (at least the share less two groups)
+    // takes the core's port at least one SyncAll's time.
+    load.pieces = most;
+    load.elems = most * t.segLen;
+    load.inBytes = 4 * load.elems * s;
+    const uint64_t inner = most > 2 * t.groupSlots ? most - 2 * t.groupSlots : 0;
+    const double pass2Us = static_cast<double>(2 * inner * t.segLen * s) / kTilingCost.coreDmaBytesPerUs;
     load.syncs = pass2Us >= kTilingCost.syncAllUs ? 0 : 1;
   }
   return load;
@@ -117,8 +123,10 @@ bool PlanLayout(const GngPlanInput& in, const GroupNormGradTiling& geometry, Gro
   if (layout == kGngRereadRunsSplitPhase && !params) return false;  // no barrier to hide
   t.mode = kGngRereadGroups;
   t.rereadLayout = layout;
-  t.blockDim = static_cast<uint32_t>(owner ? t.g : std::min(in.coreCount, groups));
-  *most = owner ? t.n : CeilDiv(groups, t.blockDim);
+  const uint64_t pieces = groups * t.groupSlots;
+  const bool split = layout == kGngRereadRunsSplitPhase;
+  t.blockDim = static_cast<uint32_t>(owner ? t.g : std::min(in.coreCount, split ? pieces : groups));
+  *most = owner ? t.n : CeilDiv(split ? pieces : groups, t.blockDim);  // split phase: pieces
   t.wholeGroupsPerCore = 0;
   t.wholeGroupsPerTile = 0;
   t.wholeTileSlots = 0;
@@ -131,8 +139,8 @@ bool PlanLayout(const GngPlanInput& in, const GroupNormGradTiling& geometry, Gro
   // three times the bytes of one tensor read in between (a group; with split phase the whole
   // run), which must stay within the core's share of the L2.
   const uint64_t groupBytes = t.channelsPerGroup * t.hw * s;
-  if (layout == kGngRereadRunsSplitPhase) {
-    if (3 * *most * groupBytes * t.blockDim > kTilingCost.l2Bytes * 9 / 10) return false;
+  if (split) {
+    if (3 * *most * t.segLen * s * t.blockDim > kTilingCost.l2Bytes * 9 / 10) return false;
   } else if (t.groupSlots <= t.splitTileSlots) {
     // Runs of one group each publish their sums run by run from 32-byte aligned UB offsets.
     const bool runsOk = !owner || !params || t.groupSlots % 8 == 0;

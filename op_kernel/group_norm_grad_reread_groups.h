@@ -5,9 +5,11 @@
 //     wrote, so dgamma/dbeta follow without a SyncAll.
 //   - kGngRereadRuns: core k owns a contiguous run of the n*g groups (sizes differ by at most
 //     one); dgamma/dbeta follow one SyncAll.
-//   - kGngRereadRunsSplitPhase: the same runs, but pass 1 sums all of them, a split-phase flag is
-//     set once the sums are stored, pass 2 re-reads every group for dx, and only then the core
-//     waits: the barrier before dgamma/dbeta costs what pass 2 does not cover.
+//   - kGngRereadRunsSplitPhase: core k owns an even share of all pieces (a group may span two
+//     cores). Pass 1 sums all of them, a split-phase flag is set once the sums are stored, pass 2
+//     re-reads the pieces of the groups wholly inside the share for dx, then the core waits and
+//     finishes the (at most two) groups it shares with its neighbours: the barrier costs what
+//     pass 2 does not cover, and dgamma/dbeta need no other.
 // Groups the tile holds go wholeGroupsPerTile to a tile (owner: as runs of one group each, their
 // sums published run by run) and are read once. A group larger than the tile is streamed twice:
 // pass 1 publishes its piece sums to the workspace, pass 2 reads dy and x again and writes dx from
@@ -49,7 +51,11 @@ class GroupNormGradRereadGroups {
     }
     const uint64_t perTile = t_->wholeGroupsPerTile;  // 0: a group is larger than the tile
     if (t_->rereadLayout == kGngRereadRunsSplitPhase) {
-      SplitPhaseRuns(first * t_->groupSlots, count * t_->groupSlots);
+      // An even share of all pieces: groups may span two cores.
+      const uint64_t pieces = t_->n * t_->g * t_->groupSlots;
+      const uint64_t base = pieces / cores;
+      const uint64_t rem = pieces % cores;
+      SplitPhaseRuns(core * base + (core < rem ? core : rem), base + (core < rem ? 1 : 0));
     } else if (perTile >= 1) {
       for (uint64_t i = 0; i < count; i += perTile) Resident(first + i * step, count - i < perTile ? count - i : perTile, step);
     } else {
@@ -74,33 +80,44 @@ class GroupNormGradRereadGroups {
     tile_.Release();
   }
 
-  // Pieces [p0, p0 + pieces), the core's whole run: every sum, the flag, every dx, the wait.
+  // Pieces [p0, p0 + pieces), the core's even share: every sum, the flag, dx of the groups wholly
+  // inside the share (their sums are all this core's), the wait, dx of the (at most two) groups
+  // it shares with its neighbours, whose other sums are now stored.
   __aicore__ inline void SplitPhaseRuns(uint64_t p0, uint64_t pieces) {
-    const uint64_t cap = t_->splitTileSlots;
+    const uint64_t gs = t_->groupSlots;
     const uint64_t end = p0 + pieces;
-    for (uint64_t p = p0; p < end; p += cap) {
-      const uint32_t slots = static_cast<uint32_t>(end - p < cap ? end - p : cap);
-      tile_.CopyIn(p, slots);
-      tile_.Hold(p, slots);
-      tile_.Sums(true);
-      tile_.Release();
-    }
+    uint64_t inner0 = (p0 + gs - 1) / gs * gs;  // the whole groups' pieces: [inner0, inner1)
+    uint64_t inner1 = end / gs * gs;
+    if (inner1 < inner0) inner0 = inner1 = end;  // inside one group: all of it waits
+    DxOrSums(p0, end, true);
 #if !defined(__NPU_ARCH__) || __NPU_ARCH__ != 1001  // split-phase flags: A2/A3 (the tiling's choice)
     // The set rides the MTE3 queue behind this core's stores of its sums; the fence orders this
     // core's own reads of them after those stores (the flag orders other cores only).
     AscendC::CrossCoreSetFlag<0, PIPE_MTE3>(kGngRereadFlagId);
 #endif
     PipeFence<AscendC::HardEvent::MTE3_MTE2>();
-    for (uint64_t p = p0; p < end; p += cap) {
+    DxOrSums(inner0, inner1, false);
+#if !defined(__NPU_ARCH__) || __NPU_ARCH__ != 1001
+    AscendC::CrossCoreWaitFlag(kGngRereadFlagId);  // every core's sums are stored
+#endif
+    DxOrSums(p0, inner0, false);
+    DxOrSums(inner1, end, false);
+  }
+
+  // Pieces [p, end) in tiles: their sums to the workspace, or their dx.
+  __aicore__ inline void DxOrSums(uint64_t p, uint64_t end, bool sums) {
+    const uint64_t cap = t_->splitTileSlots;
+    for (; p < end; p += cap) {
       const uint32_t slots = static_cast<uint32_t>(end - p < cap ? end - p : cap);
       tile_.CopyIn(p, slots);
       tile_.Hold(p, slots);
-      tile_.Dx();
+      if (sums) {
+        tile_.Sums(true);
+      } else {
+        tile_.Dx();
+      }
       tile_.Release();
     }
-#if !defined(__NPU_ARCH__) || __NPU_ARCH__ != 1001
-    AscendC::CrossCoreWaitFlag(kGngRereadFlagId);  // every core's sums are stored: dgamma/dbeta next
-#endif
   }
 
   // One group larger than the tile: pass 1 for its sums, pass 2 (L2 hits) for dx.

@@ -89,20 +89,26 @@ TEST(GroupNormGradTiling, StableDiffusionFp32ReadsEachGroupTwiceOnItsOwnCore) {
 TEST(GroupNormGradTiling, RereadOnlyWhereModeledFaster) {
   EXPECT_EQ(Tile(2, 320, 64 * 64, 32, kDtypeFloat32, kA2, false).mode, kGngParamsOnly);  // no dx
   EXPECT_EQ(Tile(2, 640, 32 * 32, 32, kDtypeFloat16).mode, kGngWholeGroupSplit);
-  EXPECT_EQ(Tile(3, 96, 5000, 4, kDtypeFloat32).mode, kGngSplitGroup);
+  EXPECT_EQ(Tile(1, 16, 3000, 2, kDtypeFloat32).mode, kGngSplitGroup);  // 2 groups, 16 rows
   // More groups than cores: balanced runs of whole groups, one SyncAll before dgamma/dbeta.
   GroupNormGradTiling t = Tile(1, 600, 9000, 100, kDtypeFloat32);
   EXPECT_EQ(t.mode, kGngRereadGroups);
-  EXPECT_NE(t.rereadLayout, kGngRereadOwner);
+  EXPECT_EQ(t.rereadLayout, kGngRereadRuns);
   EXPECT_EQ(t.blockDim, 48u);
+  // ResNet 56x56 16-bit: an even share of the pieces a core, the barrier split-phase under dx.
+  GroupNormGradTiling r = Tile(16, 256, 3136, 32, kDtypeFloat16);
+  EXPECT_EQ(r.mode, kGngRereadGroups);
+  EXPECT_EQ(r.rereadLayout, kGngRereadRunsSplitPhase);
+  EXPECT_EQ(r.blockDim, 48u);
 }
 
 TEST(GroupNormGradTiling, SmallGroupsManyPerTileDoubleBuffered) {
-  // ResNet-style 7x7: 2048 channels, 32 groups of 64 channels, batch 32 -> 1024 groups.
-  GroupNormGradTiling t = Tile(32, 2048, 49, 32, kDtypeFloat16);
-  EXPECT_EQ(t.mode, kGngWholeGroupSplit);  // 1024 = 21 * 48 + 16
-  EXPECT_EQ(t.wholeGroupsPerCore, 21u);
-  EXPECT_EQ(t.rowStride, 64u);  // 49 halves padded to two 32-byte blocks
+  // 8 x 256 x 28x28 fp16, 256 groups of 8 rows: 5 full rounds of whole groups over 48 cores,
+  // two groups a tile, double-buffered, then the other 16 in one split wave.
+  GroupNormGradTiling t = Tile(8, 256, 784, 32, kDtypeFloat16);
+  EXPECT_EQ(t.mode, kGngWholeGroupSplit);  // 256 = 5 * 48 + 16
+  EXPECT_EQ(t.wholeGroupsPerCore, 5u);
+  EXPECT_EQ(t.rowStride, 784u);
   EXPECT_EQ(t.wholeBufferNum, 2u);
   EXPECT_GE(t.wholeGroupsPerTile, 2u);
   EXPECT_EQ(t.waveGroups, 16u);
@@ -406,7 +412,8 @@ void ReplayRereadGroups(const GroupNormGradTiling& t, std::vector<int>* owners) 
   const uint64_t groupBytes = t.channelsPerGroup * t.hw * s;
   if (t.rereadLayout == kGngRereadRunsSplitPhase) {
     EXPECT_TRUE(t.needDgamma || t.needDbeta);
-    EXPECT_LE(3 * (groups + t.blockDim - 1) / t.blockDim * groupBytes * t.blockDim, l2);
+    const uint64_t share = (groups * t.groupSlots + t.blockDim - 1) / t.blockDim;  // pieces
+    EXPECT_LE(3 * share * t.segLen * s * t.blockDim, l2);
   } else if (t.wholeGroupsPerTile == 0) {
     EXPECT_GT(t.groupSlots, t.splitTileSlots);
     EXPECT_LE(3 * groupBytes * t.blockDim, l2);
@@ -426,6 +433,12 @@ void ReplayRereadGroups(const GroupNormGradTiling& t, std::vector<int>* owners) 
       // dgamma/dbeta without a SyncAll: core k's channels are group k's, whose sums only it wrote.
       EXPECT_EQ(t.paramChannelsPerCore, t.channelsPerGroup);
       EXPECT_EQ(t.paramChannelsRemainder, 0u);
+    } else if (t.rereadLayout == kGngRereadRunsSplitPhase) {  // an even share of the pieces
+      const uint64_t pieces = groups * t.groupSlots;
+      const uint64_t p0 = k * (pieces / t.blockDim) + std::min<uint64_t>(k, pieces % t.blockDim);
+      const uint64_t share = pieces / t.blockDim + (k < pieces % t.blockDim ? 1 : 0);
+      for (uint64_t p = p0; p < p0 + share; ++p) ++(*owners)[p];
+      continue;
     } else {
       first = k * (groups / t.blockDim) + std::min<uint64_t>(k, groups % t.blockDim);
       count = groups / t.blockDim + (k < groups % t.blockDim ? 1 : 0);
@@ -556,7 +569,10 @@ TEST(GroupNormGradTiling, CoresBalancedForModelShapes) {
       }
     }
     uint64_t groups = s.n * s.g;
-    if (t.mode == kGngRereadGroups) {  // whole groups: core k's share of n * g, or group k of every n
+    if (t.mode == kGngRereadGroups && t.rereadLayout == kGngRereadRunsSplitPhase) {
+      const uint64_t pieces = groups * t.groupSlots;  // an even share of the pieces
+      for (uint64_t k = 0; k < t.blockDim; ++k) perCore[k] = pieces / t.blockDim + (k < pieces % t.blockDim ? 1 : 0);
+    } else if (t.mode == kGngRereadGroups) {  // whole groups: a run of n * g, or group k of every n
       for (uint64_t k = 0; k < t.blockDim; ++k) {
         perCore[k] = t.groupSlots * (t.rereadLayout == kGngRereadOwner ? s.n
                                                           : groups / t.blockDim + (k < groups % t.blockDim ? 1 : 0));
