@@ -44,7 +44,8 @@ double VectorCycles(const GroupNormGradTiling& t, uint64_t s, const GngLoad& loa
   const bool fold = rows > 0 && 2 * rows >= len / 64;
   const double perPiece = fold ? (2.0 * static_cast<double>(CeilDiv(len, 64)) + 7.0) / static_cast<double>(rows) + 2.0
                                : repeats * static_cast<double>(CeilDiv(len, t.chunkElems)) + 3.0;
-  return static_cast<double>(load.elems) / 64.0 * repeats + kVectorIssueCycles * perPiece * static_cast<double>(load.pieces);
+  return static_cast<double>(load.elems) / 64.0 * repeats +
+         kVectorIssueCycles * perPiece * static_cast<double>(load.pieces);
 }
 
 // max(HBM time of one pass, the busiest core's time) + its SyncAlls, as the simulator prices a
@@ -57,7 +58,8 @@ double ModeledUs(const GroupNormGradTiling& t, uint64_t s, const GngLoad& load) 
   const double fillUs = static_cast<double>((load.copySlots * t.rowStride + t.chunkElems) * s) /
                         kTilingCost.coreDmaBytesPerUs;
   const double coreUs = std::max(portUs, vectorUs) + static_cast<double>(1 + load.syncs) * fillUs;
-  return std::max(hbmBytes / kTilingCost.hbmBytesPerUs, coreUs) + static_cast<double>(load.syncs) * kTilingCost.syncAllUs;
+  return std::max(hbmBytes / kTilingCost.hbmBytesPerUs, coreUs) +
+         static_cast<double>(load.syncs) * kTilingCost.syncAllUs;
 }
 
 // The shared plan's busiest core: its whole groups plus its share of every split wave.

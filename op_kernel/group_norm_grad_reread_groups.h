@@ -27,9 +27,8 @@ class GroupNormGradRereadGroups {
  public:
   __aicore__ inline void Init(const GroupNormGradTiling& t, const GroupNormGradGm<T>& gm, AscendC::TPipe* pipe) {
     t_ = &t;
-    uint64_t batch = (t.groupSlots + 7) / 8 * 8;
     tile_.Init(t, gm, pipe, static_cast<uint32_t>(t.splitTileSlots), 1,
-               static_cast<uint32_t>(batch < kGngWorkspaceBatchFloats ? batch : kGngWorkspaceBatchFloats));
+               GroupNormGradTile<T, Copy>::WorkspaceBatch(t));
   }
 
   __aicore__ inline void Process() {
@@ -57,7 +56,9 @@ class GroupNormGradRereadGroups {
       const uint64_t rem = pieces % cores;
       SplitPhaseRuns(core * base + (core < rem ? core : rem), base + (core < rem ? 1 : 0));
     } else if (perTile >= 1) {
-      for (uint64_t i = 0; i < count; i += perTile) Resident(first + i * step, count - i < perTile ? count - i : perTile, step);
+      for (uint64_t i = 0; i < count; i += perTile) {
+        Resident(first + i * step, count - i < perTile ? count - i : perTile, step);
+      }
     } else {
       for (uint64_t i = 0; i < count; ++i) TwoPasses(first + i * step);
     }

@@ -50,6 +50,13 @@ class GroupNormGradTile {
     GngAllocBuf(pipe, scratch_, l.scratch);  // two 64-lane accumulators
   }
 
+  // Piece sums read back per workspace copy for groups of t.groupSlots pieces (the host's
+  // GngWorkspaceBatch): the tiles of split waves and re-read groups hold that many.
+  __aicore__ static inline uint32_t WorkspaceBatch(const GroupNormGradTiling& t) {
+    const uint64_t batch = (t.groupSlots + 7) / 8 * 8;
+    return static_cast<uint32_t>(batch < kGngWorkspaceBatchFloats ? batch : kGngWorkspaceBatchFloats);
+  }
+
   // Starts loading pieces [piece0, piece0 + slots) into a free buffer pair (MTE2); with runs > 1,
   // runs of `slots` pieces starting runStride pieces apart, one after another in the slots.
   __aicore__ inline void CopyIn(uint64_t piece0, uint32_t slots, uint32_t runs = 1, uint64_t runStride = 0) {

@@ -246,7 +246,8 @@ def test_reread_groups_gamma_null(dtype):
     run_and_check(1, 600, 9000, 100, dtype, seed=18, with_gamma=False)
 
 
-@pytest.mark.parametrize("shape", [(2, 320, 4096, 32), (1, 600, 9000, 100), (4, 256, 256, 32), (3, 96, 5000, 4)],
+@pytest.mark.parametrize("shape",
+                         [(2, 320, 4096, 32), (1, 600, 9000, 100), (4, 256, 256, 32), (3, 96, 5000, 4)],
                          ids=["owner_two_passes", "balanced", "owner_runs", "split_phase"])
 def test_reread_groups_deterministic_bitwise(shape):
     assert_bitwise_repeatable(shape, F32, seed=19)
