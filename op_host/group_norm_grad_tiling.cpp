@@ -18,6 +18,7 @@ constexpr GngCandidate kCandidates[] = {
     GngPlanSampleRows,       // HxW = 1: tiles of sample rows
     GngPlanChannelSlab,      // every core holds all n of its channel range
     GngPlanParamsOnly,       // no dx: one streaming pass for the sums
+    GngPlanRereadGroups,     // whole groups per core, re-read from L2: where modeled faster than the plan
     GngPlanWholeGroup,       // every group on one core
     GngPlanWholeGroupSplit,  // whole groups, then the rest split over all cores
     GngPlanSplitGroup,       // groups split over cores, each slice resident
@@ -148,6 +149,11 @@ uint32_t GroupNormGradUbBytes(const GroupNormGradTiling& t) {
       const uint32_t sync = params && t.softSync ? t.blockDim * 32 : 0;
       return std::max({GroupNormGradWholeUbBytes(t), sync, params ? GroupNormGradParamUbBytes(t) : 0u});
     }
+    case kGngRereadGroups:  // its tile reads group sums back from the workspace
+      return std::max(static_cast<uint32_t>(GngTilePlanBytes(KernelDtypeBytes(t.dtype), t.chunkElems, t.rowStride,
+                                                             t.splitTileSlots, 1, GngWorkspaceBatch(t.groupSlots),
+                                                             GngCopyPathOf(t))),
+                      params ? GroupNormGradParamUbBytes(t) : 0u);
     default:
       return std::max({GroupNormGradWholeUbBytes(t), GroupNormGradSplitUbBytes(t),
                        params ? GroupNormGradParamUbBytes(t) : 0u});

@@ -14,6 +14,11 @@
 //   2. split waves over the remaining groups [wholeGroupsPerCore*blockDim, n*g), wave by wave.
 //      When a core's share of a wave exceeds splitTileSlots it streams tiles twice (two passes).
 //   3. after the last SyncAll: dgamma/dbeta, channels split over cores, n summed in order.
+// Re-read groups (kGngRereadGroups, A2/A3) replace phases 1-2: each core owns whole groups, as
+// rereadLayout says (GroupNormGradRereadLayout). Groups the tile (splitTileSlots) holds are read
+// once, several per tile; a larger group is streamed twice, pass 2 served by the L2 (the core moved
+// about three group tensors since), with its last tile of pass 1 kept resident. Piece sums go to
+// the workspace, then dgamma/dbeta.
 // Channel slabs (kGngChannelSlab) replace the three phases when every core can hold all n of its
 // channel range (the dgamma/dbeta split above) at once: the core sums its rows, publishes per n
 // its partial gamma-weighted sums of the (at most two) groups it shares with its neighbours,
@@ -53,6 +58,7 @@ enum GroupNormGradMode : uint32_t {
   kGngParamsOnly = 4,        // dx not requested: one streaming pass for the sums
   kGngChannelSlab = 5,       // every core holds all n of its channel range: no per-(n, c) workspace
   kGngSampleRows = 6,        // HxW = 1: tiles of sample rows, full-width vector ops over segments
+  kGngRereadGroups = 7,      // A2/A3: whole groups per core, one larger than the tile read twice (L2)
 };
 
 // Mode kGngSampleRows (HxW = 1): core k = pn * groupSplit + pg takes samples of chunk pn
@@ -62,6 +68,17 @@ enum GroupNormGradMode : uint32_t {
 // fp32 partials of its channels; with sampleSplit > 1 they go to the workspace ([chunk][C] for
 // dgamma, then for dbeta) and after one SyncAll each core adds the chunks in order 0.. for its
 // stage-2 channel range.
+// How mode kGngRereadGroups gives groups to cores and orders dgamma/dbeta after them.
+enum GroupNormGradRereadLayout : uint32_t {
+  kGngRereadRuns = 0,            // core k: a contiguous run of the n*g groups; one SyncAll, dgamma/dbeta
+  kGngRereadOwner = 1,           // core k: group k of every sample (blockDim = g); its dgamma/dbeta
+                                 // channels are group k's, whose sums only it wrote: no SyncAll
+  kGngRereadRunsSplitPhase = 2,  // core k: an even share of all pieces; pass 1 sums them, a
+                                 // split-phase flag is set, pass 2 (re-read from L2) writes dx of
+                                 // the groups wholly inside the share, then the wait and dx of the
+                                 // two edge groups: the barrier's latency runs under pass 2
+};
+
 struct GroupNormGradSampleRowsTiling {
   uint64_t sampleSplit;     // Pn
   uint64_t groupSplit;      // Pg (divides g)
@@ -111,7 +128,7 @@ struct GroupNormGradTiling {
   uint32_t ubBytesUsed;      // the mode's UB peak: its largest phase layout (GroupNormGradUbBytes)
   uint32_t blockCopyOnly;    // 1: no DataCopyPad on the SoC: whole-block DataCopy only
   uint32_t softSync;         // 1: no hard SyncAll: soft SyncAll on the zeroed flags at syncOffset
-  uint32_t reserved;
+  uint32_t rereadLayout;     // kGngRereadGroups: GroupNormGradRereadLayout
   uint64_t planeBytes;       // bytes of one piece-sum plane; the ds plane starts here
   uint64_t syncOffset;       // workspace byte offset of the soft SyncAll flags (blockDim * 32 bytes)
   // channel slabs (mode kGngChannelSlab; channels split as paramChannelsPerCore/Remainder)

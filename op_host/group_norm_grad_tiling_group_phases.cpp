@@ -15,7 +15,8 @@
 //   a 1024-float working chunk, so 64 groups -> wholeGroupsPerCore = 1 (48 groups, no exchange),
 //   and the other 16 groups form one split wave: 160 rows over 48 cores (3-4 rows each), resident,
 //   sums exchanged through the workspace and one SyncAll. Every core moves the same bytes; dy and
-//   x are read once.
+//   x are read once. (On A2 the re-read groups candidate, group_norm_grad_tiling_reread_groups.cpp,
+//   is modeled faster for this shape and takes it; the plan still prices the alternative.)
 #include <algorithm>
 #include <string>
 
@@ -112,10 +113,11 @@ void RefineRowPieces(uint64_t s, uint64_t budget, uint64_t groups, uint64_t core
   waves(bestChunk, bestParts, t);
 }
 
+}  // namespace
+
 // Block-copy mode: each core's channel range starts on a 32-byte block of dgamma/dbeta and
 // batches are whole blocks, so no two cores write one block (see GroupNormGradParams).
-void ChooseParamBatches(uint64_t s, uint64_t budget,
-                        GroupNormGradTiling* t) {
+void GngChooseParamBatches(uint64_t s, uint64_t budget, GroupNormGradTiling* t) {
   const uint64_t unit = t->blockCopyOnly ? 32 / s : 1;
   uint64_t perCore = AlignUp(CeilDiv(t->c, t->blockDim), unit);
   if (t->blockCopyOnly) {
@@ -142,6 +144,8 @@ void ChooseParamBatches(uint64_t s, uint64_t budget,
     channels = std::max<uint64_t>(channels / 2 / unit * unit, unit);
   }
 }
+
+namespace {
 
 // Block-copy mode writes a piece's last block ending at the piece's end, inside the piece: the
 // last piece of a split row must hold at least one block. Cutting the row into one more piece
@@ -234,7 +238,7 @@ void PlanGroupPhases(const GngPlanInput& in, GngGroupPhases* out) {
   out->rest = rest;
 
   // Phase 3 and the workspace.
-  ChooseParamBatches(s, budget, &t);
+  GngChooseParamBatches(s, budget, &t);
   bool needParams = t.needDgamma || t.needDbeta;
   // The piece-sum planes; at least 512 bytes because the kernel is MIX_AIV_1_0 (hard SyncAll),
   // whose launches need a non-empty workspace. Soft SyncAll's flags follow the planes.

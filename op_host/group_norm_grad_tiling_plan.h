@@ -52,6 +52,9 @@ uint64_t GngSampleRowsStatsStride(const GroupNormGradTiling& t, uint64_t groups)
 uint64_t GngSampleRowsUbBytes(const GroupNormGradTiling& t, uint64_t rows, uint64_t groups, uint64_t segStride,
                               uint64_t bufferNum);
 
+// dgamma/dbeta: each core's channel range (over t->blockDim cores) and its UB batches.
+void GngChooseParamBatches(uint64_t s, uint64_t budget, GroupNormGradTiling* t);
+
 // The group-phase modes (whole groups, split waves, dgamma/dbeta) share one plan, computed once
 // per request by the first of them the list reaches.
 struct GngGroupPhases {
@@ -74,6 +77,7 @@ bool GngPlanParamsOnly(const GngPlanInput& in, GngGroupPhases* cache, GroupNormG
 bool GngPlanWholeGroup(const GngPlanInput& in, GngGroupPhases* cache, GroupNormGradTiling* t, std::string* why);
 bool GngPlanWholeGroupSplit(const GngPlanInput& in, GngGroupPhases* cache, GroupNormGradTiling* t, std::string* why);
 bool GngPlanSplitGroup(const GngPlanInput& in, GngGroupPhases* cache, GroupNormGradTiling* t, std::string* why);
+bool GngPlanRereadGroups(const GngPlanInput& in, GngGroupPhases* cache, GroupNormGradTiling* t, std::string* why);
 bool GngPlanTwoPass(const GngPlanInput& in, GngGroupPhases* cache, GroupNormGradTiling* t, std::string* why);
 
 }  // namespace normgrad

@@ -14,8 +14,11 @@ struct TilingCostModel {
   // (2 us at 31 GB/s, an A2 core's share), issuing one DMA ~340 bytes.
   unsigned syncAllCoreShareBytes;
   unsigned dmaIssueBytes;
+  // The chip's L2: a core's re-read hits when the bytes it moved since, times the launch's
+  // cores, fit in it (the simulator's reuse model, docs/sim.md "L2 cache").
+  unsigned long long l2Bytes;
 };
 
-constexpr TilingCostModel kTilingCost{1.5e6, 59e3, 2.0, 1850.0, 62 * 1024, 340};
+constexpr TilingCostModel kTilingCost{1.5e6, 59e3, 2.0, 1850.0, 62 * 1024, 340, 192ull * 1024 * 1024};
 
 }  // namespace normgrad

@@ -3,6 +3,7 @@
 #include "kernel_operator.h"
 #include "group_norm_grad_channel_slab.h"
 #include "group_norm_grad_params.h"
+#include "group_norm_grad_reread_groups.h"
 #include "group_norm_grad_sample_rows.h"
 #include "group_norm_grad_split_group.h"
 #include "group_norm_grad_whole_group.h"
@@ -54,6 +55,15 @@ __aicore__ inline void RunGroupPhases(const GroupNormGradTiling& t, const GroupN
       RunPhase<GroupNormGradSplitGroup<T, Copy>>(t, gm, pipe, true);
       if (params) RunPhase<GroupNormGradParams<T, Copy>>(t, gm, pipe, false);
       return;
+    case kGngRereadGroups:  // whole groups per core, then dgamma/dbeta after a SyncAll, or after none
+                            // (core k owns group k: only it wrote those sums; or the phase ended
+                            // with its own split-phase barrier)
+      RunPhase<GroupNormGradRereadGroups<T, Copy>>(t, gm, pipe, true);
+      if (params) {
+        if (t.rereadLayout == kGngRereadRuns) GngSyncAllCores(t, gm, pipe);
+        RunPhase<GroupNormGradParams<T, Copy>>(t, gm, pipe, false);
+      }
+      return;
     default:  // kGngSplitGroup, kGngTwoPass (slices streamed twice), kGngParamsOnly (no dx)
       RunPhase<GroupNormGradSplitGroup<T, Copy>>(t, gm, pipe, true);
       if (params) RunPhase<GroupNormGradParams<T, Copy>>(t, gm, pipe, false);
@@ -75,7 +85,7 @@ __aicore__ inline void GroupNormGradRun(const GroupNormGradTiling& t, GM_ADDR dy
   gm.dgamma.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(dgamma));
   gm.dbeta.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(dbeta));
   gm.hasGamma = t.hasGamma != 0 && gamma != nullptr;
-  if (t.needDgamma || t.needDbeta || t.waveGroups > 0) {
+  if (t.needDgamma || t.needDbeta || t.waveGroups > 0 || t.mode == kGngRereadGroups) {
     __gm__ float* ws = reinterpret_cast<__gm__ float*>(AscendC::GetUserWorkspace(workspace));
     gm.wsDb.SetGlobalBuffer(ws);
     gm.wsDs.SetGlobalBuffer(ws + t.planeBytes / sizeof(float));

@@ -2,7 +2,8 @@
 // waves; a wave's pieces are spread evenly over all cores, each core keeps its slice resident,
 // publishes per-piece sums to the workspace, and after one SyncAll reads back the sums of the
 // groups it shares to write dx. A slice larger than the UB (a group bigger than every core's UB
-// together) is streamed twice instead: the only case that reads dy and x two times.
+// together) is streamed twice instead (re-read groups, group_norm_grad_reread_groups.h, also
+// read dy and x twice, from the L2).
 #pragma once
 #include "group_norm_grad_tile.h"
 
@@ -13,9 +14,8 @@ class GroupNormGradSplitGroup {
  public:
   __aicore__ inline void Init(const GroupNormGradTiling& t, const GroupNormGradGm<T>& gm, AscendC::TPipe* pipe) {
     t_ = &t;
-    uint64_t batch = (t.groupSlots + 7) / 8 * 8;
     tile_.Init(t, gm, pipe, static_cast<uint32_t>(t.splitTileSlots), 1,
-               static_cast<uint32_t>(batch < kGngWorkspaceBatchFloats ? batch : kGngWorkspaceBatchFloats));
+               GroupNormGradTile<T, Copy>::WorkspaceBatch(t));
     syncFlags_ = gm.syncFlags;
     // The layout's sync member (GngTileUbLayout), held beside the tile through the waves.
     GngAllocBuf(pipe, syncUb_, GngBufIf(t.softSync != 0, t.blockDim * 32));

@@ -50,6 +50,13 @@ class GroupNormGradTile {
     GngAllocBuf(pipe, scratch_, l.scratch);  // two 64-lane accumulators
   }
 
+  // Piece sums read back per workspace copy for groups of t.groupSlots pieces (the host's
+  // GngWorkspaceBatch): the tiles of split waves and re-read groups hold that many.
+  __aicore__ static inline uint32_t WorkspaceBatch(const GroupNormGradTiling& t) {
+    const uint64_t batch = (t.groupSlots + 7) / 8 * 8;
+    return static_cast<uint32_t>(batch < kGngWorkspaceBatchFloats ? batch : kGngWorkspaceBatchFloats);
+  }
+
   // Starts loading pieces [piece0, piece0 + slots) into a free buffer pair (MTE2); with runs > 1,
   // runs of `slots` pieces starting runStride pieces apart, one after another in the slots.
   __aicore__ inline void CopyIn(uint64_t piece0, uint32_t slots, uint32_t runs = 1, uint64_t runStride = 0) {
@@ -88,8 +95,12 @@ class GroupNormGradTile {
     AscendC::LocalTensor<float> db = db_.template Get<float>()[lead_];
     AscendC::LocalTensor<float> ds = ds_.template Get<float>()[lead_];
     AscendC::LocalTensor<float> prod = work_.template Get<float>();
-    if (t_->hwParts == 1 && rs <= chunk && RowSumsFits(rs)) {
-      const uint32_t rowsPerChunk = chunk / rs;
+    // Rows folded a chunk at a time (RowSums: one Add per 64 lanes of a row, each repeated over
+    // the chunk's rows) pay off when a chunk holds many rows; with few long rows (SD-UNet 32x32:
+    // one or two rows of 1024 a chunk, 15 one-repeat Adds each) the per-row accumulators below
+    // issue a fraction of the instructions for the same repeats and the same order of sums.
+    const uint32_t rowsPerChunk = rs <= chunk ? chunk / rs : 0;
+    if (t_->hwParts == 1 && rs <= chunk && RowSumsFits(rs) && 2 * rowsPerChunk >= rs / kRowSumsLanes) {
       for (uint32_t s = 0; s < slots_; s += rowsPerChunk) {
         uint32_t rows = slots_ - s < rowsPerChunk ? slots_ - s : rowsPerChunk;
         AscendC::LocalTensor<float> dyF = DyFloat(s * rs, rows * rs);
@@ -130,7 +141,12 @@ class GroupNormGradTile {
       }
     }
     sumsValid_ = true;
-    if (toWorkspace) copy_.PublishSums(gm_, db_.template Get<float>(), ds_.template Get<float>(), piece0_, lead_, slots_);
+    // Run by run (re-read groups hold runs of one group each, runSlots_ a multiple of 8 so each
+    // run's sums start on a 32-byte block); block copies only ever publish one run.
+    for (uint32_t r = 0; toWorkspace && r < runs_; ++r) {
+      copy_.PublishSums(gm_, db_.template Get<float>()[r * runSlots_], ds_.template Get<float>()[r * runSlots_],
+                        piece0_ + r * runStride_, lead_, runSlots_);
+    }
   }
 
   // Channel slabs: the sums of the groups this tile shares with other cores, gathered by the
