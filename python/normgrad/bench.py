@@ -26,7 +26,9 @@ class BenchRow:
     roofline_pct    100 * (min_bytes / peak HBM bandwidth) / modeled_us
     ceiling_pct     the best roofline_pct the cost model allows: one launch streaming exactly
                     min_bytes at sustained bandwidth, no SyncAll (ceiling_pct(), below 100)
-    traffic_ratio   bytes moved (sum of bytesIn + bytesOut over launches) / min_bytes
+    traffic_ratio   HBM bytes moved (sum of bytesIn - l2HitBytes + bytesOut over launches) /
+                    min_bytes: re-reads the L2 model serves move no HBM bytes (they still take
+                    the core's DMA port, which modeled_us charges)
     load_balance    the launches' loadBalance, weighted by their totalUs
     sync_us         the part of modeled_us spent in SyncAll (the launches' syncUs)
     block_dim       blockDim of each launch, joined by '+' ("48+1" for a main and a final kernel)
@@ -124,7 +126,8 @@ def summarize(case: Case, profile: dict[str, Any], launches: Sequence[dict[str, 
     total_us = sum(float(launch["totalUs"]) for launch in launches)
     row.modeled_us = total_us
     row.sync_us = sum(float(launch.get("syncUs", 0.0)) for launch in launches)
-    row.bytes_moved = sum(int(launch["bytesIn"]) + int(launch["bytesOut"]) for launch in launches)
+    row.bytes_moved = sum(int(launch["bytesIn"]) - int(launch.get("l2HitBytes", 0)) + int(launch["bytesOut"])
+                          for launch in launches)
     row.block_dim = "+".join(str(launch["blockDim"]) for launch in launches)
     row.ceiling_pct = ceiling_pct(case.min_bytes, profile)
     if total_us > 0:

@@ -67,11 +67,11 @@ BENCH_CASES = [
     fake_case("rejected", run=_raise(161002)),
     fake_case("faulty", run=_raise(561000)),
 ]
-# Two launches: 15 + 5 us (4 of them in SyncAll), 2.7e7 bytes, load balance weighted
-# (0.8 * 15 + 1.0 * 5) / 20 = 0.85.
+# Two launches: 15 + 5 us (4 of them in SyncAll), 3.0e7 DMA bytes of which 3e6 re-reads the L2
+# serves, so 2.7e7 HBM bytes; load balance weighted (0.8 * 15 + 1.0 * 5) / 20 = 0.85.
 LAUNCHES = [
     {"kernel": "fake_main", "blockDim": 48, "ok": True, "error": "", "totalUs": 15.0, "syncUs": 2.0,
-     "bytesIn": 18_000_000, "bytesOut": 8_000_000, "loadBalance": 0.8},
+     "bytesIn": 21_000_000, "l2HitBytes": 3_000_000, "bytesOut": 8_000_000, "loadBalance": 0.8},
     {"kernel": "fake_final", "blockDim": 1, "ok": True, "error": "", "totalUs": 5.0, "syncUs": 2.0,
      "bytesIn": 500_000, "bytesOut": 500_000, "loadBalance": 1.0},
 ]
@@ -198,7 +198,7 @@ def test_bench_figures_from_the_launch_report(fake_op, tmp_path, capsys):
     b = rows[("copy", "float32", "ascend910b")]
     assert b["status"] == "ok" and float(b["modeled_us"]) == 20.0
     assert float(b["roofline_pct"]) == pytest.approx(50.0)  # 10 us roofline / 20 us
-    assert float(b["traffic_ratio"]) == pytest.approx(1.5)  # 2.7e7 / 1.8e7
+    assert float(b["traffic_ratio"]) == pytest.approx(1.5)  # 2.7e7 HBM bytes / 1.8e7
     assert float(b["load_balance"]) == pytest.approx(0.85)
     assert float(b["sync_us"]) == pytest.approx(4.0)
     assert (b["block_dim"], b["launches"], b["bytes_moved"]) == ("48+1", "2", "27000000")
