@@ -9,7 +9,30 @@ namespace normgrad {
 LnFit FitRowSlices(LayerNormGradTiling& t, const LnSearch& s) {
   if (t.colSplit < 2) return LnFit::kNext;
   t.mode = kLnRowSlices;
-  return LnFitBatchMode(t, s.rowsMax, s.budget) ? LnFit::kYes : LnFit::kNo;
+  if (!LnFitBatchMode(t, s.rowsMax, s.budget)) return LnFit::kNo;
+  t.rowSlices.exchangeSync = LnRowSlicesExchangeSync(t, s.soc);
+  // dgamma/dbeta of the first paramsAfterSet chunks of a batch, summed between the flag's set and
+  // its wait, cover up to one syncAllUs of each batch's barrier for four more vector ops per
+  // element of those chunks (dy and x cast and centred again): the count with the least modeled
+  // time. Only 16-bit chunked slices keep dy untouched by pass 1 (fp32 writes g over the
+  // resident dy; one chunk writes g over dy's work tile).
+  const LnCallFacts f = LnCallFactsOf(t);
+  if (t.rowSlices.exchangeSync == kLnExchangeSplitFlag && f.dataBytes == 2 && f.needDx && f.needParams &&
+      t.chunkCols < t.sliceCols) {
+    const uint32_t chunks = (t.sliceCols + t.chunkCols - 1) / t.chunkCols;
+    uint32_t best = 0;
+    double bestUs = LnBatchModelUs(t, s.rowsMax);
+    for (uint32_t j = 1; j <= chunks; ++j) {
+      t.rowSlices.paramsAfterSet = j;
+      const double us = LnBatchModelUs(t, s.rowsMax);
+      if (us < bestUs) {
+        bestUs = us;
+        best = j;
+      }
+    }
+    t.rowSlices.paramsAfterSet = best;
+  }
+  return LnFit::kYes;
 }
 
 // The per-batch row-sum exchange (docs/cost-model.md §2: every inter-core wait costs one

@@ -65,32 +65,54 @@ class LayerNormGradChunks : public LayerNormGradBatch<T, Copy> {
     return gammaF_;
   }
 
-  // Row sums of the batch (64-lane partials in acc1_/acc2_) and dgamma/dbeta sums for chunk [c0, c0 + cw).
+  // Row sums of the batch (64-lane partials in acc1_/acc2_) and dgamma/dbeta sums for chunk [c0, c0 + cw);
+  // in the first rowSlices.paramsAfterSet chunks the row sums alone (ParamsChunk adds dgamma/dbeta later).
   __aicore__ inline void AccumulateChunk(uint32_t n, uint32_t c0) {
     if (!recompute_) {
       AccumulateTile(n);
       return;
     }
+    const bool params = c0 >= t_.rowSlices.paramsAfterSet * t_.chunkCols;
     const uint32_t cw = ChunkWidth(c0);
     const int32_t cnt = static_cast<int32_t>(cw);
     const uint32_t accOff = t_.accResident ? c0 : 0;
-    if (!t_.accResident) ZeroSums(cw);
+    if (params && !t_.accResident) ZeroSums(cw);
     AscendC::LocalTensor<float> gamma;
     if (t_.needDx && t_.hasWeight) gamma = GammaChunk(c0, cw);
     for (uint32_t r = 0; r < n; ++r) {
       AscendC::LocalTensor<float> dyRow = DyRow(r, c0, cw);
-      if (t_.needDbeta) AscendC::Add(dbetaF_[accOff], dbetaF_[accOff], dyRow, cnt);
+      if (params && t_.needDbeta) AscendC::Add(dbetaF_[accOff], dbetaF_[accOff], dyRow, cnt);
       if (needX_) {
         // p = dy * (x - mean): dgamma += rstd * p; s2 (before its rstd) += sum(gamma * p).
         AscendC::LocalTensor<float> p = CenteredX(r, c0, cw);
         AscendC::Mul(p, dyRow, p, cnt);
-        if (t_.needDgamma) AscendC::Axpy(dgammaF_[accOff], p, rstdF_.GetValue(r), cnt);
+        if (params && t_.needDgamma) AscendC::Axpy(dgammaF_[accOff], p, rstdF_.GetValue(r), cnt);
         if (t_.needDx) {
           if (t_.hasWeight) AscendC::Mul(p, p, gamma, cnt);
           AccumulateLanes(acc2_[r * kRowSumsLanes], p, cw);
         }
       }
       if (t_.needDx) AccumulateLanes(acc1_[r * kRowSumsLanes], GRow(dyRow, gamma, cw), cw);
+    }
+    if (params && !t_.accResident) FlushSums(c0, cw, 0);
+  }
+
+  // dgamma/dbeta sums alone for chunk [c0, c0 + cw), from the resident 16-bit dy and x (pass 1 left
+  // them untouched: g and x - mean went to the fp32 work row). The same per-column row order as
+  // AccumulateChunk, so the sums are bitwise those of the fused pass.
+  __aicore__ inline void ParamsChunk(uint32_t n, uint32_t c0) {
+    const uint32_t cw = ChunkWidth(c0);
+    const int32_t cnt = static_cast<int32_t>(cw);
+    const uint32_t accOff = t_.accResident ? c0 : 0;
+    if (!t_.accResident) ZeroSums(cw);
+    for (uint32_t r = 0; r < n; ++r) {
+      AscendC::LocalTensor<float> dyRow = DyRow(r, c0, cw);
+      if (t_.needDbeta) AscendC::Add(dbetaF_[accOff], dbetaF_[accOff], dyRow, cnt);
+      if (t_.needDgamma) {
+        AscendC::LocalTensor<float> p = CenteredX(r, c0, cw);
+        AscendC::Mul(p, dyRow, p, cnt);
+        AscendC::Axpy(dgammaF_[accOff], p, rstdF_.GetValue(r), cnt);
+      }
     }
     if (!t_.accResident) FlushSums(c0, cw, 0);
   }
