@@ -18,9 +18,10 @@ constexpr uint64_t kTargetCopyBytes = 32 * 1024;
 // plus kLnRowChunkExtraOps per row and chunk, each costing kLnIssueCycles of issue.
 constexpr double kLnOpsChunked16 = 17.0, kLnOpsChunked32 = 12.0, kLnOpsWhole16 = 14.0, kLnOpsWhole32 = 11.0;
 constexpr double kLnRowChunkExtraOps = 4.0;
-// rowSlices.paramsAfterSet: dgamma/dbeta after the flag's set take cast dy, cast x, centre, product,
-// Axpy and Add (6 ops per element of a deferred chunk), two of which leave pass 1.
-constexpr double kLnOpsParamsAfterSet = 6.0, kLnOpsLeavingPass1 = 2.0;
+// rowSlices.paramsAfterSet: dgamma/dbeta after the flag's set take (cast dy, cast x,) centre,
+// product, Axpy and Add per element of a deferred chunk, of which Add and Axpy leave pass 1; fp32
+// with a weight forms g once more for dx.
+constexpr double kLnOpsParamsAfterSet16 = 6.0, kLnOpsParamsAfterSet32 = 4.0, kLnOpsLeavingPass1 = 2.0;
 constexpr double kLnIssueCycles = 10.0;
 constexpr double kLnLanesPerRepeat = kLnRowSumLanes;  // fp32 lanes of one vector repeat
 
@@ -152,9 +153,12 @@ double LnBatchModelUs(const LayerNormGradTiling& t, uint64_t rowsMax) {
   // rowSlices.paramsAfterSet leading chunks of each batch sum dgamma/dbeta after the set.
   const double late = std::min<double>(t.rowSlices.paramsAfterSet, double(chunks));
   const double lateCols = std::min<double>(late * t.chunkCols, t.sliceCols);
-  const double lateCycles = vecCycles(1.0, lateCols, late, kLnOpsParamsAfterSet);
+  const double afterOps = f.dataBytes == 2 ? kLnOpsParamsAfterSet16 : kLnOpsParamsAfterSet32;
+  const double gAgain = f.dataBytes == 4 && f.hasWeight ? 1.0 : 0.0;
+  const double lateCycles = vecCycles(1.0, lateCols, late, afterOps);
   const double vecUs = (vecCycles(double(rowsMax), t.sliceCols, double(chunks), ops) +
-                        double(rowsMax) * (lateCycles - vecCycles(1.0, lateCols, late, kLnOpsLeavingPass1))) /
+                        double(rowsMax) * (lateCycles + (gAgain > 0 ? vecCycles(1.0, lateCols, late, gAgain) : 0.0) -
+                                           vecCycles(1.0, lateCols, late, kLnOpsLeavingPass1))) /
                        kTilingCost.cyclesPerUs;
   // A split-phase wait is charged only the part of syncAllUs that the work since the set leaves
   // uncovered (docs/cost-model.md §2).

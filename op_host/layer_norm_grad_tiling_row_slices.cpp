@@ -12,12 +12,14 @@ LnFit FitRowSlices(LayerNormGradTiling& t, const LnSearch& s) {
   if (!LnFitBatchMode(t, s.rowsMax, s.budget)) return LnFit::kNo;
   t.rowSlices.exchangeSync = LnRowSlicesExchangeSync(t, s.soc);
   // dgamma/dbeta of the first paramsAfterSet chunks of a batch, summed between the flag's set and
-  // its wait, cover up to one syncAllUs of each batch's barrier for four more vector ops per
-  // element of those chunks (dy and x cast and centred again): the count with the least modeled
-  // time. Only 16-bit chunked slices keep dy untouched by pass 1 (fp32 writes g over the
-  // resident dy; one chunk writes g over dy's work tile).
+  // its wait, cover up to one syncAllUs of each batch's barrier for a few more vector ops per
+  // element of those chunks (16-bit: dy and x cast and centred again; fp32: x centred again and g
+  // formed again for dx): the count with the least modeled time. Only chunked slices, whose pass 1
+  // keeps dy resident (one chunk writes g over dy's work tile), and for fp32 a resident gamma (g is
+  // formed again from it).
   const LnCallFacts f = LnCallFactsOf(t);
-  if (t.rowSlices.exchangeSync == kLnExchangeSplitFlag && f.dataBytes == 2 && f.needDx && f.needParams &&
+  const bool gammaHere = f.dataBytes == 2 || !f.hasWeight || t.gammaResident;
+  if (t.rowSlices.exchangeSync == kLnExchangeSplitFlag && gammaHere && f.needDx && f.needParams &&
       t.chunkCols < t.sliceCols) {
     const uint32_t chunks = (t.sliceCols + t.chunkCols - 1) / t.chunkCols;
     uint32_t best = 0;

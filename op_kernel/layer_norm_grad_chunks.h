@@ -92,13 +92,20 @@ class LayerNormGradChunks : public LayerNormGradBatch<T, Copy> {
           AccumulateLanes(acc2_[r * kRowSumsLanes], p, cw);
         }
       }
-      if (t_.needDx) AccumulateLanes(acc1_[r * kRowSumsLanes], GRow(dyRow, gamma, cw), cw);
+      if (t_.needDx) {
+        // fp32 chunks whose dgamma/dbeta come later keep dy resident: g goes to the work row
+        // (p is dead) and DxChunk forms it again.
+        const bool keepDy = kFloatIn && !params && t_.hasWeight;
+        AscendC::LocalTensor<float> g = keepDy ? xhatF_[Work(r)] : GRow(dyRow, gamma, cw);
+        if (keepDy) AscendC::Mul(g, dyRow, gamma, cnt);
+        AccumulateLanes(acc1_[r * kRowSumsLanes], g, cw);
+      }
     }
     if (params && !t_.accResident) FlushSums(c0, cw, 0);
   }
 
-  // dgamma/dbeta sums alone for chunk [c0, c0 + cw), from the resident 16-bit dy and x (pass 1 left
-  // them untouched: g and x - mean went to the fp32 work row). The same per-column row order as
+  // dgamma/dbeta sums alone for chunk [c0, c0 + cw), from the resident dy and x (pass 1 left them
+  // untouched: g and x - mean went to the fp32 work rows). The same per-column row order as
   // AccumulateChunk, so the sums are bitwise those of the fused pass.
   __aicore__ inline void ParamsChunk(uint32_t n, uint32_t c0) {
     const uint32_t cw = ChunkWidth(c0);
@@ -186,8 +193,10 @@ class LayerNormGradChunks : public LayerNormGradBatch<T, Copy> {
     const uint32_t cw = ChunkWidth(c0);
     const int32_t cnt = static_cast<int32_t>(cw);
     const bool recompute = recompute_;
+    // fp32 chunks whose dgamma/dbeta came after the exchange flag's set still hold dy, not g.
+    const bool dyKept = kFloatIn && recompute && t_.hasWeight && c0 < t_.rowSlices.paramsAfterSet * t_.chunkCols;
     AscendC::LocalTensor<float> gamma;
-    if (recompute && t_.hasWeight && !kFloatIn) gamma = GammaChunk(c0, cw);
+    if ((recompute && t_.hasWeight && !kFloatIn) || dyKept) gamma = GammaChunk(c0, cw);
     const float invD = 1.0f / static_cast<float>(t_.cols);
     for (uint32_t r = 0; r < n; ++r) {
       const float rstd = rstdF_.GetValue(r);
@@ -197,6 +206,7 @@ class LayerNormGradChunks : public LayerNormGradBatch<T, Copy> {
       const float xCoef = -meanGx * rstd;  // the work rows hold x - mean, not x-hat
       if (recompute) {
         g = kFloatIn ? GResident(r, c0) : GRow(DyRow(r, c0, cw), gamma, cw);
+        if (dyKept) AscendC::Mul(g, g, gamma, cnt);
         if constexpr (!kFloatIn) {
           const float mean = meanF_.GetValue(r);
           if (RawXIsExactEnough(mean, rstd)) {

@@ -248,11 +248,13 @@ void CheckInvariants(const LayerNormGradTilingInput& in, const SocFeatures& soc)
   const bool rowSliceExchange = exchange && t.mode == kLnRowSlices;
   EXPECT_EQ(t.rowSlices.exchangeSync,
             rowSliceExchange && soc.hasHardSyncAll ? kLnExchangeSplitFlag : kLnExchangeSyncAll);
-  // dgamma/dbeta after the flag's set: only with the flag, 16-bit chunked slices and a parameter
-  // gradient, and never more chunks than the slice has.
+  // dgamma/dbeta after the flag's set: only with the flag, chunked slices (fp32: gamma resident, to
+  // form g again) and a parameter gradient, and never more chunks than the slice has.
   if (t.rowSlices.paramsAfterSet > 0) {
     EXPECT_EQ(t.rowSlices.exchangeSync, kLnExchangeSplitFlag);
-    EXPECT_NE(in.dtype, kDtypeFloat32);
+    if (in.dtype == kDtypeFloat32 && in.hasWeight) {
+      EXPECT_EQ(t.gammaResident, 1u);
+    }
     EXPECT_TRUE(in.needDgamma || in.needDbeta);
     EXPECT_LT(t.chunkCols, t.sliceCols);
     EXPECT_LE(t.rowSlices.paramsAfterSet, (t.sliceCols + t.chunkCols - 1) / t.chunkCols);
@@ -400,14 +402,16 @@ TEST(LayerNormGradTiling, OneShortTokenStreamsOnOneCoreInsteadOfExchanging) {
 
 TEST(LayerNormGradTiling, SplitRowsSumParametersWhileTheExchangeFlagIsInFlight) {
   // 8192 x 12288 bf16: 3 slices of two 2048-column chunks, 74 batches of 7 rows. Summing dgamma/dbeta
-  // of both chunks after the set (7 x 4096 x 6 ops, about 2.2 us) covers the 2 us barrier.
-  LayerNormGradTiling t = Tile(Input(8192, 12288, kDtypeBfloat16));
-  EXPECT_EQ(t.mode, kLnRowSlices);
-  EXPECT_EQ(t.rowSlices.exchangeSync, kLnExchangeSplitFlag);
-  EXPECT_LT(t.chunkCols, t.sliceCols);
-  EXPECT_EQ(t.rowSlices.paramsAfterSet, (t.sliceCols + t.chunkCols - 1) / t.chunkCols);
-  // Not where pass 1 overwrites dy (fp32), without a parameter gradient, or without hardware flags.
-  EXPECT_EQ(Tile(Input(8192, 12288, kDtypeFloat32)).rowSlices.paramsAfterSet, 0u);
+  // of both chunks after the set (7 x 4096 x 6 ops, about 2.2 us) covers the 2 us barrier; fp32
+  // (12 slices of two 512-column chunks, 19 rows) likewise.
+  for (KernelDtype dt : {kDtypeBfloat16, kDtypeFloat32}) {
+    LayerNormGradTiling t = Tile(Input(8192, 12288, dt));
+    EXPECT_EQ(t.mode, kLnRowSlices);
+    EXPECT_EQ(t.rowSlices.exchangeSync, kLnExchangeSplitFlag);
+    EXPECT_LT(t.chunkCols, t.sliceCols);
+    EXPECT_EQ(t.rowSlices.paramsAfterSet, (t.sliceCols + t.chunkCols - 1) / t.chunkCols);
+  }
+  // Not without a parameter gradient, or without hardware flags.
   EXPECT_EQ(Tile(Input(8192, 12288, kDtypeBfloat16, kDtypeFloat32, true, false, false)).rowSlices.paramsAfterSet,
             0u);
   EXPECT_EQ(Tile(Input(8192, 12288, kDtypeFloat16), kTraining).rowSlices.paramsAfterSet, 0u);
