@@ -203,8 +203,11 @@ LayerNormGradTilingResult LayerNormGradComputeTiling(const LayerNormGradTilingIn
   LayerNormGradTiling best{};
   // From one slice up: with fewer rows than cores (1 or 7 tokens) a row split pays a barrier per
   // batch that one core streaming a whole row may not (lm 1 x 4096 fp32: 48 KiB on one core,
-  // about 1 us, against 2 us of exchange); the model decides.
-  for (uint64_t k = 1; k <= cores; ++k) {
+  // about 1 us, against 2 us of exchange); the model decides. Its constants are A2's: a training
+  // series core streams about half as many bytes per us (1.0 GHz, block copies), so there splits
+  // start where the ranges leave cores idle, as before.
+  const uint64_t kStart = t.blockCopy ? std::max<uint64_t>(1, std::min<uint64_t>(kMax, cores / rangeCap)) : 1;
+  for (uint64_t k = kStart; k <= cores; ++k) {
     if (found && k > kMax) break;  // slices under kMinSliceCols only when nothing else fits
     if (!PlanSplit(t, k, search, &rowsMax)) continue;
     const double us = LnBatchModelUs(t, rowsMax);
