@@ -19,9 +19,10 @@ constexpr uint64_t kTargetCopyBytes = 32 * 1024;
 constexpr double kLnOpsChunked16 = 17.0, kLnOpsChunked32 = 12.0, kLnOpsWhole16 = 14.0, kLnOpsWhole32 = 11.0;
 constexpr double kLnRowChunkExtraOps = 4.0;
 // rowSlices.paramsAfterSet: dgamma/dbeta after the flag's set take (cast dy, cast x,) centre,
-// product, Axpy and Add per element of a deferred chunk, of which Add and Axpy leave pass 1; fp32
-// with a weight forms g once more for dx.
-constexpr double kLnOpsParamsAfterSet16 = 6.0, kLnOpsParamsAfterSet32 = 4.0, kLnOpsLeavingPass1 = 2.0;
+// product, Axpy and Add per element of a deferred chunk, of which Add and Axpy leave pass 1 (16-bit
+// also the product: s2 then sums g * (x - mean) from g); fp32 with a weight forms g once more for dx.
+constexpr double kLnOpsParamsAfterSet16 = 6.0, kLnOpsParamsAfterSet32 = 4.0;
+constexpr double kLnOpsLeavingPass1_16 = 3.0, kLnOpsLeavingPass1_32 = 2.0;
 constexpr double kLnIssueCycles = 10.0;
 constexpr double kLnLanesPerRepeat = kLnRowSumLanes;  // fp32 lanes of one vector repeat
 
@@ -158,7 +159,7 @@ double LnBatchModelUs(const LayerNormGradTiling& t, uint64_t rowsMax) {
   const double lateCycles = vecCycles(1.0, lateCols, late, afterOps);
   const double vecUs = (vecCycles(double(rowsMax), t.sliceCols, double(chunks), ops) +
                         double(rowsMax) * (lateCycles + (gAgain > 0 ? vecCycles(1.0, lateCols, late, gAgain) : 0.0) -
-                                           vecCycles(1.0, lateCols, late, kLnOpsLeavingPass1))) /
+                                           vecCycles(1.0, lateCols, late, f.dataBytes == 2 ? kLnOpsLeavingPass1_16 : kLnOpsLeavingPass1_32))) /
                        kTilingCost.cyclesPerUs;
   // A split-phase wait is charged only the part of syncAllUs that the work since the set leaves
   // uncovered (docs/cost-model.md §2).
