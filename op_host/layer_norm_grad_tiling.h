@@ -43,8 +43,11 @@ constexpr uint32_t kLnRowSumLanes = 64;
 
 // RowSlices only.
 struct LayerNormGradRowSlicesTiling {
-  uint32_t exchangeSync;  // the per-batch row-sum exchange: LayerNormGradExchangeSync
-  uint32_t reserved;
+  uint32_t exchangeSync;    // the per-batch row-sum exchange: LayerNormGradExchangeSync
+  uint32_t paramsAfterSet;  // chunks (the first of the slice) whose dgamma/dbeta sums are added
+                            // between setting the exchange flag and waiting on it, from the resident
+                            // 16-bit dy and x; 0: all in pass 1 (split flag and chunked slices only;
+                            // docs/layer_norm_grad.md)
 };
 
 // Stage 2 (rowRanges > 1 and dgamma or dbeta asked for): the fixed-order sum of the partials.

@@ -18,6 +18,11 @@ constexpr uint64_t kTargetCopyBytes = 32 * 1024;
 // plus kLnRowChunkExtraOps per row and chunk, each costing kLnIssueCycles of issue.
 constexpr double kLnOpsChunked16 = 17.0, kLnOpsChunked32 = 12.0, kLnOpsWhole16 = 14.0, kLnOpsWhole32 = 11.0;
 constexpr double kLnRowChunkExtraOps = 4.0;
+// rowSlices.paramsAfterSet: dgamma/dbeta after the flag's set take (cast dy, cast x,) centre,
+// product, Axpy and Add per element of a deferred chunk, of which Add and Axpy leave pass 1 (16-bit
+// also the product: s2 then sums g * (x - mean) from g); fp32 with a weight forms g once more for dx.
+constexpr double kLnOpsParamsAfterSet16 = 6.0, kLnOpsParamsAfterSet32 = 4.0;
+constexpr double kLnOpsLeavingPass1_16 = 3.0, kLnOpsLeavingPass1_32 = 2.0;
 constexpr double kLnIssueCycles = 10.0;
 constexpr double kLnLanesPerRepeat = kLnRowSumLanes;  // fp32 lanes of one vector repeat
 
@@ -120,23 +125,47 @@ LnCallFacts LnCallFactsOf(const LayerNormGradTiling& t) {
   return f;
 }
 
+// gamma not resident is read for every batch, once more for dx when 16-bit chunks recompute g.
+double LnGammaRereadBytes(const LayerNormGradTiling& t, uint64_t rowsMax) {
+  const LnCallFacts f = LnCallFactsOf(t);
+  if (!f.needDx || !f.hasWeight || t.gammaResident) return 0.0;
+  const bool twice = t.chunkCols < t.sliceCols && f.dataBytes == 2;
+  const double reads = double(CeilDiv(rowsMax, t.rowsPerBatch)) * (twice ? 2.0 : 1.0);
+  return (reads - 1.0) * double(t.cols) * f.weightBytes;
+}
+
 // Modeled time of a split (docs/cost-model.md §4): the larger of the stream at min(HBM, cores
 // x per-core DMA) and one core's vector work (the instruction mix above), plus a SyncAll per
-// batch when rows are split.
+// batch when rows are split, less what the dgamma/dbeta sums after the flag's set cover of it.
 double LnBatchModelUs(const LayerNormGradTiling& t, uint64_t rowsMax) {
   const LnCallFacts f = LnCallFactsOf(t);
-  const double bytes = 3.0 * double(t.rows) * double(t.cols) * f.dataBytes;
+  const uint64_t chunks = CeilDiv(t.sliceCols, t.chunkCols);
+  const uint64_t batches = CeilDiv(rowsMax, t.rowsPerBatch);
+  const double bytes = 3.0 * double(t.rows) * double(t.cols) * f.dataBytes + LnGammaRereadBytes(t, rowsMax);
   const double streamBytesPerUs =
       std::min(kTilingCost.hbmBytesPerUs, double(t.blockDim) * kTilingCost.coreDmaBytesPerUs);
   const double streamUs = bytes / streamBytesPerUs;
-  const uint64_t chunks = CeilDiv(t.sliceCols, t.chunkCols);
   const double ops = chunks > 1 ? (f.dataBytes == 2 ? kLnOpsChunked16 : kLnOpsChunked32)
                                 : (f.dataBytes == 2 ? kLnOpsWhole16 : kLnOpsWhole32);
-  const double cycles = double(rowsMax) * t.sliceCols * ops / kLnLanesPerRepeat +
-                        double(rowsMax) * chunks * (ops + kLnRowChunkExtraOps) * kLnIssueCycles;
-  const double vecUs = cycles / kTilingCost.cyclesPerUs;
-  const uint64_t batches = CeilDiv(rowsMax, t.rowsPerBatch);
-  return std::max(streamUs, vecUs) + (f.needDx && t.colSplit > 1 ? double(batches) * kTilingCost.syncAllUs : 0.0);
+  // Vector cycles of `rows` rows over `cols` columns in `nChunks` chunks at `perElem` ops per element.
+  const auto vecCycles = [](double rows, double cols, double nChunks, double perElem) {
+    return rows * cols * perElem / kLnLanesPerRepeat + rows * nChunks * (perElem + kLnRowChunkExtraOps) * kLnIssueCycles;
+  };
+  // rowSlices.paramsAfterSet leading chunks of each batch sum dgamma/dbeta after the set.
+  const double late = std::min<double>(t.rowSlices.paramsAfterSet, double(chunks));
+  const double lateCols = std::min<double>(late * t.chunkCols, t.sliceCols);
+  const double afterOps = f.dataBytes == 2 ? kLnOpsParamsAfterSet16 : kLnOpsParamsAfterSet32;
+  const double gAgain = f.dataBytes == 4 && f.hasWeight ? 1.0 : 0.0;
+  const double lateCycles = vecCycles(1.0, lateCols, late, afterOps);
+  const double vecUs = (vecCycles(double(rowsMax), t.sliceCols, double(chunks), ops) +
+                        double(rowsMax) * (lateCycles + (gAgain > 0 ? vecCycles(1.0, lateCols, late, gAgain) : 0.0) -
+                                           vecCycles(1.0, lateCols, late, f.dataBytes == 2 ? kLnOpsLeavingPass1_16 : kLnOpsLeavingPass1_32))) /
+                       kTilingCost.cyclesPerUs;
+  // A split-phase wait is charged only the part of syncAllUs that the work since the set leaves
+  // uncovered (docs/cost-model.md §2).
+  const double coveredUs = double(t.rowsPerBatch) * lateCycles / kTilingCost.cyclesPerUs;
+  const double waitUs = std::max(0.0, kTilingCost.syncAllUs - coveredUs);
+  return std::max(streamUs, vecUs) + (f.needDx && t.colSplit > 1 ? double(batches) * waitUs : 0.0);
 }
 
 

@@ -62,6 +62,8 @@ constexpr LnModeCandidate kLnModes[] = {
 bool LnFitBatchMode(LayerNormGradTiling& t, uint64_t rowsMax, uint32_t budget);
 // Modeled time of a batch-mode plan (docs/cost-model.md §4).
 double LnBatchModelUs(const LayerNormGradTiling& t, uint64_t rowsMax);
+// Bytes of gamma read beyond once (a plan that streams gamma through chunk buffers).
+double LnGammaRereadBytes(const LayerNormGradTiling& t, uint64_t rowsMax);
 
 // RowSlices: how its cores wait for each other's row sums (layer_norm_grad_tiling_row_slices.cpp).
 uint32_t LnRowSlicesExchangeSync(const LayerNormGradTiling& t, const SocFeatures& soc);

@@ -9,7 +9,32 @@ namespace normgrad {
 LnFit FitRowSlices(LayerNormGradTiling& t, const LnSearch& s) {
   if (t.colSplit < 2) return LnFit::kNext;
   t.mode = kLnRowSlices;
-  return LnFitBatchMode(t, s.rowsMax, s.budget) ? LnFit::kYes : LnFit::kNo;
+  if (!LnFitBatchMode(t, s.rowsMax, s.budget)) return LnFit::kNo;
+  t.rowSlices.exchangeSync = LnRowSlicesExchangeSync(t, s.soc);
+  // dgamma/dbeta of the first paramsAfterSet chunks of a batch, summed between the flag's set and
+  // its wait, cover up to one syncAllUs of each batch's barrier for a few more vector ops per
+  // element of those chunks (16-bit: dy and x cast and centred again; fp32: x centred again and g
+  // formed again for dx): the count with the least modeled time. Only chunked slices, whose pass 1
+  // keeps dy resident (one chunk writes g over dy's work tile), and for fp32 a resident gamma (g is
+  // formed again from it).
+  const LnCallFacts f = LnCallFactsOf(t);
+  const bool gammaHere = f.dataBytes == 2 || !f.hasWeight || t.gammaResident;
+  if (t.rowSlices.exchangeSync == kLnExchangeSplitFlag && gammaHere && f.needDx && f.needParams &&
+      t.chunkCols < t.sliceCols) {
+    const uint32_t chunks = (t.sliceCols + t.chunkCols - 1) / t.chunkCols;
+    uint32_t best = 0;
+    double bestUs = LnBatchModelUs(t, s.rowsMax);
+    for (uint32_t j = 1; j <= chunks; ++j) {
+      t.rowSlices.paramsAfterSet = j;
+      const double us = LnBatchModelUs(t, s.rowsMax);
+      if (us < bestUs) {
+        bestUs = us;
+        best = j;
+      }
+    }
+    t.rowSlices.paramsAfterSet = best;
+  }
+  return LnFit::kYes;
 }
 
 // The per-batch row-sum exchange (docs/cost-model.md §2: every inter-core wait costs one

@@ -65,32 +65,73 @@ class LayerNormGradChunks : public LayerNormGradBatch<T, Copy> {
     return gammaF_;
   }
 
-  // Row sums of the batch (64-lane partials in acc1_/acc2_) and dgamma/dbeta sums for chunk [c0, c0 + cw).
+  // Row sums of the batch (64-lane partials in acc1_/acc2_) and dgamma/dbeta sums for chunk [c0, c0 + cw);
+  // in the first rowSlices.paramsAfterSet chunks the row sums alone (ParamsChunk adds dgamma/dbeta later).
   __aicore__ inline void AccumulateChunk(uint32_t n, uint32_t c0) {
     if (!recompute_) {
       AccumulateTile(n);
       return;
     }
+    const bool params = c0 >= t_.rowSlices.paramsAfterSet * t_.chunkCols;
     const uint32_t cw = ChunkWidth(c0);
     const int32_t cnt = static_cast<int32_t>(cw);
     const uint32_t accOff = t_.accResident ? c0 : 0;
-    if (!t_.accResident) ZeroSums(cw);
+    if (params && !t_.accResident) ZeroSums(cw);
     AscendC::LocalTensor<float> gamma;
     if (t_.needDx && t_.hasWeight) gamma = GammaChunk(c0, cw);
+    if (!kFloatIn && !params) {
+      // 16-bit, dgamma/dbeta later (so dx is asked for): no dy * (x - mean) of its own, s2 sums
+      // g * (x - mean) straight from g, one product fewer per element.
+      for (uint32_t r = 0; r < n; ++r) {
+        const AscendC::LocalTensor<float> g = GRow(DyRow(r, c0, cw), gamma, cw);
+        AccumulateLanes(acc1_[r * kRowSumsLanes], g, cw);
+        AscendC::LocalTensor<float> p = CenteredX(r, c0, cw);
+        AscendC::Mul(p, g, p, cnt);
+        AccumulateLanes(acc2_[r * kRowSumsLanes], p, cw);
+      }
+      return;
+    }
     for (uint32_t r = 0; r < n; ++r) {
       AscendC::LocalTensor<float> dyRow = DyRow(r, c0, cw);
-      if (t_.needDbeta) AscendC::Add(dbetaF_[accOff], dbetaF_[accOff], dyRow, cnt);
+      if (params && t_.needDbeta) AscendC::Add(dbetaF_[accOff], dbetaF_[accOff], dyRow, cnt);
       if (needX_) {
         // p = dy * (x - mean): dgamma += rstd * p; s2 (before its rstd) += sum(gamma * p).
         AscendC::LocalTensor<float> p = CenteredX(r, c0, cw);
         AscendC::Mul(p, dyRow, p, cnt);
-        if (t_.needDgamma) AscendC::Axpy(dgammaF_[accOff], p, rstdF_.GetValue(r), cnt);
+        if (params && t_.needDgamma) AscendC::Axpy(dgammaF_[accOff], p, rstdF_.GetValue(r), cnt);
         if (t_.needDx) {
           if (t_.hasWeight) AscendC::Mul(p, p, gamma, cnt);
           AccumulateLanes(acc2_[r * kRowSumsLanes], p, cw);
         }
       }
-      if (t_.needDx) AccumulateLanes(acc1_[r * kRowSumsLanes], GRow(dyRow, gamma, cw), cw);
+      if (t_.needDx) {
+        // fp32 chunks whose dgamma/dbeta come later keep dy resident: g goes to the work row
+        // (p is dead) and DxChunk forms it again.
+        const bool keepDy = kFloatIn && !params && t_.hasWeight;
+        AscendC::LocalTensor<float> g = keepDy ? xhatF_[Work(r)] : GRow(dyRow, gamma, cw);
+        if (keepDy) AscendC::Mul(g, dyRow, gamma, cnt);
+        AccumulateLanes(acc1_[r * kRowSumsLanes], g, cw);
+      }
+    }
+    if (params && !t_.accResident) FlushSums(c0, cw, 0);
+  }
+
+  // dgamma/dbeta sums alone for chunk [c0, c0 + cw), from the resident dy and x (pass 1 left them
+  // untouched: g and x - mean went to the fp32 work rows). The same per-column row order as
+  // AccumulateChunk, so the sums are bitwise those of the fused pass.
+  __aicore__ inline void ParamsChunk(uint32_t n, uint32_t c0) {
+    const uint32_t cw = ChunkWidth(c0);
+    const int32_t cnt = static_cast<int32_t>(cw);
+    const uint32_t accOff = t_.accResident ? c0 : 0;
+    if (!t_.accResident) ZeroSums(cw);
+    for (uint32_t r = 0; r < n; ++r) {
+      AscendC::LocalTensor<float> dyRow = DyRow(r, c0, cw);
+      if (t_.needDbeta) AscendC::Add(dbetaF_[accOff], dbetaF_[accOff], dyRow, cnt);
+      if (t_.needDgamma) {
+        AscendC::LocalTensor<float> p = CenteredX(r, c0, cw);
+        AscendC::Mul(p, dyRow, p, cnt);
+        AscendC::Axpy(dgammaF_[accOff], p, rstdF_.GetValue(r), cnt);
+      }
     }
     if (!t_.accResident) FlushSums(c0, cw, 0);
   }
@@ -164,8 +205,10 @@ class LayerNormGradChunks : public LayerNormGradBatch<T, Copy> {
     const uint32_t cw = ChunkWidth(c0);
     const int32_t cnt = static_cast<int32_t>(cw);
     const bool recompute = recompute_;
+    // fp32 chunks whose dgamma/dbeta came after the exchange flag's set still hold dy, not g.
+    const bool dyKept = kFloatIn && recompute && t_.hasWeight && c0 < t_.rowSlices.paramsAfterSet * t_.chunkCols;
     AscendC::LocalTensor<float> gamma;
-    if (recompute && t_.hasWeight && !kFloatIn) gamma = GammaChunk(c0, cw);
+    if ((recompute && t_.hasWeight && !kFloatIn) || dyKept) gamma = GammaChunk(c0, cw);
     const float invD = 1.0f / static_cast<float>(t_.cols);
     for (uint32_t r = 0; r < n; ++r) {
       const float rstd = rstdF_.GetValue(r);
@@ -175,6 +218,7 @@ class LayerNormGradChunks : public LayerNormGradBatch<T, Copy> {
       const float xCoef = -meanGx * rstd;  // the work rows hold x - mean, not x-hat
       if (recompute) {
         g = kFloatIn ? GResident(r, c0) : GRow(DyRow(r, c0, cw), gamma, cw);
+        if (dyKept) AscendC::Mul(g, g, gamma, cnt);
         if constexpr (!kFloatIn) {
           const float mean = meanF_.GetValue(r);
           if (RawXIsExactEnough(mean, rstd)) {

@@ -1,7 +1,8 @@
 // LayerNorm backward mode RowSlices (colSplit > 1): each of colSplit cores keeps one column slice
 // of a batch of rows resident; after the slice's row sums are known the cores of a group swap
 // them through the workspace around a barrier per batch (a SyncAll, or on A2/A3 the split-phase
-// hardware flags, tiling field exchangeSync), so dy and x are still read once.
+// hardware flags, tiling field exchangeSync), so dy and x are still read once. With the flags,
+// dgamma/dbeta of the first rowSlices.paramsAfterSet chunks are summed between set and wait.
 #pragma once
 #include "layer_norm_grad_chunks.h"
 
@@ -21,7 +22,13 @@ class LayerNormGradRowSlices : public LayerNormGradChunks<T, Copy> {
         for (uint32_t c0 = 0; c0 < this->sliceCols_; c0 += t.chunkCols) this->AccumulateChunk(n, c0);
         if (t.needDx) this->FinishRowSums(n);
       }
-      if (t.needDx) ExchangeRowSums(batch, n);
+      if (t.needDx) PublishRowSums(batch, n);
+      // Work that needs no other slice's sums covers the barrier's latency (split flag only).
+      if (n > 0) {
+        const uint32_t end = t.rowSlices.paramsAfterSet * t.chunkCols;
+        for (uint32_t c0 = 0; c0 < end && c0 < this->sliceCols_; c0 += t.chunkCols) this->ParamsChunk(n, c0);
+      }
+      if (t.needDx) CollectRowSums(batch, n);
       if (n > 0) {
         if (t.needDx) {
           for (uint32_t c0 = 0; c0 < this->sliceCols_; c0 += t.chunkCols) this->DxChunk(n, c0);
@@ -37,18 +44,32 @@ class LayerNormGradRowSlices : public LayerNormGradChunks<T, Copy> {
  private:
   // Slot layout in the workspace, floats: [parity][core][sum1 | sum2][bp]. Alternating parity lets
   // a core publish batch i+1 while a slower peer is still reading batch i.
-  __aicore__ inline void ExchangeRowSums(uint32_t batch, uint32_t n) {
-    const LayerNormGradTiling& t = this->t_;
+  __aicore__ inline uint64_t ParityBase(uint32_t batch) const {
+    return static_cast<uint64_t>(batch % 2) * this->t_.blockDim * 2 * this->bp_;
+  }
+
+  // Stores this slice's row sums of the batch; with the split flag also raises it (the first half
+  // of the barrier).
+  __aicore__ inline void PublishRowSums(uint32_t batch, uint32_t n) {
     const uint32_t bp = this->bp_;
-    GM_ADDR slots = this->a_.workspace + t.exchangeOffset;
-    const uint64_t parityBase = static_cast<uint64_t>(batch % 2) * t.blockDim * 2 * bp;
+    GM_ADDR slots = this->a_.workspace + this->t_.exchangeOffset;
+    const uint64_t parityBase = ParityBase(batch);
     if (n > 0) {
       PipeFence<AscendC::HardEvent::V_MTE3>();
       CopyUbToGm(slots, parityBase + this->core_ * 2ull * bp, this->sum1_, bp, this->ioWs_);
       CopyUbToGm(slots, parityBase + (this->core_ * 2ull + 1) * bp, this->sum2_, bp, this->ioWs_);
     }
+    if (this->t_.rowSlices.exchangeSync == kLnExchangeSplitFlag) SetExchangeFlag();
+  }
+
+  // Waits for every slice's sums of the batch (the flag, or a SyncAll) and adds them in slice order.
+  __aicore__ inline void CollectRowSums(uint32_t batch, uint32_t n) {
+    const LayerNormGradTiling& t = this->t_;
+    const uint32_t bp = this->bp_;
+    GM_ADDR slots = this->a_.workspace + t.exchangeOffset;
+    const uint64_t parityBase = ParityBase(batch);
     if (t.rowSlices.exchangeSync == kLnExchangeSplitFlag) {
-      SplitPhaseBarrier();
+      WaitExchangeFlag();
     } else {
       FullSyncAll();
     }
@@ -87,10 +108,15 @@ class LayerNormGradRowSlices : public LayerNormGradChunks<T, Copy> {
   // queue behind this core's stores of its sums, so it lands once they have; the wait (scalar
   // unit) holds back the reads of the other slices' sums until every core has set. The MTE3_MTE2
   // fence orders this core's own read after its own store (the flags order other cores only).
-  __aicore__ inline void SplitPhaseBarrier() {
+  // Between the two the core goes on with work of its own (paramsAfterSet).
+  __aicore__ inline void SetExchangeFlag() {
 #if !defined(__NPU_ARCH__) || __NPU_ARCH__ != 1001
     AscendC::CrossCoreSetFlag<0, PIPE_MTE3>(kExchangeFlagId);
     PipeFence<AscendC::HardEvent::MTE3_MTE2>();
+#endif
+  }
+  __aicore__ inline void WaitExchangeFlag() {
+#if !defined(__NPU_ARCH__) || __NPU_ARCH__ != 1001
     AscendC::CrossCoreWaitFlag(kExchangeFlagId);
 #endif
   }

@@ -129,6 +129,25 @@ def test_16bit_chunked_dx_with_a_large_mean(shape, mask, offset, dtype):
     run_and_check(dy, x, ns, mean.astype(F32), rstd.astype(F32), w, mask)
 
 
+# Rows split over cores in several chunks sum dgamma/dbeta of the first paramsAfterSet chunks
+# between raising the exchange flag and waiting on it, from the resident dy and x: every chunk of
+# one batch (8 x 65536 bf16), the first of two over four batches with resident sums (100 x 10000
+# bf16), all three with the sums streamed to the outputs per chunk (1 x 500000 fp16), and fp32,
+# whose pass 1 then keeps dy and forms g again for dx (64 x 32768, four batches); each with every
+# output, one parameter gradient, and without weight.
+AFTER_SET = [((8, 65536), BF16), ((100, 10000), BF16), ((1, 500000), F16), ((64, 32768), F32)]
+
+
+@pytest.mark.parametrize("mask", [(True, True, True), (True, True, False), (True, False, True)],
+                         ids=["all", "dgamma", "dbeta"])
+@pytest.mark.parametrize("shape,dtype", AFTER_SET, ids=["one batch", "first chunk of four batches",
+                                                        "streamed sums", "fp32"])
+def test_parameter_sums_between_flag_set_and_wait(shape, dtype, mask):
+    rng = np.random.default_rng(29)
+    run_and_check(*make_inputs(rng, shape, 1, dtype), mask=mask)
+    run_and_check(*make_inputs(rng, shape, 1, dtype, with_weight=False), mask=mask)
+
+
 # Short whole rows go through level-0 instructions that repeat over the rows of a batch: more
 # than 255 rows per batch on A2 (D = 7, 1100 rows per core: the repeat limit splits the batch), a
 # masked tail piece after a full one (D = 100), and the Swin row length.
