@@ -109,12 +109,13 @@ aclnnStatus CheckShapes(const Args& a) {
     if (aclnnStatus st = normgrad::CheckTensorBytes(kApi, b.name, *b.t)) return st;
   }
   if (aclnnStatus st = normgrad::CheckOutputLayout(kApi, "gradInput", a.dx)) return st;
-  if (aclnnStatus st = normgrad::CheckOutputOverlap(
-          kApi, {"gradInput", &a.dx},
+  if (aclnnStatus st = normgrad::CheckOutputsDisjoint(
+          kApi,
           {{"gradOut", &a.dy}, {"input", &a.x}, {"mean", &a.stat[normgrad::kBnMean]},
            {"invstd", &a.stat[normgrad::kBnInvstd]}, {"weight", a.hasWeight ? &a.stat[normgrad::kBnWeight] : nullptr},
            {"sumDy", &a.stat[normgrad::kBnSumDy]}, {"sumDyXmu", &a.stat[normgrad::kBnSumDyXmu]},
-           {"counter", &a.counter}})) {
+           {"counter", &a.counter}, {"gradInput", &a.dx}},
+          8)) {
     return st;
   }
   const std::vector<int64_t> channels = {xs[1]};

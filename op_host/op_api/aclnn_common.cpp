@@ -202,18 +202,21 @@ std::pair<uintptr_t, uintptr_t> ByteSpan(const TensorDesc& t) {
 
 }  // namespace
 
-aclnnStatus CheckOutputOverlap(const char* api, const NamedTensor& out, const std::vector<NamedTensor>& others) {
-  if (out.t == nullptr) return ACL_SUCCESS;
-  const auto [a0, a1] = ByteSpan(*out.t);
-  if (a0 == a1) return ACL_SUCCESS;
-  for (const NamedTensor& other : others) {
-    if (other.t == nullptr || other.t == out.t) continue;
-    const auto [b0, b1] = ByteSpan(*other.t);
-    if (b0 < b1 && a0 < b1 && b0 < a1) {
-      return Error(kStatusInvalid, api,
-                   "%s shares device memory with %s: outputs must not overlap the inputs or each other "
-                   "(no in-place computation)",
-                   out.name, other.name);
+aclnnStatus CheckOutputsDisjoint(const char* api, const std::vector<NamedTensor>& tensors, size_t firstOutput) {
+  for (size_t i = firstOutput; i < tensors.size(); ++i) {
+    const NamedTensor& out = tensors[i];
+    if (out.t == nullptr) continue;
+    const auto [a0, a1] = ByteSpan(*out.t);
+    if (a0 == a1) continue;
+    for (const NamedTensor& other : tensors) {
+      if (other.t == nullptr || other.t == out.t) continue;
+      const auto [b0, b1] = ByteSpan(*other.t);
+      if (b0 < b1 && a0 < b1 && b0 < a1) {
+        return Error(kStatusInvalid, api,
+                     "%s shares device memory with %s: outputs must not overlap the inputs or each other "
+                     "(no in-place computation)",
+                     out.name, other.name);
+      }
     }
   }
   return ACL_SUCCESS;

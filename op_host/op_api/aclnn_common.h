@@ -88,7 +88,9 @@ struct NamedTensor {
   const char* name;
   const TensorDesc* t;  // nullptr: an absent optional tensor, skipped
 };
-aclnnStatus CheckOutputOverlap(const char* api, const NamedTensor& out, const std::vector<NamedTensor>& others);
+// Every call's tensors in argument order, the outputs from index firstOutput on: each output is
+// checked against every other tensor.
+aclnnStatus CheckOutputsDisjoint(const char* api, const std::vector<NamedTensor>& tensors, size_t firstOutput);
 // The chip the call runs on as the tilings see it (SocFeaturesOf over the simulator's
 // PlatformAscendC of the current SoC profile: the one platform seam) and its name, for argument
 // checks and messages.

@@ -169,10 +169,7 @@ aclnnStatus CheckShapes(const Args& a, int64_t n, int64_t c, int64_t hw, int64_t
       {"gradInput", a.need[0] ? &a.dx : nullptr},
       {"gradGammaOut", a.need[1] ? &a.dgamma : nullptr},
       {"gradBetaOut", a.need[2] ? &a.dbeta : nullptr}};
-  for (size_t i = 5; i < all.size(); ++i) {
-    if (aclnnStatus st = normgrad::CheckOutputOverlap(kApi, all[i], all)) return st;
-  }
-  return ACL_SUCCESS;
+  return normgrad::CheckOutputsDisjoint(kApi, all, 5);
 }
 
 // N = 0 or HxW = 0: nothing to read; dgamma and dbeta are sums over nothing, so zero.

@@ -186,10 +186,7 @@ aclnnStatus CheckShapes(Args& a) {
       {"gradInputOut", a.mask[0] ? &a.dx : nullptr},
       {"gradWeightOut", a.mask[1] ? &a.dgamma : nullptr},
       {"gradBiasOut", a.mask[2] ? &a.dbeta : nullptr}};
-  for (size_t i = 6; i < every.size(); ++i) {
-    if (aclnnStatus st = normgrad::CheckOutputOverlap(kApi, every[i], every)) return st;
-  }
-  return ACL_SUCCESS;
+  return normgrad::CheckOutputsDisjoint(kApi, every, 6);
 }
 
 // Block-copy mode (no DataCopyPad) writes whole 32-byte blocks: an output shorter than one block
