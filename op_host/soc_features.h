@@ -6,8 +6,9 @@
 namespace normgrad {
 
 // The one description of a chip the tilings plan for. The CANN tiling adapters fill it from
-// PlatformAscendC (SocFeaturesOf, soc_features_of.h); tests build it with MakeSocFeatures. The feature flags are what
-// differs between Atlas A2/A3 and the training series (arch 1001), see docs/hardware-rules.md.
+// PlatformAscendC (SocFeaturesOf, soc_features_of.h); tests build it with MakeSocFeatures. The
+// feature flags are what differs between Atlas A2/A3 and the training series (arch 1001), see
+// docs/hardware-rules.md.
 struct SocFeatures {
   // Not an aggregate, so a brace list like {48, 196608, true} cannot silently fill the fields in
   // declaration order: build one with MakeSocFeatures and set the flags by name.
