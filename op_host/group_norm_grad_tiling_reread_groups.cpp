@@ -84,7 +84,8 @@ GngLoad PlanLoad(const GngGroupPhases& plan, uint64_t s) {
   if (t.paramsSplitPhase) {
     // The split-phase barrier is charged only past the dx the last tile writes between the set
     // and the wait: its dx bytes through the core's port (the vector work is not counted).
-    const uint64_t lastGroups = t.wholeGroupsPerCore - (t.wholeGroupsPerCore - 1) / t.wholeGroupsPerTile * t.wholeGroupsPerTile;
+    const uint64_t perTile = t.wholeGroupsPerTile;
+    const uint64_t lastGroups = t.wholeGroupsPerCore - (t.wholeGroupsPerCore - 1) / perTile * perTile;
     load.hiddenUs = static_cast<double>(lastGroups * t.channelsPerGroup * t.hw * s) / kTilingCost.coreDmaBytesPerUs;
   }
   return load;
