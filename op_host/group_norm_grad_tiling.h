@@ -129,6 +129,7 @@ struct GroupNormGradTiling {
   uint32_t blockCopyOnly;    // 1: no DataCopyPad on the SoC: whole-block DataCopy only
   uint32_t softSync;         // 1: no hard SyncAll: soft SyncAll on the zeroed flags at syncOffset
   uint32_t rereadLayout;     // kGngRereadGroups: GroupNormGradRereadLayout
+  uint32_t paramsSplitPhase; // kGngWholeGroup: 1 = split-phase barrier before dgamma/dbeta (A2/A3)
   uint64_t planeBytes;       // bytes of one piece-sum plane; the ds plane starts here
   uint64_t syncOffset;       // workspace byte offset of the soft SyncAll flags (blockDim * 32 bytes)
   // channel slabs (mode kGngChannelSlab; channels split as paramChannelsPerCore/Remainder)

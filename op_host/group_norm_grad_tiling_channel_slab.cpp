@@ -46,6 +46,10 @@ bool GngPlanChannelSlab(const GngPlanInput& in, GngGroupPhases* /*cache*/, Group
     // Workspace: per core, n (db, ds) partials of its head group then n of its tail group.
     t.workspaceBytes = AlignUp(uint64_t{t.blockDim} * t.n * 4 * sizeof(float), 512);
     t.syncOffset = t.workspaceBytes;
+    // The one barrier is split phase (A2/A3, as this mode): set behind the partials, dgamma/dbeta
+    // of the core's channels in between, then the wait. Never slower than SyncAll in the cost
+    // model (a wait costs what the work since the set does not cover, docs/cost-model.md §2).
+    t.paramsSplitPhase = 1;
     t.ubBytesUsed = GroupNormGradUbBytes(t);
     *out = t;
     return true;

@@ -249,6 +249,10 @@ void PlanGroupPhases(const GngPlanInput& in, GngGroupPhases* out) {
   }
   t.syncOffset = t.workspaceBytes;
   if (t.softSync) t.workspaceBytes += AlignUp(uint64_t{t.blockDim} * 32, 512);
+  // Whole groups only (kGngWholeGroup): dx of a tile needs only its own groups' sums, so a core
+  // raises a split-phase flag once its last tile's sums are stored and writes that tile's dx
+  // before it waits for the others (hard SyncAll hardware with DataCopyPad: A2/A3).
+  t.paramsSplitPhase = rest == 0 && t.needDx && needParams && !t.softSync && !t.blockCopyOnly ? 1 : 0;
   // The plan's own figure (the whole-group phase as planned, GngTilePlanBytes) must fit.
   const uint64_t planned = std::max<uint64_t>(
       {t.wholeGroupsPerCore > 0 ? GngTilePlanBytes(s, t.chunkElems, t.rowStride, t.wholeTileSlots, t.wholeBufferNum,

@@ -29,6 +29,7 @@ struct GngLoad {
   uint64_t elems = 0;    // dy/x elements the busiest core computes on
   uint64_t pieces = 0;   // row pieces among them
   uint64_t syncs = 0;    // SyncAlls every core waits for
+  double hiddenUs = 0;   // of the last one: the core's busy time between a split-phase set and wait
   uint64_t copySlots = 0;  // pieces of its typical dy load (the pipeline fill)
 };
 
@@ -58,8 +59,9 @@ double ModeledUs(const GroupNormGradTiling& t, uint64_t s, const GngLoad& load) 
   const double fillUs = static_cast<double>((load.copySlots * t.rowStride + t.chunkElems) * s) /
                         kTilingCost.coreDmaBytesPerUs;
   const double coreUs = std::max(portUs, vectorUs) + static_cast<double>(1 + load.syncs) * fillUs;
+  const double syncUs = static_cast<double>(load.syncs) * kTilingCost.syncAllUs;
   return std::max(hbmBytes / kTilingCost.hbmBytesPerUs, coreUs) +
-         static_cast<double>(load.syncs) * kTilingCost.syncAllUs;
+         (load.syncs > 0 ? std::max(syncUs - std::min(load.hiddenUs, kTilingCost.syncAllUs), 0.0) : 0.0);
 }
 
 // The shared plan's busiest core: its whole groups plus its share of every split wave.
@@ -79,6 +81,13 @@ GngLoad PlanLoad(const GngGroupPhases& plan, uint64_t s) {
   }
   load.inBytes = 2 * load.elems * s * (plan.streamed ? 2 : 1);
   if (plan.rest == 0 && (t.needDgamma || t.needDbeta)) load.syncs = 1;
+  if (t.paramsSplitPhase) {
+    // The split-phase barrier is charged only past the dx the last tile writes between the set
+    // and the wait: its dx bytes through the core's port (the vector work is not counted).
+    const uint64_t perTile = t.wholeGroupsPerTile;
+    const uint64_t lastGroups = t.wholeGroupsPerCore - (t.wholeGroupsPerCore - 1) / perTile * perTile;
+    load.hiddenUs = static_cast<double>(lastGroups * t.channelsPerGroup * t.hw * s) / kTilingCost.coreDmaBytesPerUs;
+  }
   return load;
 }
 
@@ -118,6 +127,7 @@ GngLoad RereadLoad(const GroupNormGradTiling& t, uint64_t s, uint64_t most) {
 bool PlanLayout(const GngPlanInput& in, const GroupNormGradTiling& geometry, GroupNormGradRereadLayout layout,
                 GroupNormGradTiling* out, uint64_t* most) {
   GroupNormGradTiling t = geometry;
+  t.paramsSplitPhase = 0;  // the shared plan's whole-group barrier; this mode has its own
   const uint64_t s = in.elemBytes;
   const uint64_t groups = t.n * t.g;
   const bool owner = layout == kGngRereadOwner;

@@ -46,7 +46,15 @@ __aicore__ inline void RunGroupPhases(const GroupNormGradTiling& t, const GroupN
     case kGngWholeGroup:  // whole groups, then a SyncAll and dgamma/dbeta
       RunPhase<GroupNormGradWholeGroup<T, Copy>>(t, gm, pipe, true);
       if (params) {
+#if !defined(__NPU_ARCH__) || __NPU_ARCH__ != 1001
+        if (t.paramsSplitPhase) {
+          AscendC::CrossCoreWaitFlag(kGngParamsFlagId);  // raised after each core's last sums
+        } else {
+          GngSyncAllCores(t, gm, pipe);
+        }
+#else
         GngSyncAllCores(t, gm, pipe);
+#endif
         RunPhase<GroupNormGradParams<T, Copy>>(t, gm, pipe, false);
       }
       return;

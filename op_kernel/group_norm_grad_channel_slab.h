@@ -60,9 +60,22 @@ class GroupNormGradChannelSlab {
     PipeFence<AscendC::HardEvent::V_S>();  // the row sums were written by WholeReduceSum
     const bool shares = Shared(headGroup_) || Shared(tailGroup_);
     if (shares) PublishPartials();
+#if !defined(__NPU_ARCH__) || __NPU_ARCH__ != 1001  // split-phase flags: A2/A3 (the tiling's choice)
+    // Split phase (paramsSplitPhase): the set rides the MTE3 queue behind this core's partials,
+    // the only bytes other cores read, so dgamma/dbeta below run while the others finish theirs.
+    if (t_->paramsSplitPhase) AscendC::CrossCoreSetFlag<0, PIPE_MTE3>(kGngSlabFlagId);
+#endif
     ParamGrads();  // needs nothing from other cores: done before waiting for them
     AscendC::PipeBarrier<PIPE_ALL>();  // partials land before other cores read them
+#if !defined(__NPU_ARCH__) || __NPU_ARCH__ != 1001
+    if (t_->paramsSplitPhase) {
+      AscendC::CrossCoreWaitFlag(kGngSlabFlagId);  // every core's partials are stored
+    } else {
+      AscendC::SyncAll();
+    }
+#else
     AscendC::SyncAll();
+#endif
     if (shares) {
       GatherGroupSums();
       tile_.UseGatheredSums(gathered_.template Get<float>(), headGroup_);
@@ -72,6 +85,9 @@ class GroupNormGradChannelSlab {
   }
 
  private:
+  // Hardware flag of the split-phase barrier (ids 0-10 are the kernel's; SyncAll uses 11-14).
+  static constexpr uint16_t kGngSlabFlagId = 0;
+
   __aicore__ inline uint64_t FirstChannel(uint64_t k) const {
     const uint64_t rem = t_->paramChannelsRemainder;
     return k * t_->paramChannelsPerCore + (k < rem ? k : rem);

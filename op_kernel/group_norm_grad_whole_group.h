@@ -6,6 +6,9 @@
 
 namespace normgrad {
 
+// Hardware flag of the split-phase params barrier (ids 0-10 are the kernel's; SyncAll uses 11-14).
+constexpr uint16_t kGngParamsFlagId = 0;
+
 template <typename T, typename Copy>
 class GroupNormGradWholeGroup {
  public:
@@ -27,6 +30,7 @@ class GroupNormGradWholeGroup {
       tile_.Hold(Piece0(firstGroup, perTile, i), Slots(groups, perTile, i));
       if (prefetch && i + 1 < tiles) CopyIn(firstGroup, groups, perTile, i + 1);
       tile_.Sums(toWorkspace);
+      if (i + 1 == tiles) RaiseParamsFlag();
       tile_.Dx();
       tile_.Release();
     }
@@ -37,6 +41,15 @@ class GroupNormGradWholeGroup {
   }
 
  private:
+  // Split-phase params barrier (paramsSplitPhase, A2/A3): every sum dgamma/dbeta read of this core
+  // is stored once the last tile's are, so the set rides the MTE3 queue behind those stores and the
+  // last tile's dx (its own groups' sums only) runs before the entry waits (group_norm_grad.cpp).
+  __aicore__ inline void RaiseParamsFlag() {
+#if !defined(__NPU_ARCH__) || __NPU_ARCH__ != 1001
+    if (t_->paramsSplitPhase) AscendC::CrossCoreSetFlag<0, PIPE_MTE3>(kGngParamsFlagId);
+#endif
+  }
+
   __aicore__ inline uint64_t Piece0(uint64_t firstGroup, uint64_t perTile, uint64_t i) const {
     return (firstGroup + i * perTile) * t_->groupSlots;
   }

@@ -312,6 +312,18 @@ TEST(GroupNormGradTiling, TrainingSeriesFp16StableDiffusionIsWholeGroupsOnly) {
   EXPECT_EQ(t.mode, kGngWholeGroup);
   EXPECT_EQ(t.wholeGroupsPerCore, 2u);
   EXPECT_EQ(t.waveGroups, 0u);
+  EXPECT_EQ(t.paramsSplitPhase, 0u);  // no hard SyncAll hardware: SyncAll (soft) before dgamma/dbeta
+}
+
+TEST(GroupNormGradTiling, A2WholeGroupsTakeSplitPhaseParamsBarrier) {
+  // 3 x 64 groups of 6 x 1024 halves: 4 whole groups a core over 48 cores, nothing split; the
+  // last tile's dx (its own groups' sums only) runs between the flag's set and its wait.
+  GroupNormGradTiling t = Tile(3, 384, 1024, 64, kDtypeFloat16);
+  EXPECT_EQ(t.mode, kGngWholeGroup);
+  EXPECT_EQ(t.paramsSplitPhase, 1u);
+  GroupNormGradTiling slab = Tile(2, 1280, 256, 32, kDtypeFloat16);
+  EXPECT_EQ(slab.mode, kGngChannelSlab);
+  EXPECT_EQ(slab.paramsSplitPhase, 1u);
 }
 
 TEST(GroupNormGradTiling, A2KeepsDataCopyPadAndHardSync) {

@@ -235,6 +235,20 @@ def test_reread_groups(name, dtype):
     run_and_check(*REREAD[name], dtype, seed=16)
 
 
+# Whole groups with a split-phase params barrier (A2/A3): 192 groups of 6 rows, 4 a core; each core
+# raises its flag once its last tile's sums are stored and writes that tile's dx before waiting.
+WHOLE_GROUP_SPLIT_PHASE = (3, 384, 1024, 64)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+def test_whole_groups_split_phase_params_barrier(dtype):
+    run_and_check(*WHOLE_GROUP_SPLIT_PHASE, dtype, seed=17)
+
+
+def test_whole_groups_split_phase_bitwise():
+    assert_bitwise_repeatable(WHOLE_GROUP_SPLIT_PHASE, F16, seed=18)
+
+
 @pytest.mark.parametrize("mask", [m for m in itertools.product((True, False), repeat=3) if m[0]], ids=str)
 @pytest.mark.parametrize("shape", [(4, 256, 256, 32), (2, 320, 4096, 32)], ids=["runs", "two_passes"])
 def test_reread_groups_every_output_mask(shape, mask):
