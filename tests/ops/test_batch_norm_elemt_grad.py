@@ -282,15 +282,16 @@ def _seed_example_binary() -> Path | None:
 
 
 def test_seed_example_program_prints_the_golden():
-    """Seed 004's example, compiled unchanged against the simulator runtime (examples/), run here."""
+    """The API documentation's example program, compiled unchanged against the simulator runtime
+    (examples/batch_norm_elemt_backward_seed_example.cpp), run here."""
     exe = _seed_example_binary()
     if exe is None:
-        pytest.skip("the seed example is built with -DNORMGRAD_BUILD_TESTS=ON next to NORMGRAD_LIBRARY")
+        pytest.skip("the example is built with -DNORMGRAD_BUILD_TESTS=ON next to NORMGRAD_LIBRARY")
     run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=120, check=False)
     assert run.returncode == 0, run.stdout + run.stderr
     printed = {int(i): float(v) for i, v in re.findall(r"result\[(\d+)\] is: (-?[\d.]+)", run.stdout)}
     assert sorted(printed) == list(range(8))
-    # The seed's inputs: gradOut = input = 0..7 of shape [1, 2, 4], mean 0, invstd 1, weight 1,
+    # The example's inputs: gradOut = input = 0..7 of shape [1, 2, 4], mean 0, invstd 1, weight 1,
     # sumDy 0, sumDyXmu 1, counter {5, 5} (float).
     v = np.arange(8, dtype=np.float32).reshape(1, 2, 4)
     want = golden(v, v, np.zeros(2), np.ones(2), np.ones(2), np.zeros(2), np.ones(2), np.array([5.0, 5.0]))

@@ -1,5 +1,5 @@
-// aclnnBatchNormElemtBackward for the CANN build: the seed's signature and argument checks (seed
-// 004's 161001/161002 rows on pointers and shapes), then the opbuild-generated
+// aclnnBatchNormElemtBackward for the CANN build: the API's signature and argument checks (the
+// 161001/161002 rows of docs/batch_norm_elemt_backward.md on pointers and shapes), then the opbuild-generated
 // aclnnBatchNormElemtGrad, which takes the same tensors in the same order (weight OPTIONAL, counter
 // summed on the device: total = the sum of every element of counter). Dtype combinations are the
 // OpDef's. The simulator's version is op_host/op_api/aclnn_batch_norm_elemt_backward.cpp.

@@ -1,7 +1,7 @@
 // The level-1 aclnn functions that CANN's opbuild generates from our OpDefs into the package's
 // libcust_opapi.so (one aclnn<OpType>GetWorkspaceSize + aclnn<OpType> pair per operator; arguments
 // are the inputs, then the attributes, then the outputs, in OpDef order). opbuild writes these
-// prototypes into build/.../autogen/aclnn_<op>.h; they are declared here so that the seed-named
+// prototypes into build/.../autogen/aclnn_<op>.h; they are declared here so that the API-named
 // level-2 wrappers beside this file compile before opbuild has run (and under cann-check).
 // Types follow opbuild's mapping: REQUIRED/OPTIONAL input -> const aclTensor* (an OPTIONAL one may be
 // null), output -> const aclTensor*, Int -> int64_t, Bool -> bool, String -> char*, ListBool ->

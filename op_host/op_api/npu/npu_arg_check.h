@@ -1,6 +1,6 @@
-// Argument checks shared by the CANN builds of the seed-named aclnn functions: tensor dims through
+// Argument checks shared by the CANN builds of the API-named aclnn functions: tensor dims through
 // nnopbase's aclTensor, and one macro that logs a message naming the argument (CANN's OP_LOGE, which
-// also reports it to aclGetRecentErrMsg) and returns the seeds' status (161001 / 161002).
+// also reports it to aclGetRecentErrMsg) and returns the documented status (161001 / 161002).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -12,7 +12,7 @@
 #include "opdev/op_log.h"
 #include "shape_string.h"
 
-// CANN compiles cust_opapi with -fvisibility=hidden; the seed-named functions must stay visible
+// CANN compiles cust_opapi with -fvisibility=hidden; the API-named functions must stay visible
 // (the generated level-1 ones carry the same attribute).
 #define NORMGRAD_NPU_EXPORT __attribute__((visibility("default")))
 
