@@ -4,6 +4,7 @@
 #include <mutex>
 
 #include "json_text.h"
+#include "named_registry.h"
 #include "register/op_def_registry.h"
 #include "simhost/op_records.h"
 
@@ -19,13 +20,9 @@ std::string AttrValueJson(const AttrValue& v);
 
 namespace {
 
-struct DefRegistry {
-  std::mutex mutex;
-  std::vector<OpDefInfo> defs;
-  std::vector<std::string> problems;
-};
+using DefRegistry = NamedRegistry<OpDefInfo>;
 DefRegistry& Defs() {
-  static DefRegistry r;
+  static DefRegistry r;  // function-local: OP_ADD runs during static initialization
   return r;
 }
 
@@ -96,23 +93,13 @@ std::string AttrValueJson(const AttrValue& v) {
 int AddOpDef(const OpDefInfo& info) {
   DefRegistry& r = Defs();
   std::lock_guard<std::mutex> lock(r.mutex);
-  for (const OpDefInfo& d : r.defs) {
-    if (d.name != info.name) continue;
-    if (!SameDef(d, info)) r.problems.push_back("OP_ADD(" + info.name + ") is registered twice with different content");
-    return 0;
-  }
-  r.defs.push_back(info);
+  r.AddLocked(info, SameDef, "OP_ADD");
   return 0;
 }
 
-const std::vector<OpDefInfo>& RegisteredOpDefs() { return Defs().defs; }
+const std::vector<OpDefInfo>& RegisteredOpDefs() { return Defs().items; }
 
-const OpDefInfo* FindOpDef(const std::string& name) {
-  for (const OpDefInfo& d : Defs().defs) {
-    if (d.name == name) return &d;
-  }
-  return nullptr;
-}
+const OpDefInfo* FindOpDef(const std::string& name) { return Defs().Find(name); }
 
 std::vector<std::string> OpDefProblems(const OpDefInfo& info) {
   std::vector<std::string> problems;
@@ -166,7 +153,7 @@ std::string RegisteredOpDefsJson() {
              ", \"formats\": " + ListJson(p.formats, [](ge::Format f) { return JsonString(ge::FormatName(f)); }) + "}";
     });
   };
-  return ListJson(r.defs, [&](const OpDefInfo& d) {
+  return ListJson(r.items, [&](const OpDefInfo& d) {
     std::string attrs = ListJson(d.attrs, [](const AttrDefInfo& a) {
       return "{\"name\": " + JsonString(a.name) + ", \"type\": " + JsonString(a.type) +
              ", \"required\": " + JsonBool(a.attrType == ops::REQUIRED) +

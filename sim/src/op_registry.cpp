@@ -7,6 +7,7 @@
 
 #include "graph/operator_reg.h"
 #include "json_text.h"
+#include "named_registry.h"
 
 using normgrad_sim::JsonArray;
 using normgrad_sim::JsonBool;
@@ -16,11 +17,7 @@ using normgrad_sim::JsonString;
 namespace ge {
 namespace {
 
-struct GraphRegistry {
-  std::mutex mutex;
-  std::vector<OpSchema> ops;
-  std::vector<std::string> problems;
-};
+using GraphRegistry = sim::NamedRegistry<OpSchema>;
 GraphRegistry& Graph() {
   static GraphRegistry r;  // function-local: REG_OP runs during static initialization
   return r;
@@ -181,25 +178,13 @@ int OpSchemaBuilder::End(const char* name) {
   if (schema_.name != name) {
     r.problems.push_back("REG_OP(" + schema_.name + ") ends with OP_END_FACTORY_REG(" + name + ")");
   }
-  for (const OpSchema& s : r.ops) {
-    if (s.name != schema_.name) continue;
-    if (!SameSchema(s, schema_)) {
-      r.problems.push_back("REG_OP(" + schema_.name + ") is registered twice with different content");
-    }
-    return 0;
-  }
-  r.ops.push_back(schema_);
+  r.AddLocked(schema_, SameSchema, "REG_OP");
   return 0;
 }
 
-const std::vector<OpSchema>& RegisteredOps() { return Graph().ops; }
+const std::vector<OpSchema>& RegisteredOps() { return Graph().items; }
 
-const OpSchema* FindRegisteredOp(const std::string& name) {
-  for (const OpSchema& s : Graph().ops) {
-    if (s.name == name) return &s;
-  }
-  return nullptr;
-}
+const OpSchema* FindRegisteredOp(const std::string& name) { return Graph().Find(name); }
 
 const std::vector<std::string>& RegisteredOpProblems() { return Graph().problems; }
 
@@ -212,7 +197,7 @@ std::string RegisteredOpsJson() {
              ", \"dtypes\": " + DtypesJson(p.dtypes) + "}";
     });
   };
-  return ListJson(r.ops, [&](const OpSchema& s) {
+  return ListJson(r.items, [&](const OpSchema& s) {
     std::string attrs = ListJson(s.attrs, [](const OpAttrSchema& a) {
       return "{\"name\": " + JsonString(a.name) + ", \"type\": " + JsonString(a.type) +
              ", \"required\": " + JsonBool(a.required) + ", \"default\": " + (a.required ? "null" : a.defaultJson) + "}";
