@@ -133,7 +133,7 @@ void CrossCoreSetFlag(int mode, int pipe, int flagId) {
   }
   ++sets[static_cast<size_t>(c.blockIdx)];
   if (c.flagSetBusyUs.size() <= static_cast<size_t>(flagId)) c.flagSetBusyUs.resize(flagId + 1);
-  c.flagSetBusyUs[flagId].push_back(CoreBusyUs(c.counters, EffectiveSoc(*c.soc)));
+  c.flagSetBusyUs[flagId].push_back(CoreBusyUs(c.counters, c.costSoc));
   std::vector<LaunchBarrier::FlagRound>& rounds = b.flagRounds[flagId];
   if (rounds.size() <= k) rounds.resize(k + 1);
   b.Release(c.blockIdx, rounds[k].clock);
@@ -154,7 +154,7 @@ void CrossCoreWaitFlag(int mode, int pipe, int flagId) {
   std::vector<double>* setBusy =
       static_cast<size_t>(flagId) < c.flagSetBusyUs.size() ? &c.flagSetBusyUs[flagId] : nullptr;
   if (setBusy != nullptr && !setBusy->empty()) {
-    c.counters.splitWaitOverlapUs.push_back(CoreBusyUs(c.counters, EffectiveSoc(*c.soc)) - setBusy->front());
+    c.counters.splitWaitOverlapUs.push_back(CoreBusyUs(c.counters, c.costSoc) - setBusy->front());
     setBusy->erase(setBusy->begin());
   }
   LaunchBarrier& b = *Runtime().barrier;

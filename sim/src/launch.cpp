@@ -89,7 +89,8 @@ void RunCore(const SocProfile& soc, int idx, int blockDim, uint64_t tilingKey, b
   ctx.blockNum = blockDim;
   ctx.soc = &soc;
   ctx.ub = TakeUb(soc.ubBytes);
-  ctx.l2.Reset(EffectiveSoc(soc).l2Bytes, blockDim);
+  ctx.costSoc = EffectiveSoc(soc);  // the what-if constants as they are when the launch starts
+  ctx.l2.Reset(ctx.costSoc.l2Bytes, blockDim);
   if (trackHazards) ctx.hazards = hazard::TakeTracker(soc.ubBytes);
   if (races != nullptr) races->Reset(idx, barrier.Clock(idx));
   ctx.races = races;

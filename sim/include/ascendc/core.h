@@ -71,6 +71,7 @@ struct CoreContext {
   int blockIdx = 0;
   int blockNum = 1;
   const SocProfile* soc = nullptr;
+  SocProfile costSoc{};          // *soc with the launch's what-if constants (cost model, L2 model)
   std::vector<uint8_t> ub;       // ub.size() == soc->ubBytes; UB addresses are offsets into it
   CoreCounters counters;
   DataCache dcache;              // scalar GM accesses go through it (cost only, holds no data)
