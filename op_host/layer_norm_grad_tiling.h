@@ -10,6 +10,7 @@
 #pragma once
 #include <cstdint>
 
+#include "host_aicore.h"
 #include "kernel_dtype.h"
 #if !defined(__CCE_AICORE__)
 #include <string>
@@ -94,15 +95,7 @@ struct LayerNormGradTiling {
 };
 
 // ---- UB layouts: one list of buffers per kernel phase, in InitBuffer order ----
-// The layout functions run on both sides: CANN's device compiler needs them marked
-// [host, aicore] (its __host_aicore__); host compilers, CPU-debug and the simulator need nothing.
-#ifndef NORMGRAD_HOST_AICORE
-#if defined(__host_aicore__)
-#define NORMGRAD_HOST_AICORE __host_aicore__
-#else
-#define NORMGRAD_HOST_AICORE
-#endif
-#endif
+// The layout functions run on both sides, so they are NORMGRAD_HOST_AICORE (host_aicore.h).
 // The kernel allocates entry i as `count` buffers of `bytes` (a queue when count > 1 or the entry
 // is named a queue, else a TBuf); the host's UB figure is the sum of count * bytes rounded up to
 // 32 (what TPipe::InitBuffer takes). An entry with count 0 is not allocated.
@@ -112,10 +105,6 @@ struct LnUbBuffer {
 };
 
 NORMGRAD_HOST_AICORE constexpr uint64_t LnAlign8(uint64_t v) { return (v + 7) / 8 * 8; }
-// KernelDtypeBytes of dy / x / dx, as a constant expression.
-NORMGRAD_HOST_AICORE constexpr uint64_t LnDataBytes(const LayerNormGradTiling& t) {
-  return t.dtype == kDtypeFloat16 || t.dtype == kDtypeBfloat16 ? 2 : 4;
-}
 
 // The batch modes (WholeRows, RowSlices, ShortRows: op_kernel/layer_norm_grad_batch.h).
 enum LnBatchUb : uint32_t {
@@ -135,7 +124,7 @@ struct LnBatchUbLayout {
 
 NORMGRAD_HOST_AICORE constexpr LnBatchUbLayout LayerNormGradBatchUb(const LayerNormGradTiling& t) {
   LnBatchUbLayout l{};
-  const uint64_t s = LnDataBytes(t), b = t.rowsPerBatch, c = t.chunkCols, wp = t.sliceStride;
+  const uint64_t s = KernelDtypeBytes(t.dtype), b = t.rowsPerBatch, c = t.chunkCols, wp = t.sliceStride;
   const uint64_t bp = LnAlign8(b);
   const bool shortRows = t.mode == kLnShortRows, needX = t.needDx != 0 || t.needDgamma != 0;
   const bool needDx = t.needDx != 0, needParams = t.needDgamma != 0 || t.needDbeta != 0;
@@ -187,7 +176,7 @@ struct LnTwoPassUbLayout {
 
 NORMGRAD_HOST_AICORE constexpr LnTwoPassUbLayout LayerNormGradTwoPassUb(const LayerNormGradTiling& t) {
   LnTwoPassUbLayout l{};
-  const uint64_t s = LnDataBytes(t), b = t.rowsPerBatch, w = t.chunkCols;
+  const uint64_t s = KernelDtypeBytes(t.dtype), b = t.rowsPerBatch, w = t.chunkCols;
   const uint64_t bp = LnAlign8(b), mp = LnAlign8(t.rows);
   const bool needX = t.needDx != 0 || t.needDgamma != 0, needDx = t.needDx != 0;
   l.buf[kLnTpDyQue] = {2, b * w * s};
