@@ -1,5 +1,5 @@
 // aclnnBatchNormElemtBackward called the way the interface's reference example
-// (batch_norm_elemt_backward_seed_example.cpp) does, on a case small enough to
+// (batch_norm_elemt_backward_reference_example.cpp) does, on a case small enough to
 // check by hand: weight null (ones), an int32 counter of two ranks, two channels that exercise
 // each term of the formula. Prints gradInput and returns 1 if it differs from the expectation.
 //

@@ -78,7 +78,7 @@ def check(args, out=None):
 
 # Each shape exercises one path of the kernel (see docs/batch_norm_elemt_backward.md).
 SHAPES = {
-    "seed example [1, 2, 4]": (1, 2, 4),
+    "reference example [1, 2, 4]": (1, 2, 4),
     "[N, C] 20x128, hw = 1: channel slabs, one core": (20, 128),
     "hw = 7, odd C: channel slabs with 32-byte row padding": (3, 37, 7),
     "hw = 49, ResNet stage-4 row, many cores": (4, 96, 7, 7),
@@ -273,18 +273,18 @@ def test_error_grad_input_aliasing_an_input(alias):
     assert f"gradInput shares device memory with {ACLNN_NAME[alias]}" in str(err.value)
 
 
-def _seed_example_binary() -> Path | None:
+def _reference_example_binary() -> Path | None:
     lib = os.environ.get("NORMGRAD_LIBRARY")
     if not lib:
         return None
-    exe = Path(lib).resolve().parent / "batch_norm_elemt_backward_seed_example"
+    exe = Path(lib).resolve().parent / "batch_norm_elemt_backward_reference_example"
     return exe if exe.exists() else None
 
 
-def test_seed_example_program_prints_the_golden():
+def test_reference_example_program_prints_the_golden():
     """The API documentation's example program, compiled unchanged against the simulator runtime
-    (examples/batch_norm_elemt_backward_seed_example.cpp), run here."""
-    exe = _seed_example_binary()
+    (examples/batch_norm_elemt_backward_reference_example.cpp), run here."""
+    exe = _reference_example_binary()
     if exe is None:
         pytest.skip("the example is built with -DNORMGRAD_BUILD_TESTS=ON next to NORMGRAD_LIBRARY")
     run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=120, check=False)
