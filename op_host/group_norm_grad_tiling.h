@@ -25,7 +25,8 @@
 // and after one SyncAll adds its neighbours' partials in core order and writes dx, then dgamma
 // and dbeta of its own channels from the row sums in UB. No per-(n, c) sums go through the
 // workspace: 16 bytes per (n, c) less traffic, which is 4-6 % of the minimum for 16-bit rows of
-// <= 64 elements.
+// <= 64 elements. Where the ranges are whole groups (GngSlabExchanges false: fewer cores, chosen
+// when modeled faster) nothing is shared and there is no barrier at all.
 // Block-copy mode (blockCopyOnly, Atlas training: no DataCopyPad): every DMA moves whole 32-byte
 // blocks (GngBlockCopy, op_kernel/group_norm_grad_copy_path.h). A piece of len >= one block is
 // loaded as its whole blocks plus the block ending at the piece's end (overlapping the head; the

@@ -79,7 +79,7 @@ def check(args, out=None):
 # Each shape exercises one path of the kernel (see docs/batch_norm_elemt_backward.md).
 SHAPES = {
     "seed example [1, 2, 4]": (1, 2, 4),
-    "[N, C] 20x128, hw = 1: channel slabs, 30 cores of 9 channels x 10 rows": (20, 128),
+    "[N, C] 20x128, hw = 1: channel slabs, 4 cores of 32 channels": (20, 128),
     "[N, C] 2x64, hw = 1: channel slabs, one core": (2, 64),
     "hw = 7, odd C: channel slabs with 32-byte row padding": (3, 37, 7),
     "hw = 49, ResNet stage-4 row, many cores": (4, 96, 7, 7),
