@@ -48,14 +48,14 @@ __aicore__ inline void RunWaveSplitPhase(const GroupNormGradTiling& t, const Gro
   {
     GroupNormGradSplitGroup<T, Copy> wave;
     wave.Init(t, gm, pipe);
-    wave.SplitPhaseSums();
+    wave.SplitPhase(true);
     pipe->Reset();
   }
   RunPhase<GroupNormGradWholeGroup<T, Copy>>(t, gm, pipe, true);
   AscendC::CrossCoreWaitFlag(kGngParamsFlagId);
   GroupNormGradSplitGroup<T, Copy> wave;
   wave.Init(t, gm, pipe);
-  wave.SplitPhaseDx();
+  wave.SplitPhase(false);
   pipe->Reset();
 }
 #endif

@@ -35,23 +35,16 @@ class GroupNormGradSplitGroup {
   }
 
   // Split phase around the whole groups (kGngWholeGroupSplit with paramsSplitPhase: one wave, A2/A3).
-  // First half: the slice's piece sums, streamed a tile at a time and not kept, because the whole
-  // groups that run next need the UB. The whole-group phase raises the flag behind its own last
-  // sums (which cover this slice's stores, earlier on the same MTE3 queue).
-  __aicore__ inline void SplitPhaseSums() {
+  // sums: the slice's piece sums, streamed a tile at a time and not kept, because the whole
+  // groups that run next need the UB (their phase raises the flag behind its own last sums, which
+  // also cover this slice's stores, earlier on the same MTE3 queue). Then, after the wait: the
+  // slice read again (an L2 hit: the tiling checks the bytes in between fit the core's L2 share)
+  // and its dx written with every core's sums.
+  __aicore__ inline void SplitPhase(bool sums) {
     uint64_t first = 0;
     uint64_t count = 0;
     Slice(t_->wholeGroupsPerCore * AscendC::GetBlockNum(), &first, &count);
-    ForTiles(first, count, true);
-    Finish();
-  }
-  // Second half, after the wait: the slice read again (an L2 hit: the tiling checks the bytes in
-  // between fit the core's L2 share) and its dx written with every core's sums.
-  __aicore__ inline void SplitPhaseDx() {
-    uint64_t first = 0;
-    uint64_t count = 0;
-    Slice(t_->wholeGroupsPerCore * AscendC::GetBlockNum(), &first, &count);
-    ForTiles(first, count, false);
+    ForTiles(first, count, sums);
     Finish();
   }
 
@@ -71,18 +64,7 @@ class GroupNormGradSplitGroup {
 
   // The slice a tile at a time: its sums to the workspace (sums), or its dx from the workspace.
   __aicore__ inline void ForTiles(uint64_t first, uint64_t count, bool sums) {
-    const uint64_t cap = t_->splitTileSlots;
-    for (uint64_t p = first; (sums || t_->needDx) && p < first + count; p += cap) {
-      uint32_t slots = static_cast<uint32_t>(first + count - p < cap ? first + count - p : cap);
-      tile_.CopyIn(p, slots);
-      tile_.Hold(p, slots);
-      if (sums) {
-        tile_.Sums(true);
-      } else {
-        tile_.Dx();
-      }
-      tile_.Release();
-    }
+    if (sums || t_->needDx) tile_.StreamPieces(first, first + count, t_->splitTileSlots, sums);
   }
 
   __aicore__ inline void Finish() {

@@ -87,6 +87,21 @@ class GroupNormGradTile {
     inDy_.FreeTensor(dy_);
     inX_.FreeTensor(x_);
   }
+  // Pieces [p, end), `cap` slots a tile, each loaded, then its sums published to the workspace
+  // (sums) or its dx written with the sums read back from there, and released.
+  __aicore__ inline void StreamPieces(uint64_t p, uint64_t end, uint64_t cap, bool sums) {
+    for (; p < end; p += cap) {
+      const uint32_t slots = static_cast<uint32_t>(end - p < cap ? end - p : cap);
+      CopyIn(p, slots);
+      Hold(p, slots);
+      if (sums) {
+        Sums(true);
+      } else {
+        Dx();
+      }
+      Release();
+    }
+  }
 
   // db, ds of every held piece; copied to the workspace planes when toWorkspace.
   __aicore__ inline void Sums(bool toWorkspace) {
