@@ -42,20 +42,24 @@ struct Shape {
 
 // The shared plan's whole groups then one split wave: 2 x 640 x 32x32 fp16, 20 rows of 1024 a
 // group (80 KiB of dy + x): 48 groups whole, the other 16 in one wave of 320 rows, 6-7 a core.
+// The same plan for 1280 channels (groups of 40 rows), where no re-read layout is modeled faster.
 TEST(GroupNormGradTiling, WholeGroupsThenOneSplitWave) {
-  GroupNormGradTiling t = Tile(2, 640, 32 * 32, 32, kDtypeFloat16);
-  EXPECT_EQ(t.mode, kGngWholeGroupSplit);
-  EXPECT_EQ(t.blockDim, 48u);
-  EXPECT_EQ(t.hwParts, 1u);
-  EXPECT_EQ(t.wholeGroupsPerCore, 1u);
-  EXPECT_EQ(t.waveGroups, 16u);
-  EXPECT_EQ(t.workspaceBytes, 2u * 2 * 640 * 4);  // 5120 bytes per plane, already 512-aligned
-  // The wave's SyncAll is split phase around the whole groups: the slice (7 rows of 2 KiB per
-  // tensor) read again from the L2 costs the port 0.5 us, less than the 0.7 us the whole group's
-  // dx bytes alone hide.
-  EXPECT_EQ(t.paramsSplitPhase, 1u);
-  // Not on the training series (soft SyncAll, block copies), and not with several waves.
-  EXPECT_EQ(Tile(2, 640, 32 * 32, 32, kDtypeFloat16, kAscend910).paramsSplitPhase, 0u);
+  for (int64_t c : {640, 1280}) {
+    SCOPED_TRACE(c);
+    GroupNormGradTiling t = Tile(2, c, 32 * 32, 32, kDtypeFloat16);
+    EXPECT_EQ(t.mode, kGngWholeGroupSplit);
+    EXPECT_EQ(t.blockDim, 48u);
+    EXPECT_EQ(t.hwParts, 1u);
+    EXPECT_EQ(t.wholeGroupsPerCore, 1u);
+    EXPECT_EQ(t.waveGroups, 16u);
+    EXPECT_EQ(t.workspaceBytes, 2u * 2 * c * 4);  // piece-sum planes, already 512-aligned
+    // The wave's SyncAll is split phase around the whole groups: for 640 channels the slice (7
+    // rows of 2 KiB per tensor) read again from the L2 costs the port 0.5 us, less than the
+    // 0.7 us the whole group's dx bytes alone hide.
+    EXPECT_EQ(t.paramsSplitPhase, 1u);
+    // Not on the training series (soft SyncAll, block copies).
+    EXPECT_EQ(Tile(2, c, 32 * 32, 32, kDtypeFloat16, kAscend910).paramsSplitPhase, 0u);
+  }
 }
 
 // Worked example of group_norm_grad_tiling_group_phases.cpp, SD-UNet fp16 64x64: the plan would
@@ -71,17 +75,6 @@ TEST(GroupNormGradTiling, StableDiffusionFp16ReadsGroupsOnTheirOwnCores) {
   EXPECT_EQ(t.rowStride, 4096u);
   EXPECT_EQ(t.chunkElems, 4096u);
   EXPECT_EQ(t.wholeGroupsPerTile, 0u);  // 10 rows of 8 KiB: two passes of a group
-}
-
-// SD-UNet 1280 ch 32x32 16-bit: 64 groups of 40 rows, 48 whole and 16 in one wave; the wave's
-// barrier is split phase around the whole groups and no re-read layout is modeled faster.
-TEST(GroupNormGradTiling, StableDiffusion1280HidesTheWaveBarrierUnderWholeGroups) {
-  GroupNormGradTiling t = Tile(2, 1280, 32 * 32, 32, kDtypeFloat16);
-  EXPECT_EQ(t.mode, kGngWholeGroupSplit);
-  EXPECT_EQ(t.blockDim, 48u);
-  EXPECT_EQ(t.wholeGroupsPerCore, 1u);
-  EXPECT_EQ(t.waveGroups, 16u);
-  EXPECT_EQ(t.paramsSplitPhase, 1u);
 }
 
 TEST(GroupNormGradTiling, StableDiffusionFp32ReadsEachGroupTwiceOnItsOwnCore) {
