@@ -25,7 +25,8 @@
 // and after one SyncAll adds its neighbours' partials in core order and writes dx, then dgamma
 // and dbeta of its own channels from the row sums in UB. No per-(n, c) sums go through the
 // workspace: 16 bytes per (n, c) less traffic, which is 4-6 % of the minimum for 16-bit rows of
-// <= 64 elements.
+// <= 64 elements. Where the ranges are whole groups (GngSlabExchanges false: fewer cores, chosen
+// when modeled faster) nothing is shared and there is no barrier at all.
 // Block-copy mode (blockCopyOnly, Atlas training: no DataCopyPad): every DMA moves whole 32-byte
 // blocks (GngBlockCopy, op_kernel/group_norm_grad_copy_path.h). A piece of len >= one block is
 // loaded as its whole blocks plus the block ending at the piece's end (overlapping the head; the
@@ -129,13 +130,21 @@ struct GroupNormGradTiling {
   uint32_t blockCopyOnly;    // 1: no DataCopyPad on the SoC: whole-block DataCopy only
   uint32_t softSync;         // 1: no hard SyncAll: soft SyncAll on the zeroed flags at syncOffset
   uint32_t rereadLayout;     // kGngRereadGroups: GroupNormGradRereadLayout
-  uint32_t paramsSplitPhase; // kGngWholeGroup: 1 = split-phase barrier before dgamma/dbeta (A2/A3)
+  uint32_t paramsSplitPhase; // 1 = split-phase barrier (A2/A3): kGngWholeGroup before dgamma/dbeta,
+                             // kGngWholeGroupSplit (one wave) around the whole groups, channel slabs
   uint64_t planeBytes;       // bytes of one piece-sum plane; the ds plane starts here
   uint64_t syncOffset;       // workspace byte offset of the soft SyncAll flags (blockDim * 32 bytes)
   // channel slabs (mode kGngChannelSlab; channels split as paramChannelsPerCore/Remainder)
   uint64_t slabTileSlots;    // UB slots per input: n * the most channels of a core
   GroupNormGradSampleRowsTiling sampleRows;  // mode kGngSampleRows only
 };
+
+// Channel slabs: some core's channel range shares a group with a neighbour, so the cores exchange
+// partial sums behind a barrier. Ranges of whole groups (every core the same multiple of
+// channelsPerGroup) exchange nothing and need no barrier.
+NORMGRAD_HOST_AICORE inline bool GngSlabExchanges(const GroupNormGradTiling& t) {
+  return t.paramChannelsRemainder != 0 || t.paramChannelsPerCore % t.channelsPerGroup != 0;
+}
 
 }  // namespace normgrad
 

@@ -252,7 +252,23 @@ void PlanGroupPhases(const GngPlanInput& in, GngGroupPhases* out) {
   // Whole groups only (kGngWholeGroup): dx of a tile needs only its own groups' sums, so a core
   // raises a split-phase flag once its last tile's sums are stored and writes that tile's dx
   // before it waits for the others (hard SyncAll hardware with DataCopyPad: A2/A3).
-  t.paramsSplitPhase = rest == 0 && t.needDx && needParams && !t.softSync && !t.blockCopyOnly ? 1 : 0;
+  const bool hardPad = t.needDx && !t.softSync && !t.blockCopyOnly;
+  t.paramsSplitPhase = rest == 0 && needParams && hardPad ? 1 : 0;
+  // Whole groups plus one split wave (kGngWholeGroupSplit): the wave's SyncAll becomes split phase
+  // around the whole groups (op_kernel/group_norm_grad.cpp, RunWaveSplitPhase), at the price of a
+  // second read of the core's slice, after the whole groups. Taken when that read is an L2 hit
+  // (the bytes the core moves in between, times the cores, within the L2 with a 10 % margin) and
+  // costs the core's port less than the barrier the last whole tile's dx bytes hide.
+  if (rest > 0 && t.waveGroups >= rest && !out->streamed && t.wholeGroupsPerCore > 0 && hardPad) {
+    const uint64_t sliceBytes = GngWaveSliceBytes(t, rest, s);
+    const uint64_t groupBytes = t.channelsPerGroup * t.hw * s;
+    const uint64_t between = 2 * sliceBytes + 3 * t.wholeGroupsPerCore * groupBytes;
+    const double rereadUs = 2.0 * static_cast<double>(sliceBytes) / kTilingCost.coreDmaBytesPerUs;
+    if (between * cores <= kTilingCost.l2Bytes * 9 / 10 &&
+        GngSplitPhaseHiddenUs(t) > rereadUs) {
+      t.paramsSplitPhase = 1;
+    }
+  }
   // The plan's own figure (the whole-group phase as planned, GngTilePlanBytes) must fit.
   const uint64_t planned = std::max<uint64_t>(
       {t.wholeGroupsPerCore > 0 ? GngTilePlanBytes(s, t.chunkElems, t.rowStride, t.wholeTileSlots, t.wholeBufferNum,
@@ -271,6 +287,17 @@ void PlanGroupPhases(const GngPlanInput& in, GngGroupPhases* out) {
 }
 
 }  // namespace
+
+double GngSplitPhaseHiddenUs(const GroupNormGradTiling& t) {
+  const uint64_t perTile = t.wholeGroupsPerTile;
+  const uint64_t lastGroups = t.wholeGroupsPerCore - (t.wholeGroupsPerCore - 1) / perTile * perTile;
+  return static_cast<double>(lastGroups * t.channelsPerGroup * t.hw * KernelDtypeBytes(t.dtype)) /
+         kTilingCost.coreDmaBytesPerUs;
+}
+
+uint64_t GngWaveSliceBytes(const GroupNormGradTiling& t, uint64_t waveGroups, uint64_t s) {
+  return CeilDiv(waveGroups * t.groupSlots, uint64_t{t.blockDim}) * t.segLen * s;
+}
 
 const GngGroupPhases& GngGroupPhasesOf(const GngPlanInput& in, GngGroupPhases* cache) {
   if (!cache->done) {

@@ -65,6 +65,27 @@ struct GngGroupPhases {
   bool streamed = false;      // a group exceeds every core's UB together: slices streamed twice
 };
 const GngGroupPhases& GngGroupPhasesOf(const GngPlanInput& in, GngGroupPhases* cache);
+// The plan's split-phase barrier (paramsSplitPhase): the part of it the dx of the last
+// whole-group tile hides, counted as that tile's dx bytes through the core's port (kTilingCost;
+// the vector work is not counted, so the estimate is low).
+double GngSplitPhaseHiddenUs(const GroupNormGradTiling& t);
+// Bytes of dy (or x) in the busiest core's slice of a split wave of `waveGroups` groups.
+uint64_t GngWaveSliceBytes(const GroupNormGradTiling& t, uint64_t waveGroups, uint64_t s);
+
+// What the modeled time of a tile launch depends on, for its busiest core.
+struct GngLoad {
+  uint64_t inBytes = 0;    // GM -> UB bytes of the busiest core (L2 hits included: they take its port)
+  uint64_t elems = 0;      // dy/x elements the busiest core computes on
+  uint64_t pieces = 0;     // row pieces among them
+  uint64_t syncs = 0;      // SyncAlls every core waits for
+  double hiddenUs = 0;     // of the last one: the core's busy time between a split-phase set and wait
+  uint64_t copySlots = 0;  // pieces of its typical dy load (the pipeline fill)
+};
+// max(HBM time of one pass, the busiest core's time) + its SyncAlls, as the simulator prices a
+// launch (docs/cost-model.md §2) with kTilingCost: the core's time is its busiest pipe (port or
+// the tile's vector cycles, an instruction-mix estimate) plus a pipeline fill (one dy load and
+// one chunk of dx) at the start and after each SyncAll (group_norm_grad_tiling_reread_groups.cpp).
+double GngModeledUs(const GroupNormGradTiling& t, uint64_t s, const GngLoad& load);
 
 // One candidate: returns true when it takes the request, with *t filled or, if no tiling exists
 // after all, *why set. The group-phase candidates read the shared plan through `cache`.

@@ -9,7 +9,7 @@
 //                hidden under the dx of the groups wholly inside the share (the share's bytes
 //                must then fit the core's L2 share three times over).
 // It replaces the shared group-phase plan (whole groups, then split waves with one SyncAll each)
-// only where its modeled time is lower; both are priced by ModeledUs below with kTilingCost
+// only where its modeled time is lower; both are priced by GngModeledUs below with kTilingCost
 // (docs/cost-model.md §4). SD-VAE 512 ch 128x128 fp32: 32 groups of 1 MiB per tensor, one per
 // core, owner layout: no SyncAll instead of 11, 94.2 -> ~76 us.
 #include <algorithm>
@@ -22,16 +22,6 @@ namespace normgrad {
 namespace {
 
 constexpr double kVectorIssueCycles = 10.0;  // one vector instruction's issue (docs/cost-model.md §3)
-
-// What the modeled time of a group-phase launch depends on, for its busiest core.
-struct GngLoad {
-  uint64_t inBytes = 0;  // GM -> UB bytes of the busiest core (L2 hits included: they take its port)
-  uint64_t elems = 0;    // dy/x elements the busiest core computes on
-  uint64_t pieces = 0;   // row pieces among them
-  uint64_t syncs = 0;    // SyncAlls every core waits for
-  double hiddenUs = 0;   // of the last one: the core's busy time between a split-phase set and wait
-  uint64_t copySlots = 0;  // pieces of its typical dy load (the pipeline fill)
-};
 
 // Vector cycles of the tile (op_kernel/group_norm_grad_tile.h) per element and per piece of len
 // elements, fitted to the simulator's counts (ESTIMATE, docs/cost-model.md §4): 64-lane repeats
@@ -49,10 +39,9 @@ double VectorCycles(const GroupNormGradTiling& t, uint64_t s, const GngLoad& loa
          kVectorIssueCycles * perPiece * static_cast<double>(load.pieces);
 }
 
-// max(HBM time of one pass, the busiest core's time) + its SyncAlls, as the simulator prices a
-// launch (docs/cost-model.md §2): the core's time is its busiest pipe (port or vector) plus a
-// pipeline fill (one dy load and one chunk of dx) at the start and after each SyncAll.
-double ModeledUs(const GroupNormGradTiling& t, uint64_t s, const GngLoad& load) {
+}  // namespace
+
+double GngModeledUs(const GroupNormGradTiling& t, uint64_t s, const GngLoad& load) {
   const double hbmBytes = 3.0 * static_cast<double>(t.n * t.c * t.hw * s);
   const double vectorUs = VectorCycles(t, s, load) / kTilingCost.cyclesPerUs;
   const double portUs = static_cast<double>(load.inBytes) / kTilingCost.coreDmaBytesPerUs;
@@ -63,6 +52,8 @@ double ModeledUs(const GroupNormGradTiling& t, uint64_t s, const GngLoad& load) 
   return std::max(hbmBytes / kTilingCost.hbmBytesPerUs, coreUs) +
          (load.syncs > 0 ? std::max(syncUs - std::min(load.hiddenUs, kTilingCost.syncAllUs), 0.0) : 0.0);
 }
+
+namespace {
 
 // The shared plan's busiest core: its whole groups plus its share of every split wave.
 GngLoad PlanLoad(const GngGroupPhases& plan, uint64_t s) {
@@ -83,10 +74,9 @@ GngLoad PlanLoad(const GngGroupPhases& plan, uint64_t s) {
   if (plan.rest == 0 && (t.needDgamma || t.needDbeta)) load.syncs = 1;
   if (t.paramsSplitPhase) {
     // The split-phase barrier is charged only past the dx the last tile writes between the set
-    // and the wait: its dx bytes through the core's port (the vector work is not counted).
-    const uint64_t perTile = t.wholeGroupsPerTile;
-    const uint64_t lastGroups = t.wholeGroupsPerCore - (t.wholeGroupsPerCore - 1) / perTile * perTile;
-    load.hiddenUs = static_cast<double>(lastGroups * t.channelsPerGroup * t.hw * s) / kTilingCost.coreDmaBytesPerUs;
+    // and the wait; with a split wave, its slice is read a second time (from the L2).
+    load.hiddenUs = GngSplitPhaseHiddenUs(t);
+    if (plan.rest > 0) load.inBytes += 2 * GngWaveSliceBytes(t, plan.rest, s);
   }
   return load;
 }
@@ -181,11 +171,13 @@ bool GngPlanRereadGroups(const GngPlanInput& in, GngGroupPhases* cache, GroupNor
   const uint64_t s = in.elemBytes;
   // Taken only when 2 % faster than the plan: the vector and fill terms are estimates (within
   // ~1 % of the simulator on the suite), and a tie keeps the plan's launches.
-  double best = 0.98 * ModeledUs(plan.t, s, PlanLoad(plan, s));
+  double best = 0.98 * GngModeledUs(plan.t, s, PlanLoad(plan, s));
   bool taken = false;
-  // The plan's chunk, or 2048: half the instructions per element, fewer slots a tile (which
-  // only the core's port feels, through a smaller resident last tile).
-  for (uint64_t chunk : {plan.t.chunkElems, uint64_t{2048}}) {
+  // The plan's chunk, 2048 or 4096: fewer instructions per element, fewer slots a tile (which
+  // only the core's port feels, through a smaller resident last tile). Not 8192: its estimate
+  // was up to 3 % low for 16-bit rows of 1024 (SD-UNet 640 ch 32x32 would take it and run 1.5 %
+  // slower than the plan).
+  for (uint64_t chunk : {plan.t.chunkElems, uint64_t{2048}, uint64_t{4096}}) {
     GroupNormGradTiling geometry = plan.t;
     geometry.chunkElems = chunk;
     for (GroupNormGradRereadLayout layout : {kGngRereadOwner, kGngRereadRuns, kGngRereadRunsSplitPhase}) {
@@ -193,7 +185,7 @@ bool GngPlanRereadGroups(const GngPlanInput& in, GngGroupPhases* cache, GroupNor
       GroupNormGradTiling t{};
       uint64_t most = 0;
       if (!PlanLayout(in, geometry, layout, &t, &most)) continue;
-      const double us = ModeledUs(t, s, RereadLoad(t, s, most));
+      const double us = GngModeledUs(t, s, RereadLoad(t, s, most));
       if (us < best) {
         best = us;
         *out = t;

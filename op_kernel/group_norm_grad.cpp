@@ -37,6 +37,29 @@ __aicore__ inline void GngSyncAllCores(const GroupNormGradTiling& t, const Group
   }
 }
 
+#if !defined(__NPU_ARCH__) || __NPU_ARCH__ != 1001
+// Whole groups plus one split wave with a split-phase barrier (paramsSplitPhase, A2/A3): the
+// wave's piece sums, then the whole groups (independent work; their phase raises the flag behind
+// its last sums, so the flag covers every sum this core writes), the wait, and the wave's dx from
+// a second read of its slice. The same sums in the same order as the SyncAll launch.
+template <typename T, typename Copy>
+__aicore__ inline void RunWaveSplitPhase(const GroupNormGradTiling& t, const GroupNormGradGm<T>& gm,
+                                         AscendC::TPipe* pipe) {
+  {
+    GroupNormGradSplitGroup<T, Copy> wave;
+    wave.Init(t, gm, pipe);
+    wave.SplitPhase(true);
+    pipe->Reset();
+  }
+  RunPhase<GroupNormGradWholeGroup<T, Copy>>(t, gm, pipe, true);
+  AscendC::CrossCoreWaitFlag(kGngParamsFlagId);
+  GroupNormGradSplitGroup<T, Copy> wave;
+  wave.Init(t, gm, pipe);
+  wave.SplitPhase(false);
+  pipe->Reset();
+}
+#endif
+
 // The group-phase modes: whole groups, split waves, dgamma/dbeta, as the mode lists them.
 template <typename T, typename Copy>
 __aicore__ inline void RunGroupPhases(const GroupNormGradTiling& t, const GroupNormGradGm<T>& gm,
@@ -59,6 +82,13 @@ __aicore__ inline void RunGroupPhases(const GroupNormGradTiling& t, const GroupN
       }
       return;
     case kGngWholeGroupSplit:  // whole groups, split waves (their SyncAll), dgamma/dbeta
+#if !defined(__NPU_ARCH__) || __NPU_ARCH__ != 1001
+      if (t.paramsSplitPhase) {  // one wave: its sums, the whole groups (they raise the flag), its dx
+        RunWaveSplitPhase<T, Copy>(t, gm, pipe);
+        if (params) RunPhase<GroupNormGradParams<T, Copy>>(t, gm, pipe, false);
+        return;
+      }
+#endif
       RunPhase<GroupNormGradWholeGroup<T, Copy>>(t, gm, pipe, true);
       RunPhase<GroupNormGradSplitGroup<T, Copy>>(t, gm, pipe, true);
       if (params) RunPhase<GroupNormGradParams<T, Copy>>(t, gm, pipe, false);

@@ -4,7 +4,9 @@
 //   - The range shares at most two groups with its neighbours, the one it starts in (head) and
 //     the one it ends in (tail). Per sample the core publishes its partial gamma-weighted sums
 //     (db, ds) of both and, after one SyncAll, adds the partials of every core sharing the group
-//     in core order, so all sharers compute the same bits run after run (no atomics).
+//     in core order, so all sharers compute the same bits run after run (no atomics). Ranges of
+//     whole groups (the tiling's choice where modeled faster, GngSlabExchanges false) share
+//     nothing: no partials, no barrier.
 //   - dgamma/dbeta of its own channels are sums over n of the row sums it holds in UB, n in
 //     order 0..N-1 like the params phase of the other modes.
 // So no per-(n, c) sums go through the workspace: only 16 bytes per core and sample, written
@@ -66,16 +68,18 @@ class GroupNormGradChannelSlab {
     if (t_->paramsSplitPhase) AscendC::CrossCoreSetFlag<0, PIPE_MTE3>(kGngSlabFlagId);
 #endif
     ParamGrads();  // needs nothing from other cores: done before waiting for them
-    AscendC::PipeBarrier<PIPE_ALL>();  // partials land before other cores read them
+    if (GngSlabExchanges(*t_)) {  // else every range is whole groups: nothing to wait for
+      AscendC::PipeBarrier<PIPE_ALL>();  // partials land before other cores read them
 #if !defined(__NPU_ARCH__) || __NPU_ARCH__ != 1001
-    if (t_->paramsSplitPhase) {
-      AscendC::CrossCoreWaitFlag(kGngSlabFlagId);  // every core's partials are stored
-    } else {
-      AscendC::SyncAll();
-    }
+      if (t_->paramsSplitPhase) {
+        AscendC::CrossCoreWaitFlag(kGngSlabFlagId);  // every core's partials are stored
+      } else {
+        AscendC::SyncAll();
+      }
 #else
-    AscendC::SyncAll();
+      AscendC::SyncAll();
 #endif
+    }
     if (shares) {
       GatherGroupSums();
       tile_.UseGatheredSums(gathered_.template Get<float>(), headGroup_);

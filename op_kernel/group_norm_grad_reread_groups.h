@@ -107,18 +107,7 @@ class GroupNormGradRereadGroups {
 
   // Pieces [p, end) in tiles: their sums to the workspace, or their dx.
   __aicore__ inline void DxOrSums(uint64_t p, uint64_t end, bool sums) {
-    const uint64_t cap = t_->splitTileSlots;
-    for (; p < end; p += cap) {
-      const uint32_t slots = static_cast<uint32_t>(end - p < cap ? end - p : cap);
-      tile_.CopyIn(p, slots);
-      tile_.Hold(p, slots);
-      if (sums) {
-        tile_.Sums(true);
-      } else {
-        tile_.Dx();
-      }
-      tile_.Release();
-    }
+    tile_.StreamPieces(p, end, t_->splitTileSlots, sums);
   }
 
   // One group larger than the tile: pass 1 for its sums, pass 2 (L2 hits) for dx.

@@ -82,10 +82,27 @@ class GroupNormGradTile {
     lead_ = copy_.Lead(piece0);
     sumsValid_ = false;
     gathered_ = false;
+    dyCast_.valid = false;
+    xCast_.valid = false;
   }
   __aicore__ inline void Release() {
     inDy_.FreeTensor(dy_);
     inX_.FreeTensor(x_);
+  }
+  // Pieces [p, end), `cap` slots a tile, each loaded, then its sums published to the workspace
+  // (sums) or its dx written with the sums read back from there, and released.
+  __aicore__ inline void StreamPieces(uint64_t p, uint64_t end, uint64_t cap, bool sums) {
+    for (; p < end; p += cap) {
+      const uint32_t slots = static_cast<uint32_t>(end - p < cap ? end - p : cap);
+      CopyIn(p, slots);
+      Hold(p, slots);
+      if (sums) {
+        Sums(true);
+      } else {
+        Dx();
+      }
+      Release();
+    }
   }
 
   // db, ds of every held piece; copied to the workspace planes when toWorkspace.
@@ -175,7 +192,15 @@ class GroupNormGradTile {
     curGroup_ = ~0ull;
     if (t_->hwParts == 1 && rs <= chunk) {
       const uint32_t rowsPerChunk = chunk / rs;
-      for (uint32_t s = 0; s < slots_; s += rowsPerChunk) {
+      const uint32_t chunks = (slots_ + rowsPerChunk - 1) / rowsPerChunk;
+      // Start with the chunk whose fp32 cast the sums left behind (their last one), when the
+      // copy path writes dx rows in any order (DataCopyPad; block copies pack them in order).
+      uint32_t first = 0;
+      if (!t_->blockCopyOnly && dyCast_.valid && dyCast_.offset % (rowsPerChunk * rs) == 0) {
+        first = dyCast_.offset / (rowsPerChunk * rs);
+      }
+      for (uint32_t k = 0; k < chunks; ++k) {
+        const uint32_t s = (first + k) % chunks * rowsPerChunk;
         uint32_t rows = slots_ - s < rowsPerChunk ? slots_ - s : rowsPerChunk;
         DxRows(s, rows);
       }
@@ -223,33 +248,51 @@ class GroupNormGradTile {
  private:
   __aicore__ inline AscendC::LocalTensor<float> Fold() { return fold_.template Get<float>(); }
 
-  // A copy of the fp32 dy view that the sums may modify (fp16/bf16 views already are copies).
+  // A copy of the fp32 dy view that the sums may modify (fp16/bf16 views already are copies, so
+  // the cast they hold is no longer dy's).
   __aicore__ inline AscendC::LocalTensor<float> OwnDy(const AscendC::LocalTensor<float>& dyF, uint32_t n) {
     if constexpr (AscendC::IsSameType<T, float>::value) {
       AscendC::LocalTensor<float> f = dyF_.template Get<float>();
       AscendC::DataCopy(f, dyF, n);
       return f;
     } else {
+      dyCast_.valid = false;
       return dyF;
     }
+  }
+
+  // The elements [offset, offset + n) of the held tile cast to fp32 in `buf` (16-bit data). A
+  // tile that is one chunk (channel slabs, small whole groups) is cast once for the sums and the
+  // same view serves dx: two of the five casts per element saved. A new Hold forgets it.
+  struct GngCastView {
+    uint32_t offset = 0;
+    uint32_t n = 0;
+    bool valid = false;
+  };
+  __aicore__ inline AscendC::LocalTensor<float> CastOnce(AscendC::TBuf<AscendC::TPosition::VECCALC>& buf,
+                                                         const AscendC::LocalTensor<T>& src, GngCastView& view,
+                                                         uint32_t offset, uint32_t n) {
+    AscendC::LocalTensor<float> f = buf.template Get<float>();
+    if (view.valid && view.offset == offset && view.n == n) return f;
+    AscendC::Cast(f, src[offset], AscendC::RoundMode::CAST_NONE, n);
+    view.offset = offset;
+    view.n = n;
+    view.valid = true;
+    return f;
   }
 
   __aicore__ inline AscendC::LocalTensor<float> DyFloat(uint32_t offset, uint32_t n) {
     if constexpr (AscendC::IsSameType<T, float>::value) {
       return dy_[offset];
     } else {
-      AscendC::LocalTensor<float> f = dyF_.template Get<float>();
-      AscendC::Cast(f, dy_[offset], AscendC::RoundMode::CAST_NONE, n);
-      return f;
+      return CastOnce(dyF_, dy_, dyCast_, offset, n);
     }
   }
   __aicore__ inline AscendC::LocalTensor<float> XFloat(uint32_t offset, uint32_t n) {
     if constexpr (AscendC::IsSameType<T, float>::value) {
       return x_[offset];
     } else {
-      AscendC::LocalTensor<float> f = xF_.template Get<float>();
-      AscendC::Cast(f, x_[offset], AscendC::RoundMode::CAST_NONE, n);
-      return f;
+      return CastOnce(xF_, x_, xCast_, offset, n);
     }
   }
 
@@ -403,6 +446,8 @@ class GroupNormGradTile {
   uint32_t lead_ = 0;  // block-copy mode: lane of piece0_'s sums (piece0_ % 8)
   uint32_t wsBatch_ = 0;
   bool sumsValid_ = false;
+  GngCastView dyCast_;  // what dyF_ / xF_ hold (16-bit data)
+  GngCastView xCast_;
   uint64_t curGroup_ = ~0ull;
   float c2_ = 0.0f, c3_ = 0.0f, rstd_ = 0.0f;
 };

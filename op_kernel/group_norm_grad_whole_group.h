@@ -6,7 +6,7 @@
 
 namespace normgrad {
 
-// Hardware flag of the split-phase params barrier (ids 0-10 are the kernel's; SyncAll uses 11-14).
+// Hardware flag of the split-phase barrier (ids 0-10 are the kernel's; SyncAll uses 11-14).
 constexpr uint16_t kGngParamsFlagId = 0;
 
 template <typename T, typename Copy>
@@ -41,9 +41,11 @@ class GroupNormGradWholeGroup {
   }
 
  private:
-  // Split-phase params barrier (paramsSplitPhase, A2/A3): every sum dgamma/dbeta read of this core
-  // is stored once the last tile's are, so the set rides the MTE3 queue behind those stores and the
-  // last tile's dx (its own groups' sums only) runs before the entry waits (group_norm_grad.cpp).
+  // Split-phase barrier (paramsSplitPhase, A2/A3): every sum this core writes (its whole groups',
+  // and with kGngWholeGroupSplit its wave slice's, stored before this phase) is stored once the
+  // last tile's are, so the set rides the MTE3 queue behind those stores and the last tile's dx
+  // (its own groups' sums only) runs before the entry waits (group_norm_grad.cpp) for the sums
+  // dgamma/dbeta and the wave's dx read.
   __aicore__ inline void RaiseParamsFlag() {
 #if !defined(__NPU_ARCH__) || __NPU_ARCH__ != 1001
     if (t_->paramsSplitPhase) AscendC::CrossCoreSetFlag<0, PIPE_MTE3>(kGngParamsFlagId);

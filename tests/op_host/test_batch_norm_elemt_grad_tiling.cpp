@@ -90,13 +90,20 @@ TEST(BatchNormElemtGradTiling, ResNetStage4Fp16UsesChannelSlabs) {
   EXPECT_EQ(t.channelSlabs.rowsPerTile, 2u);  // 188,416 / (2112 * 36)
 }
 
-TEST(BatchNormElemtGradTiling, SmallNcInputUsesOneCoreWithWholeRows) {
+TEST(BatchNormElemtGradTiling, SmallNcInputSpreadsOverAFewCores) {
+  // 30 KiB of traffic: 30 cores' worth of 1 KiB, but each core reads the statistics as scalars
+  // (at least six 64-byte cache lines), so 1 + 4.5 % of 30 KiB / 384 bytes = 4 cores, each 32
+  // channels of all 20 rows.
   BatchNormElemtGradTiling t = Tile(Problem(20, 128, 1, kDtypeFloat32));
   EXPECT_EQ(t.mode, kBnElemtChannelSlabs);
-  EXPECT_EQ(t.blockDim, 1u);  // 30 KiB of traffic: under two cores' worth of 16 KiB
-  EXPECT_EQ(t.channelSlabs.channelsPerCore, 128u);
-  EXPECT_EQ(t.channelSlabs.rowPitch, 128u);
+  EXPECT_EQ(t.blockDim, 4u);
+  EXPECT_EQ(t.channelSlabs.channelsPerCore, 32u);
+  EXPECT_EQ(t.channelSlabs.batchesPerCore, 20u);
+  EXPECT_EQ(t.channelSlabs.rowPitch, 32u);
   EXPECT_EQ(t.channelSlabs.rowsPerTile, 20u);
+  EXPECT_EQ(Tile(Problem(20, 128, 1, kDtypeBfloat16)).blockDim, 2u);  // 15 KiB
+  // Under 2 KiB of traffic in all: one core.
+  EXPECT_EQ(Tile(Problem(2, 64, 1, kDtypeFloat32)).blockDim, 1u);
 }
 
 TEST(BatchNormElemtGradTiling, FewChannelsSplitBatchesToo) {

@@ -79,7 +79,8 @@ def check(args, out=None):
 # Each shape exercises one path of the kernel (see docs/batch_norm_elemt_backward.md).
 SHAPES = {
     "reference example [1, 2, 4]": (1, 2, 4),
-    "[N, C] 20x128, hw = 1: channel slabs, one core": (20, 128),
+    "[N, C] 20x128, hw = 1: channel slabs, 4 cores of 32 channels": (20, 128),
+    "[N, C] 2x64, hw = 1: channel slabs, one core": (2, 64),
     "hw = 7, odd C: channel slabs with 32-byte row padding": (3, 37, 7),
     "hw = 49, ResNet stage-4 row, many cores": (4, 96, 7, 7),
     "hw = 600: row scalars, tiles end at row ends": (2, 5, 600),

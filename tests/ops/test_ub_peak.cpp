@@ -103,11 +103,12 @@ TEST_F(UbPeak, GroupNormEveryMode) {
       {"ascend910b", 1, 16, 512 * 512, 1, ACL_FLOAT, kDtypeFloat32, true, kGngTwoPass},
       // Re-read groups: core k owns group k (two passes; runs of groups), balanced runs.
       {"ascend910b", 2, 320, 64 * 64, 32, ACL_FLOAT, kDtypeFloat32, true, kGngRereadGroups},
-      {"ascend910b", 4, 256, 256, 32, ACL_FLOAT16, kDtypeFloat16, true, kGngRereadGroups},
+      {"ascend910b", 4, 256, 1024, 32, ACL_FLOAT16, kDtypeFloat16, true, kGngRereadGroups},
       {"ascend910b", 1, 600, 9000, 100, ACL_FLOAT, kDtypeFloat32, true, kGngRereadGroups},
       {"ascend910b", 8, 128, 3136, 32, ACL_FLOAT16, kDtypeFloat16, true, kGngRereadGroups},  // split phase
       {"ascend910b", 2, 320, 64 * 64, 32, ACL_FLOAT16, kDtypeFloat16, false, kGngParamsOnly},
-      {"ascend910b", 2, 640, 256, 32, ACL_FLOAT, kDtypeFloat32, true, kGngChannelSlab},
+      {"ascend910b", 2, 640, 256, 32, ACL_FLOAT, kDtypeFloat32, true, kGngChannelSlab},  // whole groups
+      {"ascend910b", 8, 96, 256, 8, ACL_FLOAT16, kDtypeFloat16, true, kGngChannelSlab},   // spread
       {"ascend910b", 16, 64, 1, 8, ACL_FLOAT, kDtypeFloat32, true, kGngSampleRows},
   };
   for (const GnCase& k : cases) {
