@@ -74,11 +74,17 @@ double MinBytes(const LayerNormGradTiling& t) {
 }
 
 
-void PlanReduce(LayerNormGradTiling& t, uint32_t budget) {
+void PlanReduce(LayerNormGradTiling& t, uint32_t budget, const SocFeatures& soc) {
   t.reduce.cols = static_cast<uint32_t>(AlignUp(CeilDiv(t.cols, t.blockDim), 16));
   uint64_t perCol = (uint64_t(t.rowRanges) + 2) * 4;
   uint64_t cr = budget / perCol / 16 * 16;
   t.reduce.chunkCols = static_cast<uint32_t>(std::max<uint64_t>(16, std::min<uint64_t>(cr, t.reduce.cols)));
+  // The barrier before stage 2: a SyncAll costs syncAllUs; split phase (set after the partials,
+  // dx of the last batch, wait) costs max(0, syncAllUs - that dx work) (docs/cost-model.md §2),
+  // never more, and spares the SyncAll's drain. So split phase wherever the hardware flags exist
+  // (A2/A3) and the mode publishes its partials before the last batch's dx (the batch modes).
+  const bool stage2 = t.rowRanges > 1 && LnCallFactsOf(t).needParams;
+  t.reduce.splitPhase = stage2 && soc.hasHardSyncAll && t.mode != kLnTwoPass ? 1 : 0;
 }
 
 // What the split search holds fixed for a call.
@@ -247,7 +253,7 @@ LayerNormGradTilingResult LayerNormGradComputeTiling(const LayerNormGradTilingIn
     t.rowSlices.exchangeSync = LnRowSlicesExchangeSync(t, soc);
     t.mainUbBytes = LayerNormGradMainUbBytes(t);
     PlanWorkspace(t);
-    PlanReduce(t, budget);
+    PlanReduce(t, budget, soc);
     res.ok = true;
     return res;
   }

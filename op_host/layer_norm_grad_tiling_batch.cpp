@@ -20,7 +20,8 @@ constexpr double kLnOpsChunked16 = 17.0, kLnOpsChunked32 = 12.0, kLnOpsWhole16 =
 constexpr double kLnRowChunkExtraOps = 4.0;
 // rowSlices.paramsAfterSet: dgamma/dbeta after the flag's set take (cast dy, cast x,) centre,
 // product, Axpy and Add per element of a deferred chunk, of which Add and Axpy leave pass 1 (16-bit
-// also the product: s2 then sums g * (x - mean) from g); fp32 with a weight forms g once more for dx.
+// also the product: s2 then sums g * (x - mean) from g); fp32 with a weight forms g once more for
+// dx, also after the set (ParamsChunk).
 constexpr double kLnOpsParamsAfterSet16 = 6.0, kLnOpsParamsAfterSet32 = 4.0;
 constexpr double kLnOpsLeavingPass1_16 = 3.0, kLnOpsLeavingPass1_32 = 2.0;
 constexpr double kLnIssueCycles = 10.0;
@@ -154,12 +155,16 @@ double LnBatchModelUs(const LayerNormGradTiling& t, uint64_t rowsMax) {
   // rowSlices.paramsAfterSet leading chunks of each batch sum dgamma/dbeta after the set.
   const double late = std::min<double>(t.rowSlices.paramsAfterSet, double(chunks));
   const double lateCols = std::min<double>(late * t.chunkCols, t.sliceCols);
-  const double afterOps = f.dataBytes == 2 ? kLnOpsParamsAfterSet16 : kLnOpsParamsAfterSet32;
   const double gAgain = f.dataBytes == 4 && f.hasWeight ? 1.0 : 0.0;
-  const double lateCycles = vecCycles(1.0, lateCols, late, afterOps);
+  const double afterOps = f.dataBytes == 2 ? kLnOpsParamsAfterSet16 : kLnOpsParamsAfterSet32 + gAgain;
+  // Ops that move between passes change no per-row or per-chunk overhead, only their own repeats and issues.
+  const auto opCycles = [](double cols, double nChunks, double perElem) {
+    return cols * perElem / kLnLanesPerRepeat + nChunks * perElem * kLnIssueCycles;
+  };
+  const double lateCycles = opCycles(lateCols, late, afterOps);
+  const double leaving = f.dataBytes == 2 ? kLnOpsLeavingPass1_16 : kLnOpsLeavingPass1_32;
   const double vecUs = (vecCycles(double(rowsMax), t.sliceCols, double(chunks), ops) +
-                        double(rowsMax) * (lateCycles + (gAgain > 0 ? vecCycles(1.0, lateCols, late, gAgain) : 0.0) -
-                                           vecCycles(1.0, lateCols, late, f.dataBytes == 2 ? kLnOpsLeavingPass1_16 : kLnOpsLeavingPass1_32))) /
+                        double(rowsMax) * (lateCycles - opCycles(lateCols, late, leaving))) /
                        kTilingCost.cyclesPerUs;
   // A split-phase wait is charged only the part of syncAllUs that the work since the set leaves
   // uncovered (docs/cost-model.md §2).

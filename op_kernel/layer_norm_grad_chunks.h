@@ -106,7 +106,7 @@ class LayerNormGradChunks : public LayerNormGradBatch<T, Copy> {
       }
       if (t_.needDx) {
         // fp32 chunks whose dgamma/dbeta come later keep dy resident: g goes to the work row
-        // (p is dead) and DxChunk forms it again.
+        // (p is dead) and ParamsChunk forms it again over dy.
         const bool keepDy = kFloatIn && !params && t_.hasWeight;
         AscendC::LocalTensor<float> g = keepDy ? xhatF_[Work(r)] : GRow(dyRow, gamma, cw);
         if (keepDy) AscendC::Mul(g, dyRow, gamma, cnt);
@@ -118,12 +118,17 @@ class LayerNormGradChunks : public LayerNormGradBatch<T, Copy> {
 
   // dgamma/dbeta sums alone for chunk [c0, c0 + cw), from the resident dy and x (pass 1 left them
   // untouched: g and x - mean went to the fp32 work rows). The same per-column row order as
-  // AccumulateChunk, so the sums are bitwise those of the fused pass.
+  // AccumulateChunk, so the sums are bitwise those of the fused pass. fp32 with a weight then forms
+  // g over the resident dy for DxChunk: work that needs no other slice's sums, so it too runs
+  // while the exchange flag is pending.
   __aicore__ inline void ParamsChunk(uint32_t n, uint32_t c0) {
     const uint32_t cw = ChunkWidth(c0);
     const int32_t cnt = static_cast<int32_t>(cw);
     const uint32_t accOff = t_.accResident ? c0 : 0;
     if (!t_.accResident) ZeroSums(cw);
+    const bool gHere = kFloatIn && t_.needDx && t_.hasWeight;
+    AscendC::LocalTensor<float> gamma;
+    if (gHere) gamma = GammaChunk(c0, cw);
     for (uint32_t r = 0; r < n; ++r) {
       AscendC::LocalTensor<float> dyRow = DyRow(r, c0, cw);
       if (t_.needDbeta) AscendC::Add(dbetaF_[accOff], dbetaF_[accOff], dyRow, cnt);
@@ -132,6 +137,7 @@ class LayerNormGradChunks : public LayerNormGradBatch<T, Copy> {
         AscendC::Mul(p, dyRow, p, cnt);
         AscendC::Axpy(dgammaF_[accOff], p, rstdF_.GetValue(r), cnt);
       }
+      if (gHere) AscendC::Mul(dyRow, dyRow, gamma, cnt);
     }
     if (!t_.accResident) FlushSums(c0, cw, 0);
   }
@@ -205,10 +211,8 @@ class LayerNormGradChunks : public LayerNormGradBatch<T, Copy> {
     const uint32_t cw = ChunkWidth(c0);
     const int32_t cnt = static_cast<int32_t>(cw);
     const bool recompute = recompute_;
-    // fp32 chunks whose dgamma/dbeta came after the exchange flag's set still hold dy, not g.
-    const bool dyKept = kFloatIn && recompute && t_.hasWeight && c0 < t_.rowSlices.paramsAfterSet * t_.chunkCols;
     AscendC::LocalTensor<float> gamma;
-    if ((recompute && t_.hasWeight && !kFloatIn) || dyKept) gamma = GammaChunk(c0, cw);
+    if (recompute && t_.hasWeight && !kFloatIn) gamma = GammaChunk(c0, cw);
     const float invD = 1.0f / static_cast<float>(t_.cols);
     for (uint32_t r = 0; r < n; ++r) {
       const float rstd = rstdF_.GetValue(r);
@@ -218,7 +222,6 @@ class LayerNormGradChunks : public LayerNormGradBatch<T, Copy> {
       const float xCoef = -meanGx * rstd;  // the work rows hold x - mean, not x-hat
       if (recompute) {
         g = kFloatIn ? GResident(r, c0) : GRow(DyRow(r, c0, cw), gamma, cw);
-        if (dyKept) AscendC::Mul(g, g, gamma, cnt);
         if constexpr (!kFloatIn) {
           const float mean = meanF_.GetValue(r);
           if (RawXIsExactEnough(mean, rstd)) {

@@ -16,6 +16,7 @@ class LayerNormGradWholeRows : public LayerNormGradChunks<T, Copy> {
       const uint64_t r0 = this->rowStart_ + static_cast<uint64_t>(batch) * this->t_.rowsPerBatch;
       this->CopyIn(r0, n);
       for (uint32_t c0 = 0; c0 < this->sliceCols_; c0 += this->t_.chunkCols) this->AccumulateChunk(n, c0);
+      if (this->PublishEarly(this->BatchRows(batch + 1) == 0)) this->PublishParams();
       if (this->t_.needDx) {
         this->FinishRowSums(n);
         for (uint32_t c0 = 0; c0 < this->sliceCols_; c0 += this->t_.chunkCols) this->DxChunk(n, c0);
@@ -25,7 +26,7 @@ class LayerNormGradWholeRows : public LayerNormGradChunks<T, Copy> {
     }
     this->DrainDx();
     this->FinishDense();
-    this->FlushResidentSums();
+    this->PublishParams();
   }
 };
 
