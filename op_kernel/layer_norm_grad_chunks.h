@@ -144,18 +144,22 @@ class LayerNormGradChunks : public LayerNormGradBatch<T, Copy> {
 
   // Single chunk (!recompute_): the work tiles hold all n rows at the stride of the resident
   // inputs, so the steps without per-row scalars (casts, products) run once over the whole tile;
-  // pad columns between rows compute garbage that nothing reads.
-  __aicore__ inline void AccumulateTile(uint32_t n) {
+  // pad columns between rows compute garbage that nothing reads. `parts` may run the dgamma/dbeta
+  // sums (kTileParams, with the centring) and the row sums (kTileRowSums, from the work tiles the
+  // first call left) as two calls, so the partials can be published in between.
+  static constexpr uint32_t kTileParams = 1, kTileRowSums = 2, kTileAll = 3;
+  __aicore__ inline void AccumulateTile(uint32_t n, uint32_t parts = kTileAll) {
     const uint32_t cw = sliceCols_, w = t_.chunkCols;
     const int32_t cnt = static_cast<int32_t>(cw), all = static_cast<int32_t>(n * w);
-    if (!t_.accResident) ZeroSums(cw);
-    AscendC::LocalTensor<float> gamma;
-    if (t_.needDx && t_.hasWeight) gamma = GammaChunk(0, cw);
     AscendC::LocalTensor<float> dy;
     if constexpr (AscendC::IsSameType<T, float>::value) {
       dy = dyIn_;
     } else {
       dy = dyF_;
+    }
+    if ((parts & kTileParams) == 0) return TileRowSums(n, dy);
+    if (!t_.accResident) ZeroSums(cw);
+    if constexpr (!AscendC::IsSameType<T, float>::value) {
       AscendC::Cast(dyF_, dyIn_, AscendC::RoundMode::CAST_NONE, static_cast<uint32_t>(all));
     }
     if (needX_) {
@@ -178,15 +182,23 @@ class LayerNormGradChunks : public LayerNormGradBatch<T, Copy> {
       AscendC::Mul(tmpF_, dy, xhatF_, all);
       for (uint32_t r = 0; r < n; ++r) AscendC::Axpy(dgammaF_, tmpF_[r * w], rstdF_.GetValue(r), cnt);
     }
-    if (t_.needDx) {
-      for (uint32_t r = 0; r < n; ++r) {
-        if (t_.hasWeight) AscendC::Mul(dy[r * w], dy[r * w], gamma, cnt);  // g over dy
-        AccumulateLanes(acc1_[r * kRowSumsLanes], dy[r * w], cw);
-      }
-      AscendC::Mul(tmpF_, dy, xhatF_, all);
-      for (uint32_t r = 0; r < n; ++r) AccumulateLanes(acc2_[r * kRowSumsLanes], tmpF_[r * w], cw);
-    }
+    if (parts & kTileRowSums) TileRowSums(n, dy);
     if (!t_.accResident) FlushSums(0, cw, 0);
+  }
+
+  // AccumulateTile's row sums: g over dy, x-hat in xhatF_.
+  __aicore__ inline void TileRowSums(uint32_t n, const AscendC::LocalTensor<float>& dy) {
+    if (!t_.needDx) return;
+    const uint32_t cw = sliceCols_, w = t_.chunkCols;
+    const int32_t cnt = static_cast<int32_t>(cw), all = static_cast<int32_t>(n * w);
+    AscendC::LocalTensor<float> gamma;
+    if (t_.hasWeight) gamma = GammaChunk(0, cw);
+    for (uint32_t r = 0; r < n; ++r) {
+      if (t_.hasWeight) AscendC::Mul(dy[r * w], dy[r * w], gamma, cnt);  // g over dy
+      AccumulateLanes(acc1_[r * kRowSumsLanes], dy[r * w], cw);
+    }
+    AscendC::Mul(tmpF_, dy, xhatF_, all);
+    for (uint32_t r = 0; r < n; ++r) AccumulateLanes(acc2_[r * kRowSumsLanes], tmpF_[r * w], cw);
   }
 
   // sum1_/sum2_[r] = this slice's row sums of the batch, ready for scalar reads and MTE3.
