@@ -148,6 +148,33 @@ def test_parameter_sums_between_flag_set_and_wait(shape, dtype, mask):
     run_and_check(*make_inputs(rng, shape, 1, dtype, with_weight=False), mask=mask)
 
 
+# Stage 2 waits on a split-phase flag on A2/A3: each core stores its dgamma/dbeta partials, raises
+# the flag, writes dx of its last batch, then waits. Whole rows in one tile (the last batch sums its
+# rows after the set, its short batch goes first: 247 rows on 7 ranges), whole rows in two chunks
+# (1700 x 8200), short rows (149 x 96) and rows split over cores (300 x 12000); with every output,
+# the parameter gradients alone and dx with one of them; run twice, bitwise the same.
+SPLIT_PHASE = [((247, 768), F32), ((247, 768), BF16), ((1700, 8200), F32), ((149, 96), F32),
+               ((300, 12000), F32)]
+
+
+@pytest.mark.parametrize("mask", [(True, True, True), (False, True, True), (True, False, True)],
+                         ids=["all", "params only", "dx and dbeta"])
+@pytest.mark.parametrize("shape,dtype", SPLIT_PHASE, ids=["one tile", "one tile bf16", "two chunks",
+                                                          "short rows", "row slices"])
+def test_stage2_waits_on_a_flag_raised_after_the_partials(shape, dtype, mask):
+    rng = np.random.default_rng(37)
+    args = make_inputs(rng, shape, 1, dtype)
+    with _native.soc("ascend910b"):
+        got = run_and_check(*args, mask=mask)
+        (launch,) = _native.last_run()
+        assert all(c["syncAll"] == 0 and c["crossCoreWaits"] >= 1 for c in launch["cores"])
+        again = normgrad.layer_norm_backward(*args, None, mask)
+    for a, b in zip(got, again, strict=True):
+        if a is not None:
+            np.testing.assert_array_equal(a.view(np.uint16 if a.itemsize == 2 else np.uint32),
+                                          b.view(np.uint16 if b.itemsize == 2 else np.uint32))
+
+
 # Short whole rows go through level-0 instructions that repeat over the rows of a batch: more
 # than 255 rows per batch on A2 (D = 7, 1100 rows per core: the repeat limit splits the batch), a
 # masked tail piece after a full one (D = 100), and the Swin row length.
