@@ -14,6 +14,7 @@
 #include <cstdio>
 
 #include "layer_norm_grad_tiling_modes.h"
+#include "tiling_cost.h"
 #include "tiling_math.h"
 
 namespace normgrad {
@@ -63,6 +64,17 @@ uint64_t SideBytes(const LayerNormGradTiling& t) {
   return bytes;
 }
 
+
+// A split's modeled time for the search: the batch mode's (LnBatchModelUs) with the side traffic
+// (SideBytes) and gamma read once per row range in its stream, plus the barrier before stage 2
+// when there are partials (charged whole: what the last batch covers of it is left out).
+double PlanModelUs(const LayerNormGradTiling& t, uint64_t rowsMax) {
+  const LnCallFacts f = LnCallFactsOf(t);
+  const double gammaPerRange =
+      f.needDx && f.hasWeight && t.gammaResident ? double(t.rowRanges - 1) * double(t.cols) * f.weightBytes : 0.0;
+  const bool stage2 = f.needParams && t.rowRanges > 1;
+  return LnBatchModelUs(t, rowsMax, double(SideBytes(t)) + gammaPerRange) + (stage2 ? kTilingCost.syncAllUs : 0.0);
+}
 
 // The minimum traffic: dy and x read, dx written, gamma read, dgamma and dbeta written (what is
 // requested of them; the O(M) statistics left out).
@@ -216,7 +228,7 @@ LayerNormGradTilingResult LayerNormGradComputeTiling(const LayerNormGradTilingIn
   for (uint64_t k = kStart; k <= cores; ++k) {
     if (found && k > kMax) break;  // slices under kMinSliceCols only when nothing else fits
     if (!PlanSplit(t, k, search, &rowsMax)) continue;
-    const double us = LnBatchModelUs(t, rowsMax);
+    const double us = PlanModelUs(t, rowsMax);
     // A plan that re-reads gamma past the traffic target loses to any that does not, whatever
     // its time (1 x 1 000 000 bf16 on 34 cores: 4 % faster, 22 % more bytes).
     const bool lean = LnGammaRereadBytes(t, rowsMax) <= kSideTrafficShare * MinBytes(t);
@@ -226,10 +238,13 @@ LayerNormGradTilingResult LayerNormGradComputeTiling(const LayerNormGradTilingIn
       bestUs = us;
       best = t;
     }
-    // Splits compete with whole rows that leave cores idle (the dgamma/dbeta partials cap the
-    // ranges: 2048 bf16 rows get 30) or that fit only as narrow chunks of one row per batch
-    // (training series: 12288 fp32 in 256 KiB pay about 20 instruction issues per row and chunk).
-    if (k == 1 && t.blockDim == cores && !(t.blockCopy && t.chunkCols < t.sliceStride)) break;
+    // On A2/A3 splits always compete with whole rows: fewer row ranges write fewer dgamma/dbeta
+    // partials and read gamma fewer times (PlanModelUs), which can outweigh the exchange whose
+    // waits the work after the flag's set covers (2048 x 4096 fp32: 12 ranges of 4 slices, 76.7 ->
+    // 75.4 us). On the training series (soft SyncAll, nothing to cover it) only whole rows that
+    // leave cores idle (the partials cap the ranges) or that fit only as narrow chunks of one row
+    // per batch (12288 fp32 in 256 KiB pay about 20 instruction issues per row and chunk) do.
+    if (t.blockCopy && k == 1 && t.blockDim == cores && t.chunkCols >= t.sliceStride) break;
   }
   // Every core reads the row sums of all slices of its range: with few rows and many slices that
   // outweighs the rows (1 x 16384 bf16 in 16 slices: 6 % of the minimum traffic). Then fewer

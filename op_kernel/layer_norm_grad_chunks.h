@@ -118,17 +118,17 @@ class LayerNormGradChunks : public LayerNormGradBatch<T, Copy> {
 
   // dgamma/dbeta sums alone for chunk [c0, c0 + cw), from the resident dy and x (pass 1 left them
   // untouched: g and x - mean went to the fp32 work rows). The same per-column row order as
-  // AccumulateChunk, so the sums are bitwise those of the fused pass. fp32 with a weight then forms
-  // g over the resident dy for DxChunk: work that needs no other slice's sums, so it too runs
-  // while the exchange flag is pending.
+  // AccumulateChunk, so the sums are bitwise those of the fused pass. fp32 then forms rstd * g
+  // over the resident dy for DxChunk: work that needs no other slice's sums, so it too runs while
+  // the exchange flag is pending.
   __aicore__ inline void ParamsChunk(uint32_t n, uint32_t c0) {
     const uint32_t cw = ChunkWidth(c0);
     const int32_t cnt = static_cast<int32_t>(cw);
     const uint32_t accOff = t_.accResident ? c0 : 0;
     if (!t_.accResident) ZeroSums(cw);
-    const bool gHere = kFloatIn && t_.needDx && t_.hasWeight;
+    const bool gHere = kFloatIn && t_.needDx;
     AscendC::LocalTensor<float> gamma;
-    if (gHere) gamma = GammaChunk(c0, cw);
+    if (gHere && t_.hasWeight) gamma = GammaChunk(c0, cw);
     for (uint32_t r = 0; r < n; ++r) {
       AscendC::LocalTensor<float> dyRow = DyRow(r, c0, cw);
       if (t_.needDbeta) AscendC::Add(dbetaF_[accOff], dbetaF_[accOff], dyRow, cnt);
@@ -137,7 +137,10 @@ class LayerNormGradChunks : public LayerNormGradBatch<T, Copy> {
         AscendC::Mul(p, dyRow, p, cnt);
         AscendC::Axpy(dgammaF_[accOff], p, rstdF_.GetValue(r), cnt);
       }
-      if (gHere) AscendC::Mul(dyRow, dyRow, gamma, cnt);
+      if (gHere) {
+        if (t_.hasWeight) AscendC::Mul(dyRow, dyRow, gamma, cnt);
+        AscendC::Muls(dyRow, dyRow, rstdF_.GetValue(r), cnt);
+      }
     }
     if (!t_.accResident) FlushSums(c0, cw, 0);
   }
@@ -223,6 +226,8 @@ class LayerNormGradChunks : public LayerNormGradBatch<T, Copy> {
     const uint32_t cw = ChunkWidth(c0);
     const int32_t cnt = static_cast<int32_t>(cw);
     const bool recompute = recompute_;
+    // fp32 chunks whose dgamma/dbeta came after the exchange flag's set hold rstd * g (ParamsChunk).
+    const bool gScaled = kFloatIn && recompute && c0 < t_.rowSlices.paramsAfterSet * t_.chunkCols;
     AscendC::LocalTensor<float> gamma;
     if (recompute && t_.hasWeight && !kFloatIn) gamma = GammaChunk(c0, cw);
     const float invD = 1.0f / static_cast<float>(t_.cols);
@@ -242,6 +247,11 @@ class LayerNormGradChunks : public LayerNormGradBatch<T, Copy> {
           }
         }
         xs = CenteredX(r, c0, cw);
+        if (gScaled) {  // dx = rstd * g - rstd * s1/D + rstd * xCoef * (x - mean)
+          AscendC::Adds(g, g, -rstd * meanG, cnt);
+          AscendC::Axpy(g, xs, rstd * xCoef, cnt);
+          continue;
+        }
       } else {
         g = GResident(r, 0);
         xs = xhatF_[Work(r)];

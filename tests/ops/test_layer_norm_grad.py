@@ -133,7 +133,7 @@ def test_16bit_chunked_dx_with_a_large_mean(shape, mask, offset, dtype):
 # between raising the exchange flag and waiting on it, from the resident dy and x: every chunk of
 # one batch (8 x 65536 bf16), the first of two over four batches with resident sums (100 x 10000
 # bf16), all three with the sums streamed to the outputs per chunk (1 x 500000 fp16), and fp32,
-# whose pass 1 then keeps dy and forms g again for dx (64 x 32768, four batches); each with every
+# whose pass 1 then keeps dy and forms rstd * g after the set (64 x 32768, four batches); each with every
 # output, one parameter gradient, and without weight.
 AFTER_SET = [((8, 65536), BF16), ((100, 10000), BF16), ((1, 500000), F16), ((64, 32768), F32)]
 
