@@ -139,7 +139,7 @@ double LnGammaRereadBytes(const LayerNormGradTiling& t, uint64_t rowsMax) {
 // Modeled time of a split (docs/cost-model.md §4): the larger of the stream at min(HBM, cores
 // x per-core DMA) and one core's vector work (the instruction mix above), plus a SyncAll per
 // batch when rows are split, less what the dgamma/dbeta sums after the flag's set cover of it.
-double LnBatchModelUs(const LayerNormGradTiling& t, uint64_t rowsMax, double sideBytes) {
+double LnBatchModelUs(const LayerNormGradTiling& t, uint64_t rowsMax, double sideBytes, double syncUs) {
   const LnCallFacts f = LnCallFactsOf(t);
   const uint64_t chunks = CeilDiv(t.sliceCols, t.chunkCols);
   const uint64_t batches = CeilDiv(rowsMax, t.rowsPerBatch);
@@ -173,7 +173,7 @@ double LnBatchModelUs(const LayerNormGradTiling& t, uint64_t rowsMax, double sid
   const double lateLast = std::min(lateCols, lastCols);
   const double coveredUs =
       double(t.rowsPerBatch) * opCycles(lateLast, std::ceil(lateLast / t.chunkCols), afterOps) / kTilingCost.cyclesPerUs;
-  const double waitUs = std::max(0.0, kTilingCost.syncAllUs - coveredUs);
+  const double waitUs = std::max(0.0, (syncUs < 0 ? kTilingCost.syncAllUs : syncUs) - coveredUs);
   return std::max(streamUs, vecUs) + (f.needDx && t.colSplit > 1 ? double(batches) * waitUs : 0.0);
 }
 
