@@ -240,8 +240,8 @@ LayerNormGradTilingResult LayerNormGradComputeTiling(const LayerNormGradTilingIn
     if (k == 1 && t.blockDim == cores) wholeRowsSlowSyncUs = slowSyncUs;
     // A split replaces whole rows on every core only if it also wins with the slower barrier: its
     // gain is a few per cent at the model's 2 us, its loss about 20 % at 4 us (2048 x 4096 fp32:
-    // 12 ranges of 4 slices, 9 waits each about 1.8 us covered, 74.1 against 76.7 us at 2 us,
-    // 90.4 against 76.7 at 4 us).
+    // 12 ranges of 4 slices, 9 waits each about 2 us covered: 74.1 against 76.7 us, but 90.4
+    // against 76.7 with launch 3 us and sync 4 us).
     const bool robust = wholeRowsSlowSyncUs < 0 || slowSyncUs < wholeRowsSlowSyncUs;
     // A plan that re-reads gamma past the traffic target loses to any that does not, whatever
     // its time (1 x 1 000 000 bf16 on 34 cores: 4 % faster, 22 % more bytes).
