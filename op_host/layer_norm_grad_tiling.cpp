@@ -14,6 +14,7 @@
 #include <cstdio>
 
 #include "layer_norm_grad_tiling_modes.h"
+#include "tiling_cost.h"
 #include "tiling_math.h"
 
 namespace normgrad {
@@ -28,6 +29,9 @@ constexpr double kPartialTrafficShare = 0.04;
 // together pass this fraction of the minimum traffic, fewer slices are preferred (the target is
 // a traffic ratio of at most 1.05).
 constexpr double kSideTrafficShare = 0.045;
+// The barrier latency, as a multiple of the model's syncAllUs (an ESTIMATE), at which a row split
+// must still beat whole rows on every core to replace them (the what-if corner sync_us = 4).
+constexpr double kLnRobustSyncFactor = 2.0;
 
 // The batch modes' workspace: the row-sum exchange of RowSlices (2 parities), the per-range
 // dgamma/dbeta partials, the soft SyncAll flags.
@@ -64,6 +68,18 @@ uint64_t SideBytes(const LayerNormGradTiling& t) {
 }
 
 
+// A split's modeled time for the search: the batch mode's (LnBatchModelUs) with the side traffic
+// (SideBytes) and gamma read once per row range in its stream, plus the barrier before stage 2
+// when there are partials (charged whole: what the last batch covers of it is left out), with a
+// barrier latency of syncUs.
+double PlanModelUs(const LayerNormGradTiling& t, uint64_t rowsMax, double syncUs = kTilingCost.syncAllUs) {
+  const LnCallFacts f = LnCallFactsOf(t);
+  const double gammaPerRange =
+      f.needDx && f.hasWeight && t.gammaResident ? double(t.rowRanges - 1) * double(t.cols) * f.weightBytes : 0.0;
+  const bool stage2 = f.needParams && t.rowRanges > 1;
+  return LnBatchModelUs(t, rowsMax, double(SideBytes(t)) + gammaPerRange, syncUs) + (stage2 ? syncUs : 0.0);
+}
+
 // The minimum traffic: dy and x read, dx written, gamma read, dgamma and dbeta written (what is
 // requested of them; the O(M) statistics left out).
 double MinBytes(const LayerNormGradTiling& t) {
@@ -74,11 +90,17 @@ double MinBytes(const LayerNormGradTiling& t) {
 }
 
 
-void PlanReduce(LayerNormGradTiling& t, uint32_t budget) {
+void PlanReduce(LayerNormGradTiling& t, uint32_t budget, const SocFeatures& soc) {
   t.reduce.cols = static_cast<uint32_t>(AlignUp(CeilDiv(t.cols, t.blockDim), 16));
   uint64_t perCol = (uint64_t(t.rowRanges) + 2) * 4;
   uint64_t cr = budget / perCol / 16 * 16;
   t.reduce.chunkCols = static_cast<uint32_t>(std::max<uint64_t>(16, std::min<uint64_t>(cr, t.reduce.cols)));
+  // The barrier before stage 2: a SyncAll costs syncAllUs; split phase (set after the partials,
+  // dx of the last batch, wait) costs max(0, syncAllUs - that dx work) (docs/cost-model.md §2),
+  // never more, and spares the SyncAll's drain. So split phase wherever the hardware flags exist
+  // (A2/A3) and the mode publishes its partials before the last batch's dx (the batch modes).
+  const bool stage2 = t.rowRanges > 1 && LnCallFactsOf(t).needParams;
+  t.reduce.splitPhase = stage2 && soc.hasHardSyncAll && t.mode != kLnTwoPass ? 1 : 0;
 }
 
 // What the split search holds fixed for a call.
@@ -201,6 +223,9 @@ LayerNormGradTilingResult LayerNormGradComputeTiling(const LayerNormGradTilingIn
   bool found = false, bestLean = false;
   double bestUs = 0;
   LayerNormGradTiling best{};
+  // Whole rows on every core, modeled with a barrier kLnRobustSyncFactor times the model's: a
+  // split, which waits once per batch, must beat it there too (below).
+  double wholeRowsSlowSyncUs = -1.0;
   // From one slice up: with fewer rows than cores (1 or 7 tokens) a row split pays a barrier per
   // batch that one core streaming a whole row may not (lm 1 x 4096 fp32: 48 KiB on one core,
   // about 1 us, against 2 us of exchange); the model decides. Its constants are A2's: a training
@@ -210,20 +235,30 @@ LayerNormGradTilingResult LayerNormGradComputeTiling(const LayerNormGradTilingIn
   for (uint64_t k = kStart; k <= cores; ++k) {
     if (found && k > kMax) break;  // slices under kMinSliceCols only when nothing else fits
     if (!PlanSplit(t, k, search, &rowsMax)) continue;
-    const double us = LnBatchModelUs(t, rowsMax);
+    const double us = PlanModelUs(t, rowsMax);
+    const double slowSyncUs = PlanModelUs(t, rowsMax, kLnRobustSyncFactor * kTilingCost.syncAllUs);
+    if (k == 1 && t.blockDim == cores) wholeRowsSlowSyncUs = slowSyncUs;
+    // A split replaces whole rows on every core only if it also wins with the slower barrier: its
+    // gain is a few per cent at the model's 2 us, its loss about 20 % at 4 us (2048 x 4096 fp32:
+    // 12 ranges of 4 slices, 9 waits each about 2 us covered: 74.1 against 76.7 us, but 90.4
+    // against 76.7 with launch 3 us and sync 4 us).
+    const bool robust = wholeRowsSlowSyncUs < 0 || slowSyncUs < wholeRowsSlowSyncUs;
     // A plan that re-reads gamma past the traffic target loses to any that does not, whatever
     // its time (1 x 1 000 000 bf16 on 34 cores: 4 % faster, 22 % more bytes).
     const bool lean = LnGammaRereadBytes(t, rowsMax) <= kSideTrafficShare * MinBytes(t);
-    if (!found || (lean && !bestLean) || (lean == bestLean && us < bestUs)) {
+    if (!found || (lean && !bestLean) || (lean == bestLean && us < bestUs && robust)) {
       found = true;
       bestLean = lean;
       bestUs = us;
       best = t;
     }
-    // Splits compete with whole rows that leave cores idle (the dgamma/dbeta partials cap the
-    // ranges: 2048 bf16 rows get 30) or that fit only as narrow chunks of one row per batch
-    // (training series: 12288 fp32 in 256 KiB pay about 20 instruction issues per row and chunk).
-    if (k == 1 && t.blockDim == cores && !(t.blockCopy && t.chunkCols < t.sliceStride)) break;
+    // On A2/A3 splits always compete with whole rows: fewer row ranges write fewer dgamma/dbeta
+    // partials and read gamma fewer times (PlanModelUs), which can outweigh the exchange whose
+    // waits the work after the flag's set covers (if robust, above). On the training series (soft
+    // SyncAll, nothing to cover it) only whole rows that leave cores idle (the partials cap the
+    // ranges) or that fit only as narrow chunks of one row per batch (12288 fp32 in 256 KiB pay
+    // about 20 instruction issues per row and chunk) do.
+    if (t.blockCopy && k == 1 && t.blockDim == cores && t.chunkCols >= t.sliceStride) break;
   }
   // Every core reads the row sums of all slices of its range: with few rows and many slices that
   // outweighs the rows (1 x 16384 bf16 in 16 slices: 6 % of the minimum traffic). Then fewer
@@ -247,7 +282,7 @@ LayerNormGradTilingResult LayerNormGradComputeTiling(const LayerNormGradTilingIn
     t.rowSlices.exchangeSync = LnRowSlicesExchangeSync(t, soc);
     t.mainUbBytes = LayerNormGradMainUbBytes(t);
     PlanWorkspace(t);
-    PlanReduce(t, budget);
+    PlanReduce(t, budget, soc);
     res.ok = true;
     return res;
   }

@@ -53,9 +53,14 @@ struct LayerNormGradRowSlicesTiling {
 
 // Stage 2 (rowRanges > 1 and dgamma or dbeta asked for): the fixed-order sum of the partials.
 struct LayerNormGradReduceTiling {
-  uint32_t cols;       // columns per core
-  uint32_t chunkCols;  // columns per chunk
+  uint32_t cols;        // columns per core
+  uint32_t chunkCols;   // columns per chunk
+  uint32_t splitPhase;  // how the cores wait for each other's partials before stage 2: 0 a SyncAll;
+                        // 1 (A2/A3, batch modes) split phase: each core raises kLnParamsFlagId right
+                        // after storing its partials, writes the dx of its last batch, then waits
 };
+// The hardware flag of reduce.splitPhase (RowSlices' exchange uses id 0; SyncAll uses 11-14).
+constexpr uint16_t kLnParamsFlagId = 1;
 
 struct LayerNormGradTiling {
   uint64_t rows;            // M = product of the leading dims

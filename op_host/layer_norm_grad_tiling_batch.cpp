@@ -2,6 +2,7 @@
 // for a fixed split of rows and columns and a mode, the batch rows, chunk width, buffering and
 // residency that fit the UB budget, and the modeled time of the plan (docs/cost-model.md §4).
 #include <algorithm>
+#include <cmath>
 
 #include "layer_norm_grad_tiling_modes.h"
 #include "tiling_cost.h"
@@ -20,9 +21,10 @@ constexpr double kLnOpsChunked16 = 17.0, kLnOpsChunked32 = 12.0, kLnOpsWhole16 =
 constexpr double kLnRowChunkExtraOps = 4.0;
 // rowSlices.paramsAfterSet: dgamma/dbeta after the flag's set take (cast dy, cast x,) centre,
 // product, Axpy and Add per element of a deferred chunk, of which Add and Axpy leave pass 1 (16-bit
-// also the product: s2 then sums g * (x - mean) from g); fp32 with a weight forms g once more for dx.
-constexpr double kLnOpsParamsAfterSet16 = 6.0, kLnOpsParamsAfterSet32 = 4.0;
-constexpr double kLnOpsLeavingPass1_16 = 3.0, kLnOpsLeavingPass1_32 = 2.0;
+// also the product: s2 then sums g * (x - mean) from g). fp32 also scales dy (g) by rstd there,
+// an op that leaves dx, and with a weight forms g once more (ParamsChunk).
+constexpr double kLnOpsParamsAfterSet16 = 6.0, kLnOpsParamsAfterSet32 = 5.0;
+constexpr double kLnOpsLeavingPass1_16 = 3.0, kLnOpsLeavingPass1_32 = 3.0;
 constexpr double kLnIssueCycles = 10.0;
 constexpr double kLnLanesPerRepeat = kLnRowSumLanes;  // fp32 lanes of one vector repeat
 
@@ -137,11 +139,11 @@ double LnGammaRereadBytes(const LayerNormGradTiling& t, uint64_t rowsMax) {
 // Modeled time of a split (docs/cost-model.md §4): the larger of the stream at min(HBM, cores
 // x per-core DMA) and one core's vector work (the instruction mix above), plus a SyncAll per
 // batch when rows are split, less what the dgamma/dbeta sums after the flag's set cover of it.
-double LnBatchModelUs(const LayerNormGradTiling& t, uint64_t rowsMax) {
+double LnBatchModelUs(const LayerNormGradTiling& t, uint64_t rowsMax, double sideBytes, double syncUs) {
   const LnCallFacts f = LnCallFactsOf(t);
   const uint64_t chunks = CeilDiv(t.sliceCols, t.chunkCols);
   const uint64_t batches = CeilDiv(rowsMax, t.rowsPerBatch);
-  const double bytes = 3.0 * double(t.rows) * double(t.cols) * f.dataBytes + LnGammaRereadBytes(t, rowsMax);
+  const double bytes = 3.0 * double(t.rows) * double(t.cols) * f.dataBytes + LnGammaRereadBytes(t, rowsMax) + sideBytes;
   const double streamBytesPerUs =
       std::min(kTilingCost.hbmBytesPerUs, double(t.blockDim) * kTilingCost.coreDmaBytesPerUs);
   const double streamUs = bytes / streamBytesPerUs;
@@ -154,17 +156,24 @@ double LnBatchModelUs(const LayerNormGradTiling& t, uint64_t rowsMax) {
   // rowSlices.paramsAfterSet leading chunks of each batch sum dgamma/dbeta after the set.
   const double late = std::min<double>(t.rowSlices.paramsAfterSet, double(chunks));
   const double lateCols = std::min<double>(late * t.chunkCols, t.sliceCols);
-  const double afterOps = f.dataBytes == 2 ? kLnOpsParamsAfterSet16 : kLnOpsParamsAfterSet32;
   const double gAgain = f.dataBytes == 4 && f.hasWeight ? 1.0 : 0.0;
-  const double lateCycles = vecCycles(1.0, lateCols, late, afterOps);
+  const double afterOps = f.dataBytes == 2 ? kLnOpsParamsAfterSet16 : kLnOpsParamsAfterSet32 + gAgain;
+  // Ops that move between passes change no per-row or per-chunk overhead, only their own repeats and issues.
+  const auto opCycles = [](double cols, double nChunks, double perElem) {
+    return cols * perElem / kLnLanesPerRepeat + nChunks * perElem * kLnIssueCycles;
+  };
+  const double lateCycles = opCycles(lateCols, late, afterOps);
+  const double leaving = f.dataBytes == 2 ? kLnOpsLeavingPass1_16 : kLnOpsLeavingPass1_32;
   const double vecUs = (vecCycles(double(rowsMax), t.sliceCols, double(chunks), ops) +
-                        double(rowsMax) * (lateCycles + (gAgain > 0 ? vecCycles(1.0, lateCols, late, gAgain) : 0.0) -
-                                           vecCycles(1.0, lateCols, late, f.dataBytes == 2 ? kLnOpsLeavingPass1_16 : kLnOpsLeavingPass1_32))) /
+                        double(rowsMax) * (lateCycles - opCycles(lateCols, late, leaving))) /
                        kTilingCost.cyclesPerUs;
   // A split-phase wait is charged only the part of syncAllUs that the work since the set leaves
-  // uncovered (docs/cost-model.md §2).
-  const double coveredUs = double(t.rowsPerBatch) * lateCycles / kTilingCost.cyclesPerUs;
-  const double waitUs = std::max(0.0, kTilingCost.syncAllUs - coveredUs);
+  // uncovered (docs/cost-model.md §2), on the core that covers least: the last, narrowest slice.
+  const double lastCols = double(t.cols) - double(t.colSplit - 1) * t.sliceCols;
+  const double lateLast = std::min(lateCols, lastCols);
+  const double coveredUs =
+      double(t.rowsPerBatch) * opCycles(lateLast, std::ceil(lateLast / t.chunkCols), afterOps) / kTilingCost.cyclesPerUs;
+  const double waitUs = std::max(0.0, (syncUs < 0 ? kTilingCost.syncAllUs : syncUs) - coveredUs);
   return std::max(streamUs, vecUs) + (f.needDx && t.colSplit > 1 ? double(batches) * waitUs : 0.0);
 }
 

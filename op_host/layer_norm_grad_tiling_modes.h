@@ -60,8 +60,10 @@ constexpr LnModeCandidate kLnModes[] = {
 // Shared by the batch modes (layer_norm_grad_tiling_batch.cpp): batch rows, chunk width,
 // buffering and residency of the split in t for its mode; false if nothing fits the budget.
 bool LnFitBatchMode(LayerNormGradTiling& t, uint64_t rowsMax, uint32_t budget);
-// Modeled time of a batch-mode plan (docs/cost-model.md §4).
-double LnBatchModelUs(const LayerNormGradTiling& t, uint64_t rowsMax);
+// Modeled time of a batch-mode plan (docs/cost-model.md §4); sideBytes: HBM traffic besides dy,
+// x, dx and gamma re-reads that the caller counts (the split search: partials, exchange, gamma per
+// range); syncUs: the barrier's latency if not the model's syncAllUs (negative).
+double LnBatchModelUs(const LayerNormGradTiling& t, uint64_t rowsMax, double sideBytes = 0.0, double syncUs = -1.0);
 // Bytes of gamma read beyond once (a plan that streams gamma through chunk buffers).
 double LnGammaRereadBytes(const LayerNormGradTiling& t, uint64_t rowsMax);
 

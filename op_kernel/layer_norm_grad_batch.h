@@ -207,6 +207,20 @@ class LayerNormGradBatch {
     for (uint32_t c0 = 0; c0 < sliceCols_; c0 += t_.chunkCols) FlushSums(c0, ChunkWidth(c0), c0);
   }
 
+  // The dgamma/dbeta sums are final: store them (once) and, with reduce.splitPhase, raise the
+  // stage-2 flag behind those stores (the set rides MTE3), so the barrier's latency runs while
+  // this core still writes dx of its last batch; the kernel entry waits on the flag before stage 2.
+  __aicore__ inline void PublishParams() {
+    if (paramsPublished_) return;
+    paramsPublished_ = true;
+    FlushResidentSums();
+#if !defined(__NPU_ARCH__) || __NPU_ARCH__ != 1001
+    if (t_.reduce.splitPhase) AscendC::CrossCoreSetFlag<0, PIPE_MTE3>(kLnParamsFlagId);
+#endif
+  }
+  // Split phase: the last batch publishes the sums before its dx (see PublishParams).
+  __aicore__ inline bool PublishEarly(bool lastBatch) const { return lastBatch && t_.reduce.splitPhase != 0; }
+
   static constexpr bool kFloatIn = AscendC::IsSameType<T, float>::value;
   AscendC::TPipe* pipe_ = nullptr;
   LayerNormGradArgs a_{};
@@ -216,6 +230,7 @@ class LayerNormGradBatch {
   event_t dxOutEvt_[2] = {};               // MTE3_MTE2 per dy buffer: its dx has left
   bool dxOutPending_[2] = {false, false};
   bool recompute_ = false;
+  bool paramsPublished_ = false;  // PublishParams ran
   uint64_t rowStart_ = 0, rowCount_ = 0, colStart_ = 0;
   bool needX_ = false, shortRows_ = false;
   AscendC::TQue<AscendC::TPosition::VECIN, 1> dyQue_, xQue_;

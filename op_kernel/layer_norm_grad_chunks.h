@@ -106,7 +106,7 @@ class LayerNormGradChunks : public LayerNormGradBatch<T, Copy> {
       }
       if (t_.needDx) {
         // fp32 chunks whose dgamma/dbeta come later keep dy resident: g goes to the work row
-        // (p is dead) and DxChunk forms it again.
+        // (p is dead) and ParamsChunk forms it again over dy.
         const bool keepDy = kFloatIn && !params && t_.hasWeight;
         AscendC::LocalTensor<float> g = keepDy ? xhatF_[Work(r)] : GRow(dyRow, gamma, cw);
         if (keepDy) AscendC::Mul(g, dyRow, gamma, cnt);
@@ -118,12 +118,17 @@ class LayerNormGradChunks : public LayerNormGradBatch<T, Copy> {
 
   // dgamma/dbeta sums alone for chunk [c0, c0 + cw), from the resident dy and x (pass 1 left them
   // untouched: g and x - mean went to the fp32 work rows). The same per-column row order as
-  // AccumulateChunk, so the sums are bitwise those of the fused pass.
+  // AccumulateChunk, so the sums are bitwise those of the fused pass. fp32 then forms rstd * g
+  // over the resident dy for DxChunk: work that needs no other slice's sums, so it too runs while
+  // the exchange flag is pending.
   __aicore__ inline void ParamsChunk(uint32_t n, uint32_t c0) {
     const uint32_t cw = ChunkWidth(c0);
     const int32_t cnt = static_cast<int32_t>(cw);
     const uint32_t accOff = t_.accResident ? c0 : 0;
     if (!t_.accResident) ZeroSums(cw);
+    const bool gHere = kFloatIn && t_.needDx;
+    AscendC::LocalTensor<float> gamma;
+    if (gHere && t_.hasWeight) gamma = GammaChunk(c0, cw);
     for (uint32_t r = 0; r < n; ++r) {
       AscendC::LocalTensor<float> dyRow = DyRow(r, c0, cw);
       if (t_.needDbeta) AscendC::Add(dbetaF_[accOff], dbetaF_[accOff], dyRow, cnt);
@@ -132,24 +137,32 @@ class LayerNormGradChunks : public LayerNormGradBatch<T, Copy> {
         AscendC::Mul(p, dyRow, p, cnt);
         AscendC::Axpy(dgammaF_[accOff], p, rstdF_.GetValue(r), cnt);
       }
+      if (gHere) {
+        if (t_.hasWeight) AscendC::Mul(dyRow, dyRow, gamma, cnt);
+        AscendC::Muls(dyRow, dyRow, rstdF_.GetValue(r), cnt);
+      }
     }
     if (!t_.accResident) FlushSums(c0, cw, 0);
   }
 
   // Single chunk (!recompute_): the work tiles hold all n rows at the stride of the resident
   // inputs, so the steps without per-row scalars (casts, products) run once over the whole tile;
-  // pad columns between rows compute garbage that nothing reads.
-  __aicore__ inline void AccumulateTile(uint32_t n) {
+  // pad columns between rows compute garbage that nothing reads. `parts` may run the dgamma/dbeta
+  // sums (kTileParams, with the centring) and the row sums (kTileRowSums, from the work tiles the
+  // first call left) as two calls, so the partials can be published in between.
+  static constexpr uint32_t kTileParams = 1, kTileRowSums = 2, kTileAll = 3;
+  __aicore__ inline void AccumulateTile(uint32_t n, uint32_t parts = kTileAll) {
     const uint32_t cw = sliceCols_, w = t_.chunkCols;
     const int32_t cnt = static_cast<int32_t>(cw), all = static_cast<int32_t>(n * w);
-    if (!t_.accResident) ZeroSums(cw);
-    AscendC::LocalTensor<float> gamma;
-    if (t_.needDx && t_.hasWeight) gamma = GammaChunk(0, cw);
     AscendC::LocalTensor<float> dy;
     if constexpr (AscendC::IsSameType<T, float>::value) {
       dy = dyIn_;
     } else {
       dy = dyF_;
+    }
+    if ((parts & kTileParams) == 0) return TileRowSums(n, dy);
+    if (!t_.accResident) ZeroSums(cw);
+    if constexpr (!AscendC::IsSameType<T, float>::value) {
       AscendC::Cast(dyF_, dyIn_, AscendC::RoundMode::CAST_NONE, static_cast<uint32_t>(all));
     }
     if (needX_) {
@@ -172,15 +185,23 @@ class LayerNormGradChunks : public LayerNormGradBatch<T, Copy> {
       AscendC::Mul(tmpF_, dy, xhatF_, all);
       for (uint32_t r = 0; r < n; ++r) AscendC::Axpy(dgammaF_, tmpF_[r * w], rstdF_.GetValue(r), cnt);
     }
-    if (t_.needDx) {
-      for (uint32_t r = 0; r < n; ++r) {
-        if (t_.hasWeight) AscendC::Mul(dy[r * w], dy[r * w], gamma, cnt);  // g over dy
-        AccumulateLanes(acc1_[r * kRowSumsLanes], dy[r * w], cw);
-      }
-      AscendC::Mul(tmpF_, dy, xhatF_, all);
-      for (uint32_t r = 0; r < n; ++r) AccumulateLanes(acc2_[r * kRowSumsLanes], tmpF_[r * w], cw);
-    }
+    if (parts & kTileRowSums) TileRowSums(n, dy);
     if (!t_.accResident) FlushSums(0, cw, 0);
+  }
+
+  // AccumulateTile's row sums: g over dy, x-hat in xhatF_.
+  __aicore__ inline void TileRowSums(uint32_t n, const AscendC::LocalTensor<float>& dy) {
+    if (!t_.needDx) return;
+    const uint32_t cw = sliceCols_, w = t_.chunkCols;
+    const int32_t cnt = static_cast<int32_t>(cw), all = static_cast<int32_t>(n * w);
+    AscendC::LocalTensor<float> gamma;
+    if (t_.hasWeight) gamma = GammaChunk(0, cw);
+    for (uint32_t r = 0; r < n; ++r) {
+      if (t_.hasWeight) AscendC::Mul(dy[r * w], dy[r * w], gamma, cnt);  // g over dy
+      AccumulateLanes(acc1_[r * kRowSumsLanes], dy[r * w], cw);
+    }
+    AscendC::Mul(tmpF_, dy, xhatF_, all);
+    for (uint32_t r = 0; r < n; ++r) AccumulateLanes(acc2_[r * kRowSumsLanes], tmpF_[r * w], cw);
   }
 
   // sum1_/sum2_[r] = this slice's row sums of the batch, ready for scalar reads and MTE3.
@@ -205,10 +226,10 @@ class LayerNormGradChunks : public LayerNormGradBatch<T, Copy> {
     const uint32_t cw = ChunkWidth(c0);
     const int32_t cnt = static_cast<int32_t>(cw);
     const bool recompute = recompute_;
-    // fp32 chunks whose dgamma/dbeta came after the exchange flag's set still hold dy, not g.
-    const bool dyKept = kFloatIn && recompute && t_.hasWeight && c0 < t_.rowSlices.paramsAfterSet * t_.chunkCols;
+    // fp32 chunks whose dgamma/dbeta came after the exchange flag's set hold rstd * g (ParamsChunk).
+    const bool gScaled = kFloatIn && recompute && c0 < t_.rowSlices.paramsAfterSet * t_.chunkCols;
     AscendC::LocalTensor<float> gamma;
-    if ((recompute && t_.hasWeight && !kFloatIn) || dyKept) gamma = GammaChunk(c0, cw);
+    if (recompute && t_.hasWeight && !kFloatIn) gamma = GammaChunk(c0, cw);
     const float invD = 1.0f / static_cast<float>(t_.cols);
     for (uint32_t r = 0; r < n; ++r) {
       const float rstd = rstdF_.GetValue(r);
@@ -218,7 +239,6 @@ class LayerNormGradChunks : public LayerNormGradBatch<T, Copy> {
       const float xCoef = -meanGx * rstd;  // the work rows hold x - mean, not x-hat
       if (recompute) {
         g = kFloatIn ? GResident(r, c0) : GRow(DyRow(r, c0, cw), gamma, cw);
-        if (dyKept) AscendC::Mul(g, g, gamma, cnt);
         if constexpr (!kFloatIn) {
           const float mean = meanF_.GetValue(r);
           if (RawXIsExactEnough(mean, rstd)) {
@@ -227,6 +247,11 @@ class LayerNormGradChunks : public LayerNormGradBatch<T, Copy> {
           }
         }
         xs = CenteredX(r, c0, cw);
+        if (gScaled) {  // dx = rstd * g - rstd * s1/D + rstd * xCoef * (x - mean)
+          AscendC::Adds(g, g, -rstd * meanG, cnt);
+          AscendC::Axpy(g, xs, rstd * xCoef, cnt);
+          continue;
+        }
       } else {
         g = GResident(r, 0);
         xs = xhatF_[Work(r)];

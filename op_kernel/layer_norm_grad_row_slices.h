@@ -28,6 +28,7 @@ class LayerNormGradRowSlices : public LayerNormGradChunks<T, Copy> {
         const uint32_t end = t.rowSlices.paramsAfterSet * t.chunkCols;
         for (uint32_t c0 = 0; c0 < end && c0 < this->sliceCols_; c0 += t.chunkCols) this->ParamsChunk(n, c0);
       }
+      if (this->PublishEarly(batch + 1 == t.batchesPerRange)) this->PublishParams();
       if (t.needDx) CollectRowSums(batch, n);
       if (n > 0) {
         if (t.needDx) {
@@ -38,7 +39,7 @@ class LayerNormGradRowSlices : public LayerNormGradChunks<T, Copy> {
       }
     }
     this->DrainDx();
-    this->FlushResidentSums();
+    this->PublishParams();
   }
 
  private:

@@ -20,10 +20,11 @@ class LayerNormGradShortRows : public LayerNormGradBatch<T, LnPadCopy<T>> {
       const uint64_t r0 = this->rowStart_ + static_cast<uint64_t>(batch) * this->t_.rowsPerBatch;
       this->CopyIn(r0, n);
       AccumulateRows(n);
+      if (this->PublishEarly(this->BatchRows(batch + 1) == 0)) this->PublishParams();
       if (this->t_.needDx) DxRows(r0, n);
       this->FreeInputs();
     }
-    this->FlushResidentSums();
+    this->PublishParams();
   }
 
  private:

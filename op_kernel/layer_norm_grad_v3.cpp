@@ -52,7 +52,11 @@ __aicore__ inline void RunLayerNormGrad(const LayerNormGradArgs& args, const Lay
     AscendC::PipeBarrier<PIPE_ALL>();
     pipe.Reset();
     const LnReduceUbLayout ub = LayerNormGradReduceUb(t);
-    if (ub.buf[kLnRdSync].count) {  // soft SyncAll (training series)
+    if (t.reduce.splitPhase) {  // the second half of PublishParams' barrier (A2/A3)
+#if !defined(__NPU_ARCH__) || __NPU_ARCH__ != 1001
+      AscendC::CrossCoreWaitFlag(kLnParamsFlagId);
+#endif
+    } else if (ub.buf[kLnRdSync].count) {  // soft SyncAll (training series)
       AscendC::TBuf<AscendC::TPosition::VECCALC> syncUb;
       pipe.InitBuffer(syncUb, static_cast<uint32_t>(ub.buf[kLnRdSync].bytes));
       AscendC::GlobalTensor<int32_t> flags;

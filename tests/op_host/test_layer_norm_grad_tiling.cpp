@@ -259,6 +259,8 @@ void CheckInvariants(const LayerNormGradTilingInput& in, const SocFeatures& soc)
     EXPECT_LT(t.chunkCols, t.sliceCols);
     EXPECT_LE(t.rowSlices.paramsAfterSet, (t.sliceCols + t.chunkCols - 1) / t.chunkCols);
   }
+  // Stage 2 waits on the split-phase flag wherever the hardware flags exist, except in TwoPass.
+  EXPECT_EQ(t.reduce.splitPhase, partials && soc.hasHardSyncAll && t.mode != kLnTwoPass ? 1u : 0u);
   if (t.softSync && (exchange || partials)) {
     EXPECT_GE(t.syncOffset, t.partialOffset + partialBytes);
     EXPECT_GE(t.workspaceBytes, t.syncOffset + 32ull * t.blockDim);
@@ -415,6 +417,24 @@ TEST(LayerNormGradTiling, SplitRowsSumParametersWhileTheExchangeFlagIsInFlight) 
   EXPECT_EQ(Tile(Input(8192, 12288, kDtypeBfloat16, kDtypeFloat32, true, false, false)).rowSlices.paramsAfterSet,
             0u);
   EXPECT_EQ(Tile(Input(8192, 12288, kDtypeFloat16), kTraining).rowSlices.paramsAfterSet, 0u);
+}
+
+TEST(LayerNormGradTiling, PartialsArePublishedBeforeTheLastBatchsDx) {
+  // 2048 x 768 fp32: whole rows on 48 ranges, 48 partial sets; the stage-2 barrier is split
+  // (set after the partials, the last batch's row sums and dx, then the wait).
+  LayerNormGradTiling t = Tile(Input(2048, 768, kDtypeFloat32));
+  EXPECT_EQ(t.mode, kLnWholeRows);
+  EXPECT_EQ(t.rowRanges, 48u);
+  EXPECT_EQ(t.reduce.splitPhase, 1u);
+  // RowSlices with several ranges too.
+  LayerNormGradTiling rs = Tile(Input(8192, 12288, kDtypeFloat32));
+  EXPECT_EQ(rs.mode, kLnRowSlices);
+  EXPECT_GT(rs.rowRanges, 1u);
+  EXPECT_EQ(rs.reduce.splitPhase, 1u);
+  // No partials (dx only, or one range), or no hardware flags: no split phase.
+  EXPECT_EQ(Tile(Input(2048, 768, kDtypeFloat32, kDtypeFloat32, true, false, false)).reduce.splitPhase, 0u);
+  EXPECT_EQ(Tile(Input(1, 768, kDtypeFloat32)).reduce.splitPhase, 0u);
+  EXPECT_EQ(Tile(Input(2048, 768, kDtypeFloat16), kTraining).reduce.splitPhase, 0u);
 }
 
 }  // namespace

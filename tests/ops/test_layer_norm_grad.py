@@ -133,7 +133,7 @@ def test_16bit_chunked_dx_with_a_large_mean(shape, mask, offset, dtype):
 # between raising the exchange flag and waiting on it, from the resident dy and x: every chunk of
 # one batch (8 x 65536 bf16), the first of two over four batches with resident sums (100 x 10000
 # bf16), all three with the sums streamed to the outputs per chunk (1 x 500000 fp16), and fp32,
-# whose pass 1 then keeps dy and forms g again for dx (64 x 32768, four batches); each with every
+# whose pass 1 then keeps dy and forms rstd * g after the set (64 x 32768, four batches); each with every
 # output, one parameter gradient, and without weight.
 AFTER_SET = [((8, 65536), BF16), ((100, 10000), BF16), ((1, 500000), F16), ((64, 32768), F32)]
 
@@ -146,6 +146,33 @@ def test_parameter_sums_between_flag_set_and_wait(shape, dtype, mask):
     rng = np.random.default_rng(29)
     run_and_check(*make_inputs(rng, shape, 1, dtype), mask=mask)
     run_and_check(*make_inputs(rng, shape, 1, dtype, with_weight=False), mask=mask)
+
+
+# Stage 2 waits on a split-phase flag on A2/A3: each core stores its dgamma/dbeta partials, raises
+# the flag, writes dx of its last batch, then waits. Whole rows in one tile (the last batch sums its
+# rows after the set, its short batch goes first: 247 rows on 7 ranges), whole rows in two chunks
+# (1700 x 8200), short rows (149 x 96) and rows split over cores (300 x 12000); with every output,
+# the parameter gradients alone and dx with one of them; run twice, bitwise the same.
+SPLIT_PHASE = [((247, 768), F32), ((247, 768), BF16), ((1700, 8200), F32), ((149, 96), F32),
+               ((300, 12000), F32)]
+
+
+@pytest.mark.parametrize("mask", [(True, True, True), (False, True, True), (True, False, True)],
+                         ids=["all", "params only", "dx and dbeta"])
+@pytest.mark.parametrize("shape,dtype", SPLIT_PHASE, ids=["one tile", "one tile bf16", "two chunks",
+                                                          "short rows", "row slices"])
+def test_stage2_waits_on_a_flag_raised_after_the_partials(shape, dtype, mask):
+    rng = np.random.default_rng(37)
+    args = make_inputs(rng, shape, 1, dtype)
+    with _native.soc("ascend910b"):
+        got = run_and_check(*args, mask=mask)
+        (launch,) = _native.last_run()
+        assert all(c["syncAll"] == 0 and c["crossCoreWaits"] >= 1 for c in launch["cores"])
+        again = normgrad.layer_norm_backward(*args, None, mask)
+    for a, b in zip(got, again, strict=True):
+        if a is not None:
+            np.testing.assert_array_equal(a.view(np.uint16 if a.itemsize == 2 else np.uint32),
+                                          b.view(np.uint16 if b.itemsize == 2 else np.uint32))
 
 
 # Short whole rows go through level-0 instructions that repeat over the rows of a batch: more
