@@ -159,6 +159,26 @@ def test_short_rows_repeated_over_rows(shape, dtype):
     run_and_check(*make_inputs(rng, shape, 1, dtype, with_weight=False), mask=(True, False, True))
 
 
+# 16-bit short rows form x-hat as rstd * x - mean * rstd while every row of the batch has
+# |mean| * rstd <= 64 and centre x first otherwise: both sides of that bound, and batches where
+# one row in 16 is past it (a 20-sigma offset keeps the others under it).
+@pytest.mark.parametrize("dtype", [F16, BF16])
+@pytest.mark.parametrize("offset", [50.0, 500.0, "one row in 16"], ids=["raw x", "centred x", "mixed"])
+@pytest.mark.parametrize("shape", [(4000, 96), (2000, 100)], ids=["D=96", "D=100"])
+def test_16bit_short_rows_with_a_large_mean(shape, offset, dtype):
+    rng = np.random.default_rng(31)
+    dy, x, ns, _, _, w = make_inputs(rng, shape, 1, dtype)
+    shift = np.full((shape[0], 1), 20.0)
+    if offset == "one row in 16":
+        shift[::16] = 500.0
+    else:
+        shift[:] = offset
+    x = (x.astype(np.float64) + shift).astype(dtype)
+    mean, rstd = forward_stats(x, ns)
+    run_and_check(dy, x, ns, mean.astype(F32), rstd.astype(F32), w)
+    run_and_check(dy, x, ns, mean.astype(F32), rstd.astype(F32), None, mask=(True, True, False))
+
+
 @pytest.mark.parametrize("mask", list(itertools.product([True, False], repeat=3)))
 def test_every_output_mask(mask):
     rng = np.random.default_rng(3)
