@@ -122,11 +122,19 @@ struct LnBatchUbLayout {
   LnUbBuffer buf[kLnBatchUbCount];
 };
 
+// WholeRows and RowSlices with 16-bit data in one chunk per slice on A2/A3 (DataCopyPad): x-hat
+// and dx take multiply-adds with Brcb'd row scalars (op_kernel/layer_norm_grad_chunks.h).
+NORMGRAD_HOST_AICORE constexpr bool LnFusedTile(const LayerNormGradTiling& t) {
+  return KernelDtypeBytes(t.dtype) == 2 && t.blockCopy == 0 && (t.mode == kLnWholeRows || t.mode == kLnRowSlices) &&
+         t.chunkCols >= t.sliceCols;
+}
+
 NORMGRAD_HOST_AICORE constexpr LnBatchUbLayout LayerNormGradBatchUb(const LayerNormGradTiling& t) {
   LnBatchUbLayout l{};
   const uint64_t s = KernelDtypeBytes(t.dtype), b = t.rowsPerBatch, c = t.chunkCols, wp = t.sliceStride;
   const uint64_t bp = LnAlign8(b);
   const bool shortRows = t.mode == kLnShortRows, needX = t.needDx != 0 || t.needDgamma != 0;
+  const bool rowScalars = shortRows || LnFusedTile(t);  // Brcb'd per-row scalars
   const bool needDx = t.needDx != 0, needParams = t.needDgamma != 0 || t.needDbeta != 0;
   // Chunked slices recompute x-hat and g for dx, so the fp32 work tiles hold one row; decided by
   // the widest slice, not by one core's.
@@ -141,7 +149,7 @@ NORMGRAD_HOST_AICORE constexpr LnBatchUbLayout LayerNormGradBatchUb(const LayerN
     l.buf[kLnUbXhat] = {1, w * c * 4};
     if (!recompute) l.buf[kLnUbTmp] = {1, w * c * 4};  // chunked slices need no third work row
     l.buf[kLnUbMeanRaw] = l.buf[kLnUbRstdRaw] = l.buf[kLnUbMean] = l.buf[kLnUbRstd] = {1, b * 4};
-    if (shortRows) l.buf[kLnUbMeanB] = l.buf[kLnUbRstdB] = {1, bp * 32};  // Brcb'd row scalars
+    if (rowScalars) l.buf[kLnUbMeanB] = l.buf[kLnUbRstdB] = {1, bp * 32};  // Brcb'd row scalars
   }
   if (needDx) {
     l.buf[kLnUbSum1] = l.buf[kLnUbSum2] = {1, bp * 4};
@@ -149,7 +157,7 @@ NORMGRAD_HOST_AICORE constexpr LnBatchUbLayout LayerNormGradBatchUb(const LayerN
     if (!shortRows || t.sliceCols > kLnRowSumLanes) l.buf[kLnUbAcc1] = {1, bp * kLnRowSumLanes * 4};
     if (!shortRows) l.buf[kLnUbAcc2] = {1, bp * kLnRowSumLanes * 4};
     if (t.colSplit > 1) l.buf[kLnUbExch] = {1, uint64_t(t.colSplit) * 2 * bp * 4};
-    if (shortRows) l.buf[kLnUbS1B] = l.buf[kLnUbS2B] = {1, bp * 32};
+    if (rowScalars) l.buf[kLnUbS1B] = l.buf[kLnUbS2B] = {1, bp * 32};
     if (t.hasWeight) l.buf[kLnUbGamma] = {1, (t.gammaResident ? wp : c) * 4};
   }
   const uint64_t accCols = t.accResident ? wp : c;

@@ -7,6 +7,7 @@
 // scaled once per row, and dx's Axpy takes rstd in its scalar.
 #pragma once
 #include "layer_norm_grad_batch.h"
+#include "common/row_repeat.h"
 
 namespace normgrad {
 
@@ -18,6 +19,7 @@ class LayerNormGradChunks : public LayerNormGradBatch<T, Copy> {
   using Base::needX_, Base::dySlot_, Base::dxOutEvt_, Base::dxOutPending_, Base::dyIn_, Base::xIn_, Base::dyF_;
   using Base::xhatF_, Base::tmpF_, Base::meanF_, Base::rstdF_, Base::sum1_, Base::sum2_, Base::acc1_, Base::acc2_;
   using Base::gammaRaw_, Base::gammaF_, Base::dgammaF_, Base::dbetaF_, Base::kFloatIn;
+  using Base::fused_, Base::meanB_, Base::rstdB_, Base::s1B_, Base::s2B_;
   using Base::Work, Base::ChunkWidth, Base::ZeroSums, Base::FlushSums;
 
   __aicore__ inline void ToFloat(const AscendC::LocalTensor<float>& dst, const AscendC::LocalTensor<T>& src,
@@ -156,12 +158,16 @@ class LayerNormGradChunks : public LayerNormGradBatch<T, Copy> {
       if constexpr (!AscendC::IsSameType<T, float>::value) {
         AscendC::Cast(xhatF_, xIn_, AscendC::RoundMode::CAST_NONE, static_cast<uint32_t>(all));
       }
-      for (uint32_t r = 0; r < n; ++r) {
-        AscendC::LocalTensor<float> xh = xhatF_[r * w];
-        if constexpr (AscendC::IsSameType<T, float>::value) {
-          AscendC::Adds(xh, xIn_[r * w], -meanF_.GetValue(r), cnt);
-        } else {
-          AscendC::Adds(xh, xh, -meanF_.GetValue(r), cnt);
+      if (fused_) {
+        FusedXhatTile(n, cw);
+      } else {
+        for (uint32_t r = 0; r < n; ++r) {
+          AscendC::LocalTensor<float> xh = xhatF_[r * w];
+          if constexpr (AscendC::IsSameType<T, float>::value) {
+            AscendC::Adds(xh, xIn_[r * w], -meanF_.GetValue(r), cnt);
+          } else {
+            AscendC::Adds(xh, xh, -meanF_.GetValue(r), cnt);
+          }
         }
       }
     }
@@ -169,18 +175,55 @@ class LayerNormGradChunks : public LayerNormGradBatch<T, Copy> {
       for (uint32_t r = 0; r < n; ++r) AscendC::Add(dbetaF_, dbetaF_, dy[r * w], cnt);
     }
     if (t_.needDgamma) {
-      AscendC::Mul(tmpF_, dy, xhatF_, all);
-      for (uint32_t r = 0; r < n; ++r) AscendC::Axpy(dgammaF_, tmpF_[r * w], rstdF_.GetValue(r), cnt);
+      if (fused_) {  // the work rows hold x-hat: dgamma += dy * x-hat, no product tile
+        for (uint32_t r = 0; r < n; ++r) AscendC::MulAddDst(dgammaF_, dy[r * w], xhatF_[r * w], cnt);
+      } else {
+        AscendC::Mul(tmpF_, dy, xhatF_, all);
+        for (uint32_t r = 0; r < n; ++r) AscendC::Axpy(dgammaF_, tmpF_[r * w], rstdF_.GetValue(r), cnt);
+      }
     }
     if (t_.needDx) {
       for (uint32_t r = 0; r < n; ++r) {
         if (t_.hasWeight) AscendC::Mul(dy[r * w], dy[r * w], gamma, cnt);  // g over dy
         AccumulateLanes(acc1_[r * kRowSumsLanes], dy[r * w], cw);
       }
-      AscendC::Mul(tmpF_, dy, xhatF_, all);
-      for (uint32_t r = 0; r < n; ++r) AccumulateLanes(acc2_[r * kRowSumsLanes], tmpF_[r * w], cw);
+      if (fused_) {
+        for (uint32_t r = 0; r < n; ++r) AccumulateDotLanes(acc2_[r * kRowSumsLanes], dy[r * w], xhatF_[r * w], cw);
+      } else {
+        AscendC::Mul(tmpF_, dy, xhatF_, all);
+        for (uint32_t r = 0; r < n; ++r) AccumulateLanes(acc2_[r * kRowSumsLanes], tmpF_[r * w], cw);
+      }
     }
     if (!t_.accResident) FlushSums(0, cw, 0);
+  }
+
+  // fused_: the work rows (x cast to fp32) become x-hat = rstd * x + (-mean * rstd), one
+  // FusedMulAdd per row with Brcb'd row scalars; x * rstd cancels against mean * rstd, which costs
+  // at most |mean| * rstd fp32 ulps of x-hat, so past 64 (4e-6, far below the 16-bit rounding of
+  // dx) the batch centres x first (Adds, Muls). rstdB_ holds rstd per row for dx either way.
+  __aicore__ inline void FusedXhatTile(uint32_t n, uint32_t cw) {
+    const uint32_t w = t_.chunkCols;
+    const int32_t rows = static_cast<int32_t>(n), cnt = static_cast<int32_t>(cw);
+    bool raw = true;
+    for (uint32_t r = 0; r < n && raw; ++r) {
+      const float m = meanF_.GetValue(r), s = rstdF_.GetValue(r);
+      raw = (m < 0 ? -m : m) * s <= 64.0f;
+    }
+    if (!raw) {
+      for (uint32_t r = 0; r < n; ++r) {
+        AscendC::Adds(xhatF_[r * w], xhatF_[r * w], -meanF_.GetValue(r), cnt);
+        AscendC::Muls(xhatF_[r * w], xhatF_[r * w], rstdF_.GetValue(r), cnt);
+      }
+    }
+    RowScalars(rstdB_, rstdF_, n);
+    if (!raw) return;
+    AscendC::Mul(meanF_, meanF_, rstdF_, rows);  // -mean * rstd over the mean (not read again)
+    AscendC::Muls(meanF_, meanF_, -1.0f, rows);
+    RowScalars(meanB_, meanF_, n);
+    for (uint32_t r = 0; r < n; ++r) {
+      RowPieces(RowOp::kFusedMulAdd, RowOperand{xhatF_[r * w], 1, 8}, RowOperand{rstdB_[r * 8], 0, 0},
+                RowOperand{meanB_[r * 8], 0, 0}, cw);
+    }
   }
 
   // sum1_/sum2_[r] = this slice's row sums of the batch, ready for scalar reads and MTE3.
@@ -192,8 +235,8 @@ class LayerNormGradChunks : public LayerNormGradBatch<T, Copy> {
       AscendC::WholeReduceSum<float>(sum2_[r0], acc2_[r0 * kRowSumsLanes], static_cast<int32_t>(kRowSumsLanes),
                                      rep, 1, 1, 8);
     }
-    // Pass 1 summed gamma * dy * (x - mean): one rstd per row makes it s2.
-    AscendC::Mul(sum2_, sum2_, rstdF_, static_cast<int32_t>(n));
+    // Pass 1 summed gamma * dy * (x - mean): one rstd per row makes it s2 (fused_: x-hat already).
+    if (!fused_) AscendC::Mul(sum2_, sum2_, rstdF_, static_cast<int32_t>(n));
     PipeFence<AscendC::HardEvent::V_S>();
   }
 
@@ -205,6 +248,7 @@ class LayerNormGradChunks : public LayerNormGradBatch<T, Copy> {
     const uint32_t cw = ChunkWidth(c0);
     const int32_t cnt = static_cast<int32_t>(cw);
     const bool recompute = recompute_;
+    if (fused_) return FusedDxTile(n, cw);
     // fp32 chunks whose dgamma/dbeta came after the exchange flag's set still hold dy, not g.
     const bool dyKept = kFloatIn && recompute && t_.hasWeight && c0 < t_.rowSlices.paramsAfterSet * t_.chunkCols;
     AscendC::LocalTensor<float> gamma;
@@ -242,6 +286,26 @@ class LayerNormGradChunks : public LayerNormGradBatch<T, Copy> {
       // One chunk: the work rows sit at the stride of the resident dy, so one down-cast covers the batch.
       if (!recompute) AscendC::Cast(dyIn_, dyF_, Copy::kDownCast, n * t_.sliceStride);
     }
+  }
+
+  // fused_ (one chunk): dx = rstd * g + p + x-hat * q with p = -rstd * s1 / D and q = -rstd * s2 / D
+  // per row, Brcb'd: a FusedMulAdd and a MulAddDst per row, then one down-cast over the batch.
+  __aicore__ inline void FusedDxTile(uint32_t n, uint32_t cw) {
+    const uint32_t w = t_.chunkCols;
+    const int32_t rows = static_cast<int32_t>(n);
+    const float negInvD = -1.0f / static_cast<float>(t_.cols);
+    AscendC::Muls(sum1_, sum1_, negInvD, rows);
+    AscendC::Mul(sum1_, sum1_, rstdF_, rows);
+    AscendC::Muls(sum2_, sum2_, negInvD, rows);
+    AscendC::Mul(sum2_, sum2_, rstdF_, rows);
+    RowScalars(s1B_, sum1_, n);
+    RowScalars(s2B_, sum2_, n);
+    for (uint32_t r = 0; r < n; ++r) {
+      const RowOperand g{dyF_[r * w], 1, 8};
+      RowPieces(RowOp::kFusedMulAdd, g, RowOperand{rstdB_[r * 8], 0, 0}, RowOperand{s1B_[r * 8], 0, 0}, cw);
+      RowPieces(RowOp::kMulAddDst, g, RowOperand{xhatF_[r * w], 1, 8}, RowOperand{s2B_[r * 8], 0, 0}, cw);
+    }
+    if constexpr (!kFloatIn) AscendC::Cast(dyIn_, dyF_, Copy::kDownCast, n * t_.sliceStride);
   }
 
   // dx = rstd * g + a * x + b of a 16-bit row chunk written over its dy: one vector op fewer

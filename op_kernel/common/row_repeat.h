@@ -72,6 +72,19 @@ __aicore__ inline void RowsSum(const AscendC::LocalTensor<float>& dst, const Asc
   }
 }
 
+// One row of count floats as repeats of 64 lanes (a masked tail instruction for the rest): the
+// operands are contiguous (blk 1, rep 8) or a Brcb'd scalar block (blk 0, rep 0) applied to every
+// piece; dst as RowsBinary's.
+__aicore__ inline void RowPieces(RowOp op, const RowOperand& dst, const RowOperand& src0, const RowOperand& src1,
+                                 uint32_t count) {
+  const uint32_t full = count / kRowRepeatLanes, tail = count % kRowRepeatLanes;
+  RowsBinary(op, dst, src0, src1, full, kRowRepeatLanes);
+  if (tail == 0) return;
+  const uint32_t at = full * kRowRepeatLanes;
+  const auto past = [at](const RowOperand& o) { return RowOperand{o.blk != 0 ? o.t[at] : o.t, o.blk, o.rep}; };
+  RowsBinary(op, past(dst), past(src0), past(src1), 1, tail);
+}
+
 // dst[r] = sum over columns [0, cols) of a[r] * b[r] (rows `rep` blocks apart), r < n, without a
 // product tile: the first 64-lane piece's products go into fold and MulAddDst adds the later
 // pieces' products to it, the same values and order as RowsSum of the products (A2/A3 only).

@@ -159,13 +159,19 @@ def test_short_rows_repeated_over_rows(shape, dtype):
     run_and_check(*make_inputs(rng, shape, 1, dtype, with_weight=False), mask=(True, False, True))
 
 
-# 16-bit short rows form x-hat as rstd * x - mean * rstd while every row of the batch has
-# |mean| * rstd <= 64 and centre x first otherwise: both sides of that bound, and batches where
-# one row in 16 is past it (a 20-sigma offset keeps the others under it).
+# 16-bit rows in one chunk (short rows; whole rows and row slices on A2/A3) form x-hat as
+# rstd * x - mean * rstd while every row of the batch has |mean| * rstd <= 64 and centre x first
+# otherwise: both sides of that bound, and batches where one row in 16 is past it (a 20-sigma
+# offset keeps the others under it). Whole rows of 1000 end in a masked piece; 16 x 8192 is
+# split over 8 cores.
+ONE_CHUNK_16BIT = [(4000, 96), (2000, 100), (200, 768), (150, 1000), (16, 8192)]
+
+
 @pytest.mark.parametrize("dtype", [F16, BF16])
 @pytest.mark.parametrize("offset", [50.0, 500.0, "one row in 16"], ids=["raw x", "centred x", "mixed"])
-@pytest.mark.parametrize("shape", [(4000, 96), (2000, 100)], ids=["D=96", "D=100"])
-def test_16bit_short_rows_with_a_large_mean(shape, offset, dtype):
+@pytest.mark.parametrize("shape", ONE_CHUNK_16BIT, ids=["short D=96", "short D=100", "whole D=768",
+                                                         "whole D=1000", "slices D=8192"])
+def test_16bit_one_chunk_with_a_large_mean(shape, offset, dtype):
     rng = np.random.default_rng(31)
     dy, x, ns, _, _, w = make_inputs(rng, shape, 1, dtype)
     shift = np.full((shape[0], 1), 20.0)
