@@ -131,6 +131,16 @@ NORMGRAD_HOST_AICORE constexpr bool LnFusedTile(const LayerNormGradTiling& t) {
          t.chunkCols >= t.sliceCols && uint64_t(t.rowsPerBatch) * (3 * ((uint64_t(t.sliceCols) + 63) / 64) + 10) > 80;
 }
 
+// The same modes in several chunks per slice: s2 (batches of several rows) and dx of rows with
+// |mean| * rstd <= 64 take multiply-adds; their Brcb'd row scalars go to the row-sum partials,
+// free by then, so the layout is the same. A lone row's pass 1 is DMA-bound: making its vector
+// part shorter only lets less of the exchange's wait be covered (the busiest pipe's growth after
+// the flag's set), so batches of one row keep the product row.
+NORMGRAD_HOST_AICORE constexpr bool LnFusedChunks(const LayerNormGradTiling& t) {
+  return KernelDtypeBytes(t.dtype) == 2 && t.blockCopy == 0 && (t.mode == kLnWholeRows || t.mode == kLnRowSlices) &&
+         t.chunkCols < t.sliceCols;
+}
+
 NORMGRAD_HOST_AICORE constexpr LnBatchUbLayout LayerNormGradBatchUb(const LayerNormGradTiling& t) {
   LnBatchUbLayout l{};
   const uint64_t s = KernelDtypeBytes(t.dtype), b = t.rowsPerBatch, c = t.chunkCols, wp = t.sliceStride;

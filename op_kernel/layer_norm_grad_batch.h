@@ -52,6 +52,7 @@ class LayerNormGradBatch {
     needX_ = t.needDx || t.needDgamma;
     shortRows_ = t.mode == kLnShortRows;
     fused_ = LnFusedTile(t);
+    fusedChunks_ = LnFusedChunks(t);
     bp_ = (t.rowsPerBatch + 7) / 8 * 8;
     InitBuffers();
     if (t_.needDx && t_.hasWeight && t_.gammaResident) {
@@ -219,7 +220,8 @@ class LayerNormGradBatch {
   bool recompute_ = false;
   uint64_t rowStart_ = 0, rowCount_ = 0, colStart_ = 0;
   bool needX_ = false, shortRows_ = false;
-  bool fused_ = false;  // LnFusedTile: 16-bit single chunk on A2/A3 (layer_norm_grad_chunks.h)
+  bool fused_ = false;        // LnFusedTile: 16-bit single chunk on A2/A3 (layer_norm_grad_chunks.h)
+  bool fusedChunks_ = false;  // LnFusedChunks: 16-bit, several chunks, A2/A3
   AscendC::TQue<AscendC::TPosition::VECIN, 1> dyQue_, xQue_;
   AscendC::TQue<AscendC::TPosition::VECOUT, 1> dxQue_;
   AscendC::TBuf<AscendC::TPosition::VECCALC> buf_[kLnBatchUbCount];  // by LnBatchUb (queues unused)

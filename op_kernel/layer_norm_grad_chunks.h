@@ -19,7 +19,7 @@ class LayerNormGradChunks : public LayerNormGradBatch<T, Copy> {
   using Base::needX_, Base::dySlot_, Base::dxOutEvt_, Base::dxOutPending_, Base::dyIn_, Base::xIn_, Base::dyF_;
   using Base::xhatF_, Base::tmpF_, Base::meanF_, Base::rstdF_, Base::sum1_, Base::sum2_, Base::acc1_, Base::acc2_;
   using Base::gammaRaw_, Base::gammaF_, Base::dgammaF_, Base::dbetaF_, Base::kFloatIn;
-  using Base::fused_, Base::meanB_, Base::rstdB_, Base::s1B_, Base::s2B_;
+  using Base::fused_, Base::fusedChunks_, Base::meanB_, Base::rstdB_, Base::s1B_, Base::s2B_;
   using Base::Work, Base::ChunkWidth, Base::ZeroSums, Base::FlushSums;
 
   __aicore__ inline void ToFloat(const AscendC::LocalTensor<float>& dst, const AscendC::LocalTensor<T>& src,
@@ -88,6 +88,10 @@ class LayerNormGradChunks : public LayerNormGradBatch<T, Copy> {
         const AscendC::LocalTensor<float> g = GRow(DyRow(r, c0, cw), gamma, cw);
         AccumulateLanes(acc1_[r * kRowSumsLanes], g, cw);
         AscendC::LocalTensor<float> p = CenteredX(r, c0, cw);
+        if (fusedChunks_ && t_.rowsPerBatch > 1) {  // the same sums, no product row (see LnFusedChunks)
+          AccumulateDotLanes(acc2_[r * kRowSumsLanes], g, p, cw);
+          continue;
+        }
         AscendC::Mul(p, g, p, cnt);
         AccumulateLanes(acc2_[r * kRowSumsLanes], p, cw);
       }
@@ -120,7 +124,8 @@ class LayerNormGradChunks : public LayerNormGradBatch<T, Copy> {
 
   // dgamma/dbeta sums alone for chunk [c0, c0 + cw), from the resident dy and x (pass 1 left them
   // untouched: g and x - mean went to the fp32 work rows). The same per-column row order as
-  // AccumulateChunk, so the sums are bitwise those of the fused pass.
+  // AccumulateChunk, so the sums are bitwise those of the fused pass. (Multiply-adds would save an
+  // op per element here, but this work hides the exchange's latency: less of it only waits.)
   __aicore__ inline void ParamsChunk(uint32_t n, uint32_t c0) {
     const uint32_t cw = ChunkWidth(c0);
     const int32_t cnt = static_cast<int32_t>(cw);
@@ -254,6 +259,7 @@ class LayerNormGradChunks : public LayerNormGradBatch<T, Copy> {
     AscendC::LocalTensor<float> gamma;
     if ((recompute && t_.hasWeight && !kFloatIn) || dyKept) gamma = GammaChunk(c0, cw);
     const float invD = 1.0f / static_cast<float>(t_.cols);
+    if (fusedChunks_ && c0 == 0) RawXCoefficients(n, invD);
     for (uint32_t r = 0; r < n; ++r) {
       const float rstd = rstdF_.GetValue(r);
       const float meanG = sum1_.GetValue(r) * invD;
@@ -316,10 +322,36 @@ class LayerNormGradChunks : public LayerNormGradBatch<T, Copy> {
     const int32_t cnt = static_cast<int32_t>(cw);
     AscendC::LocalTensor<float> xs = xhatF_[Work(r)];
     ToFloat(xs, xIn_[r * t_.sliceStride + c0], cw);
-    AscendC::Muls(xs, xs, a, cnt);
-    AscendC::Adds(xs, xs, b, cnt);
+    if (fusedChunks_) {  // a * x + b in one instruction, a and b Brcb'd (RawXCoefficients)
+      RowPieces(RowOp::kFusedMulAdd, RowOperand{xs, 1, 8}, RowOperand{CoefA()[r * 8], 0, 0},
+                RowOperand{CoefB()[r * 8], 0, 0}, cw);
+    } else {
+      AscendC::Muls(xs, xs, a, cnt);
+      AscendC::Adds(xs, xs, b, cnt);
+    }
     AscendC::Axpy(xs, g, rstd, cnt);
     AscendC::Cast(dyIn_[r * t_.sliceStride + c0], xs, Copy::kDownCast, cw);
+  }
+
+  // fusedChunks_: DxFromRawX's a = rstd * xCoef and b = -rstd * (meanG + xCoef * mean) of every
+  // row of the batch, Brcb'd (CoefA, CoefB): the same float operations in the same order as
+  // DxChunk's scalar ones, so the same values. The row-sum partials (bp x 64 floats each) are free
+  // once the row sums are: each holds its vector in [0, 2 bp) and its Brcb'd blocks in [8 bp, 16 bp).
+  __aicore__ inline AscendC::LocalTensor<float> CoefA() { return acc1_[this->bp_ * 8]; }
+  __aicore__ inline AscendC::LocalTensor<float> CoefB() { return acc2_[this->bp_ * 8]; }
+  __aicore__ inline void RawXCoefficients(uint32_t n, float invD) {
+    const int32_t rows = static_cast<int32_t>(n);
+    const AscendC::LocalTensor<float> coef = acc1_, t = acc1_[this->bp_], b = acc2_;
+    AscendC::Muls(coef, sum2_, -invD, rows);  // -meanGx
+    AscendC::Mul(coef, coef, rstdF_, rows);   // xCoef
+    AscendC::Mul(t, coef, meanF_, rows);      // xCoef * mean
+    AscendC::Muls(b, sum1_, invD, rows);      // meanG
+    AscendC::Add(b, b, t, rows);
+    AscendC::Mul(b, b, rstdF_, rows);
+    AscendC::Muls(b, b, -1.0f, rows);
+    AscendC::Mul(coef, coef, rstdF_, rows);   // a
+    RowScalars(CoefA(), coef, n);
+    RowScalars(CoefB(), b, n);
   }
 
   // |mean| * rstd = |mean| / sigma <= 64: the cancellation in a * x + b costs at most 64 fp32
