@@ -21,6 +21,7 @@ class LayerNormGradChunks : public LayerNormGradBatch<T, Copy> {
   using Base::gammaRaw_, Base::gammaF_, Base::dgammaF_, Base::dbetaF_, Base::kFloatIn;
   using Base::fused_, Base::fusedChunks_, Base::meanB_, Base::rstdB_, Base::s1B_, Base::s2B_;
   using Base::Work, Base::ChunkWidth, Base::ZeroSums, Base::FlushSums;
+  bool rawS2_ = false;  // this batch's pass 1 sums g * x (RawS2)
 
   __aicore__ inline void ToFloat(const AscendC::LocalTensor<float>& dst, const AscendC::LocalTensor<T>& src,
                                  uint32_t n) {
@@ -84,9 +85,16 @@ class LayerNormGradChunks : public LayerNormGradBatch<T, Copy> {
     if (!kFloatIn && !params) {
       // 16-bit, dgamma/dbeta later (so dx is asked for): no dy * (x - mean) of its own, s2 sums
       // g * (x - mean) straight from g, one product fewer per element.
+      if (c0 == 0) rawS2_ = RawS2(n);
       for (uint32_t r = 0; r < n; ++r) {
         const AscendC::LocalTensor<float> g = GRow(DyRow(r, c0, cw), gamma, cw);
         AccumulateLanes(acc1_[r * kRowSumsLanes], g, cw);
+        if (rawS2_) {  // sum(g * x); FinishRowSums takes mean * s1 off
+          AscendC::LocalTensor<float> xr = xhatF_[Work(r)];
+          ToFloat(xr, xIn_[r * t_.sliceStride + c0], cw);
+          AccumulateDotLanes(acc2_[r * kRowSumsLanes], g, xr, cw);
+          continue;
+        }
         AscendC::LocalTensor<float> p = CenteredX(r, c0, cw);
         if (fusedChunks_ && t_.rowsPerBatch > 1) {  // the same sums, no product row (see LnFusedChunks)
           AccumulateDotLanes(acc2_[r * kRowSumsLanes], g, p, cw);
@@ -240,9 +248,27 @@ class LayerNormGradChunks : public LayerNormGradBatch<T, Copy> {
       AscendC::WholeReduceSum<float>(sum2_[r0], acc2_[r0 * kRowSumsLanes], static_cast<int32_t>(kRowSumsLanes),
                                      rep, 1, 1, 8);
     }
+    const int32_t rows = static_cast<int32_t>(n);
+    if (rawS2_) {  // pass 1 summed g * x: sum(g * (x - mean)) = that - mean * s1 (acc2_ is free now)
+      AscendC::Mul(acc2_, meanF_, sum1_, rows);
+      AscendC::Sub(sum2_, sum2_, acc2_, rows);
+    }
     // Pass 1 summed gamma * dy * (x - mean): one rstd per row makes it s2 (fused_: x-hat already).
-    if (!fused_) AscendC::Mul(sum2_, sum2_, rstdF_, static_cast<int32_t>(n));
+    if (!fused_) AscendC::Mul(sum2_, sum2_, rstdF_, rows);
     PipeFence<AscendC::HardEvent::V_S>();
+  }
+
+  // Whether pass 1 of this batch sums g * x instead of g * (x - mean), one op fewer per element:
+  // fusedChunks_ batches of several rows whose every chunk defers dgamma/dbeta (so all of s2 comes
+  // from one formula) and whose rows all have |mean| * rstd <= 64. Taking mean * s1 off then
+  // cancels up to 65 times the centred terms' size: fp32 sums keep that far below the 16-bit
+  // rounding of dx (as RawXIsExactEnough).
+  __aicore__ inline bool RawS2(uint32_t n) {
+    if (!fusedChunks_ || t_.rowsPerBatch < 2 || t_.rowSlices.paramsAfterSet * t_.chunkCols < sliceCols_) return false;
+    for (uint32_t r = 0; r < n; ++r) {
+      if (!RawXIsExactEnough(meanF_.GetValue(r), rstdF_.GetValue(r))) return false;
+    }
+    return true;
   }
 
   // dx of the batch's n rows for chunk [c0, c0 + cw), over dy in place; sum1_/sum2_ hold the
