@@ -131,6 +131,13 @@ NORMGRAD_HOST_AICORE constexpr bool LnFusedTile(const LayerNormGradTiling& t) {
          t.chunkCols >= t.sliceCols && uint64_t(t.rowsPerBatch) * (3 * ((uint64_t(t.sliceCols) + 63) / 64) + 10) > 80;
 }
 
+// A fused tile forms no product tile: without a third fp32 work tile (more rows per batch) when
+// the staging of dgamma/dbeta stores can wait for the end (resident sums, or none asked for); the
+// staging then reuses the x-hat tile, as chunked slices do.
+NORMGRAD_HOST_AICORE constexpr bool LnFusedTileNoTmp(const LayerNormGradTiling& t) {
+  return LnFusedTile(t) && (t.accResident != 0 || (t.needDgamma == 0 && t.needDbeta == 0));
+}
+
 // The same modes in several chunks per slice: s2 (batches of several rows) and dx of rows with
 // |mean| * rstd <= 64 take multiply-adds; their Brcb'd row scalars go to the row-sum partials,
 // free by then, so the layout is the same. A lone row's pass 1 is DMA-bound: making its vector
@@ -159,7 +166,8 @@ NORMGRAD_HOST_AICORE constexpr LnBatchUbLayout LayerNormGradBatchUb(const LayerN
   if (s != 4 || shortRows) l.buf[kLnUbDyF] = {1, w * c * 4};  // fp32 dy is used in place
   if (needX) {
     l.buf[kLnUbXhat] = {1, w * c * 4};
-    if (!recompute) l.buf[kLnUbTmp] = {1, w * c * 4};  // chunked slices need no third work row
+    // chunked slices and fused tiles without streamed sums need no third work row
+    if (!recompute && !LnFusedTileNoTmp(t)) l.buf[kLnUbTmp] = {1, w * c * 4};
     l.buf[kLnUbMeanRaw] = l.buf[kLnUbRstdRaw] = l.buf[kLnUbMean] = l.buf[kLnUbRstd] = {1, b * 4};
     if (rowScalars) l.buf[kLnUbMeanB] = l.buf[kLnUbRstdB] = {1, bp * 32};  // Brcb'd row scalars
   }

@@ -93,8 +93,9 @@ class LayerNormGradBatch {
     if (!kFloatIn || shortRows_) dyF_ = Ub(kLnUbDyF);
     if (needX_) {
       xhatF_ = Ub(kLnUbXhat);
-      // Chunked slices keep no third work row: x - mean becomes dy * (x - mean) in place.
-      tmpF_ = recompute_ ? xhatF_ : Ub(kLnUbTmp);
+      // Chunked slices keep no third work row (x - mean becomes dy * (x - mean) in place), nor do
+      // fused tiles whose sums stay resident (LnFusedTileNoTmp).
+      tmpF_ = recompute_ || LnFusedTileNoTmp(t_) ? xhatF_ : Ub(kLnUbTmp);
       meanF_ = Ub(kLnUbMean);
       rstdF_ = Ub(kLnUbRstd);
       if (shortRows_ || fused_) {
