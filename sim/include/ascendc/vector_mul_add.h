@@ -38,16 +38,8 @@ void TernaryL0(const char* api, const AscendC::LocalTensor<T>& dst, const Ascend
                const AscendC::LocalTensor<T>& src1, const LanePlan& plan, const AscendC::BinaryRepeatParams& p,
                Fn fn) {
   CheckMulAddSoc(api);
-  Operand od = MakeOperand("dst", dst, p.dstBlkStride, p.dstRepStride);
-  Operand o0 = MakeOperand("src0", src0, p.src0BlkStride, p.src0RepStride);
-  Operand o1 = MakeOperand("src1", src1, p.src1BlkStride, p.src1RepStride);
-  CheckDstBlkStride(api, p.dstBlkStride);
-  CheckL0Operand(api, od, plan);
-  CheckL0Operand(api, o0, plan);
-  CheckL0Operand(api, o1, plan);
-  CheckOverlapRepeats(api, od, o0, plan);
-  CheckOverlapRepeats(api, od, o1, plan);
-  CountInstr(OpClass::kElementwise, plan.repeats);
+  const BinaryOperands o = CheckBinaryL0(api, OpClass::kElementwise, dst, src0, src1, plan, p);
+  const Operand &od = o.dst, &o0 = o.src0, &o1 = o.src1;
   const uint8_t* ub = Core().ub.data();
   constexpr uint32_t kPer = kBlockBytes / sizeof(T);
   bool done = ExecuteL0Blocks<T>(plan, od, [&](uint64_t r, uint32_t b, T* out) {
@@ -67,15 +59,8 @@ template <typename T, class Fn>
 void TernaryCount(const char* api, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src0,
                   const AscendC::LocalTensor<T>& src1, int32_t count, Fn fn) {
   CheckMulAddSoc(api);
-  CheckCountArg(api, count);
-  CountInstr(OpClass::kElementwise, CountRepeats(static_cast<uint64_t>(count), sizeof(T)));
+  CheckBinaryCount(api, OpClass::kElementwise, dst, src0, src1, count);
   if (count > 0) {
-    CheckCountOperand(api, "dst", dst, count);
-    CheckCountOperand(api, "src0", src0, count);
-    CheckCountOperand(api, "src1", src1, count);
-    uint64_t bytes = static_cast<uint64_t>(count) * sizeof(T);
-    CheckOverlapCount(api, "src0", dst.SimAddr(), bytes, src0.SimAddr(), bytes, false);
-    CheckOverlapCount(api, "src1", dst.SimAddr(), bytes, src1.SimAddr(), bytes, false);
     T* d = dst.SimData();
     const T* a = src0.SimData();
     const T* b = src1.SimData();
