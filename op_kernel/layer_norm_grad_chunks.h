@@ -21,7 +21,8 @@ class LayerNormGradChunks : public LayerNormGradBatch<T, Copy> {
   using Base::gammaRaw_, Base::gammaF_, Base::dgammaF_, Base::dbetaF_, Base::kFloatIn;
   using Base::fused_, Base::fusedChunks_, Base::meanB_, Base::rstdB_, Base::s1B_, Base::s2B_;
   using Base::Work, Base::ChunkWidth, Base::ZeroSums, Base::FlushSums;
-  bool rawS2_ = false;  // this batch's pass 1 sums g * x (RawS2)
+  bool rawS2_ = false;      // this batch's pass 1 sums g * x (RawS2)
+  bool row0Ready_ = false;  // the work rows hold g and x (fp32) of row 0, chunk 0 (PrepareDxRow0)
 
   __aicore__ inline void ToFloat(const AscendC::LocalTensor<float>& dst, const AscendC::LocalTensor<T>& src,
                                  uint32_t n) {
@@ -292,17 +293,23 @@ class LayerNormGradChunks : public LayerNormGradBatch<T, Copy> {
       const float meanGx = sum2_.GetValue(r) * invD;
       AscendC::LocalTensor<float> g, xs;
       const float xCoef = -meanGx * rstd;  // the work rows hold x - mean, not x-hat
+      const bool ready = row0Ready_ && r == 0 && c0 == 0;
       if (recompute) {
-        g = kFloatIn ? GResident(r, c0) : GRow(DyRow(r, c0, cw), gamma, cw);
+        g = kFloatIn ? GResident(r, c0) : (ready ? dyF_[Work(0)] : GRow(DyRow(r, c0, cw), gamma, cw));
         if (dyKept) AscendC::Mul(g, g, gamma, cnt);
         if constexpr (!kFloatIn) {
           const float mean = meanF_.GetValue(r);
           if (RawXIsExactEnough(mean, rstd)) {
-            DxFromRawX(g, r, c0, cw, rstd, rstd * xCoef, -rstd * (meanG + xCoef * mean));
+            DxFromRawX(g, r, c0, cw, rstd, rstd * xCoef, -rstd * (meanG + xCoef * mean), ready);
             continue;
           }
         }
-        xs = CenteredX(r, c0, cw);
+        if (ready) {  // x is cast already: centre it
+          xs = xhatF_[Work(0)];
+          AscendC::Adds(xs, xs, -meanF_.GetValue(0), cnt);
+        } else {
+          xs = CenteredX(r, c0, cw);
+        }
       } else {
         g = GResident(r, 0);
         xs = xhatF_[Work(r)];
@@ -317,6 +324,24 @@ class LayerNormGradChunks : public LayerNormGradBatch<T, Copy> {
     if constexpr (!kFloatIn) {
       // One chunk: the work rows sit at the stride of the resident dy, so one down-cast covers the batch.
       if (!recompute) AscendC::Cast(dyIn_, dyF_, Copy::kDownCast, n * t_.sliceStride);
+    }
+    if (c0 == 0) row0Ready_ = false;
+  }
+
+  // Before the exchange's wait (split flag, 16-bit chunks on A2/A3): dx's first steps that need no
+  // row sums, g and the fp32 x of row 0 in chunk 0, into the work rows DxChunk would put them in.
+  // The same ops DxChunk skips then, so the same dx; the wait is charged less the work since the
+  // flag's set, so this covers about 0.07 us of it per batch. Not with gamma streamed: its load
+  // stages through the x work row.
+  __aicore__ inline void PrepareDxRow0(uint32_t n) {
+    if constexpr (!kFloatIn) {
+      if (!fusedChunks_ || !t_.needDx || n == 0 || (t_.hasWeight && !t_.gammaResident)) return;
+      const uint32_t cw = ChunkWidth(0);
+      AscendC::LocalTensor<float> gamma;
+      if (t_.hasWeight) gamma = gammaF_;
+      GRow(DyRow(0, 0, cw), gamma, cw);
+      ToFloat(xhatF_[Work(0)], xIn_, cw);
+      row0Ready_ = true;
     }
   }
 
@@ -344,10 +369,10 @@ class LayerNormGradChunks : public LayerNormGradBatch<T, Copy> {
   // than centring x first. a * x and b cancel to the x-term a * (x - mean) - which is why
   // RawXIsExactEnough bounds |mean| * rstd.
   __aicore__ inline void DxFromRawX(const AscendC::LocalTensor<float>& g, uint32_t r, uint32_t c0, uint32_t cw,
-                                    float rstd, float a, float b) {
+                                    float rstd, float a, float b, bool xReady) {
     const int32_t cnt = static_cast<int32_t>(cw);
     AscendC::LocalTensor<float> xs = xhatF_[Work(r)];
-    ToFloat(xs, xIn_[r * t_.sliceStride + c0], cw);
+    if (!xReady) ToFloat(xs, xIn_[r * t_.sliceStride + c0], cw);
     if (fusedChunks_) {  // a * x + b in one instruction, a and b Brcb'd (RawXCoefficients)
       RowPieces(RowOp::kFusedMulAdd, RowOperand{xs, 1, 8}, RowOperand{CoefA()[r * 8], 0, 0},
                 RowOperand{CoefB()[r * 8], 0, 0}, cw);

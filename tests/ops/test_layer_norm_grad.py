@@ -185,6 +185,21 @@ def test_16bit_one_chunk_with_a_large_mean(shape, offset, dtype):
     run_and_check(dy, x, ns, mean.astype(F32), rstd.astype(F32), None, mask=(True, True, False))
 
 
+# 16-bit rows split over cores in two chunks per slice: before the exchange's wait the kernel forms
+# g and the fp32 x of row 0's first chunk (PrepareDxRow0), and pass 1 sums g * x when every chunk
+# defers dgamma/dbeta (1024 x 12288) or g * (x - mean) when only the first does (300 x 20000): with
+# x near zero, at 50 sigma (raw x) and at 500 sigma (centred).
+@pytest.mark.parametrize("dtype", [F16, BF16])
+@pytest.mark.parametrize("offset", [0.0, 50.0, 500.0], ids=["centred data", "raw x", "centred x"])
+@pytest.mark.parametrize("shape", [(300, 20000), (1024, 12288)], ids=["first chunk deferred", "all deferred"])
+def test_16bit_chunked_slices_with_work_before_the_wait(shape, offset, dtype):
+    rng = np.random.default_rng(37)
+    dy, x, ns, _, _, w = make_inputs(rng, shape, 1, dtype)
+    x = (x.astype(np.float64) + offset).astype(dtype)
+    mean, rstd = forward_stats(x, ns)
+    run_and_check(dy, x, ns, mean.astype(F32), rstd.astype(F32), w)
+
+
 @pytest.mark.parametrize("mask", list(itertools.product([True, False], repeat=3)))
 def test_every_output_mask(mask):
     rng = np.random.default_rng(3)
