@@ -155,7 +155,10 @@ bool PlanSplit(LayerNormGradTiling& t, uint64_t k, const SplitSearch& s, uint64_
   // As many batches, evened out (16 rows: 8 + 8, not 9 + 7): the exchange slots and the
   // per-row scratch are padded to 8 rows, so a 9-row batch moves twice the row sums.
   const uint64_t even = CeilDiv(*rowsMax, t.batchesPerRange);
+  const uint32_t fitted = t.rowsPerBatch;
   if (t.mode != kLnShortRows || even >= 2 * CeilDiv(t.sliceCols, 64)) t.rowsPerBatch = static_cast<uint32_t>(even);
+  // Fewer rows may give up the fused tile (LnFusedTile) and so need the third work tile again.
+  if (LayerNormGradMainUbBytes(t) > s.budget) t.rowsPerBatch = fitted;
   return true;
 }
 

@@ -127,11 +127,38 @@ struct LnBatchUbLayout {
   LnUbBuffer buf[kLnBatchUbCount];
 };
 
+// WholeRows and RowSlices with 16-bit data in one chunk per slice on A2/A3 (DataCopyPad): x-hat
+// and dx take multiply-adds with Brcb'd row scalars (op_kernel/layer_norm_grad_chunks.h). That
+// saves per row three ops on every 64-lane repeat and one instruction (10 cycles) but costs about
+// seven instructions per batch (the row scalars): only batches that win by that take it.
+NORMGRAD_HOST_AICORE constexpr bool LnFusedTile(const LayerNormGradTiling& t) {
+  return KernelDtypeBytes(t.dtype) == 2 && t.blockCopy == 0 && (t.mode == kLnWholeRows || t.mode == kLnRowSlices) &&
+         t.chunkCols >= t.sliceCols && uint64_t(t.rowsPerBatch) * (3 * ((uint64_t(t.sliceCols) + 63) / 64) + 10) > 80;
+}
+
+// A fused tile forms no product tile: without a third fp32 work tile (more rows per batch) when
+// the staging of dgamma/dbeta stores can wait for the end (resident sums, or none asked for); the
+// staging then reuses the x-hat tile, as chunked slices do.
+NORMGRAD_HOST_AICORE constexpr bool LnFusedTileNoTmp(const LayerNormGradTiling& t) {
+  return LnFusedTile(t) && (t.accResident != 0 || (t.needDgamma == 0 && t.needDbeta == 0));
+}
+
+// The same modes in several chunks per slice: s2 (batches of several rows) and dx of rows with
+// |mean| * rstd <= 64 take multiply-adds; their Brcb'd row scalars go to the row-sum partials,
+// free by then, so the layout is the same. A lone row's pass 1 is DMA-bound: making its vector
+// part shorter only lets less of the exchange's wait be covered (the busiest pipe's growth after
+// the flag's set), so batches of one row keep the product row.
+NORMGRAD_HOST_AICORE constexpr bool LnFusedChunks(const LayerNormGradTiling& t) {
+  return KernelDtypeBytes(t.dtype) == 2 && t.blockCopy == 0 && (t.mode == kLnWholeRows || t.mode == kLnRowSlices) &&
+         t.chunkCols < t.sliceCols;
+}
+
 NORMGRAD_HOST_AICORE constexpr LnBatchUbLayout LayerNormGradBatchUb(const LayerNormGradTiling& t) {
   LnBatchUbLayout l{};
   const uint64_t s = KernelDtypeBytes(t.dtype), b = t.rowsPerBatch, c = t.chunkCols, wp = t.sliceStride;
   const uint64_t bp = LnAlign8(b);
   const bool shortRows = t.mode == kLnShortRows, needX = t.needDx != 0 || t.needDgamma != 0;
+  const bool rowScalars = shortRows || LnFusedTile(t);  // Brcb'd per-row scalars
   const bool needDx = t.needDx != 0, needParams = t.needDgamma != 0 || t.needDbeta != 0;
   // Chunked slices recompute x-hat and g for dx, so the fp32 work tiles hold one row; decided by
   // the widest slice, not by one core's.
@@ -144,9 +171,10 @@ NORMGRAD_HOST_AICORE constexpr LnBatchUbLayout LayerNormGradBatchUb(const LayerN
   if (s != 4 || shortRows) l.buf[kLnUbDyF] = {1, w * c * 4};  // fp32 dy is used in place
   if (needX) {
     l.buf[kLnUbXhat] = {1, w * c * 4};
-    if (!recompute) l.buf[kLnUbTmp] = {1, w * c * 4};  // chunked slices need no third work row
+    // chunked slices and fused tiles without streamed sums need no third work row
+    if (!recompute && !LnFusedTileNoTmp(t)) l.buf[kLnUbTmp] = {1, w * c * 4};
     l.buf[kLnUbMeanRaw] = l.buf[kLnUbRstdRaw] = l.buf[kLnUbMean] = l.buf[kLnUbRstd] = {1, b * 4};
-    if (shortRows) l.buf[kLnUbMeanB] = l.buf[kLnUbRstdB] = {1, bp * 32};  // Brcb'd row scalars
+    if (rowScalars) l.buf[kLnUbMeanB] = l.buf[kLnUbRstdB] = {1, bp * 32};  // Brcb'd row scalars
   }
   if (needDx) {
     l.buf[kLnUbSum1] = l.buf[kLnUbSum2] = {1, bp * 4};
@@ -154,7 +182,7 @@ NORMGRAD_HOST_AICORE constexpr LnBatchUbLayout LayerNormGradBatchUb(const LayerN
     if (!shortRows || t.sliceCols > kLnRowSumLanes) l.buf[kLnUbAcc1] = {1, bp * kLnRowSumLanes * 4};
     if (!shortRows) l.buf[kLnUbAcc2] = {1, bp * kLnRowSumLanes * 4};
     if (t.colSplit > 1) l.buf[kLnUbExch] = {1, uint64_t(t.colSplit) * 2 * bp * 4};
-    if (shortRows) l.buf[kLnUbS1B] = l.buf[kLnUbS2B] = {1, bp * 32};
+    if (rowScalars) l.buf[kLnUbS1B] = l.buf[kLnUbS2B] = {1, bp * 32};
     if (t.hasWeight) l.buf[kLnUbGamma] = {1, (t.gammaResident ? wp : c) * 4};
   }
   const uint64_t accCols = t.accResident ? wp : c;

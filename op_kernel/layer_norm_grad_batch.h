@@ -51,6 +51,8 @@ class LayerNormGradBatch {
     recompute_ = t.chunkCols < t.sliceCols;
     needX_ = t.needDx || t.needDgamma;
     shortRows_ = t.mode == kLnShortRows;
+    fused_ = LnFusedTile(t);
+    fusedChunks_ = LnFusedChunks(t);
     bp_ = (t.rowsPerBatch + 7) / 8 * 8;
     InitBuffers();
     if (t_.needDx && t_.hasWeight && t_.gammaResident) {
@@ -91,11 +93,12 @@ class LayerNormGradBatch {
     if (!kFloatIn || shortRows_) dyF_ = Ub(kLnUbDyF);
     if (needX_) {
       xhatF_ = Ub(kLnUbXhat);
-      // Chunked slices keep no third work row: x - mean becomes dy * (x - mean) in place.
-      tmpF_ = recompute_ ? xhatF_ : Ub(kLnUbTmp);
+      // Chunked slices keep no third work row (x - mean becomes dy * (x - mean) in place), nor do
+      // fused tiles whose sums stay resident (LnFusedTileNoTmp).
+      tmpF_ = recompute_ || LnFusedTileNoTmp(t_) ? xhatF_ : Ub(kLnUbTmp);
       meanF_ = Ub(kLnUbMean);
       rstdF_ = Ub(kLnUbRstd);
-      if (shortRows_) {
+      if (shortRows_ || fused_) {
         meanB_ = Ub(kLnUbMeanB);
         rstdB_ = Ub(kLnUbRstdB);
       }
@@ -105,7 +108,7 @@ class LayerNormGradBatch {
       sum2_ = Ub(kLnUbSum2);
       if (ub.buf[kLnUbAcc1].count) acc1_ = Ub(kLnUbAcc1);
       if (ub.buf[kLnUbAcc2].count) acc2_ = Ub(kLnUbAcc2);
-      if (shortRows_) {
+      if (shortRows_ || fused_) {
         s1B_ = Ub(kLnUbS1B);
         s2B_ = Ub(kLnUbS2B);
       }
@@ -233,6 +236,8 @@ class LayerNormGradBatch {
   bool paramsPublished_ = false;  // PublishParams ran
   uint64_t rowStart_ = 0, rowCount_ = 0, colStart_ = 0;
   bool needX_ = false, shortRows_ = false;
+  bool fused_ = false;        // LnFusedTile: 16-bit single chunk on A2/A3 (layer_norm_grad_chunks.h)
+  bool fusedChunks_ = false;  // LnFusedChunks: 16-bit, several chunks, A2/A3
   AscendC::TQue<AscendC::TPosition::VECIN, 1> dyQue_, xQue_;
   AscendC::TQue<AscendC::TPosition::VECOUT, 1> dxQue_;
   AscendC::TBuf<AscendC::TPosition::VECCALC> buf_[kLnBatchUbCount];  // by LnBatchUb (queues unused)

@@ -7,6 +7,7 @@
 // scaled once per row, and dx's Axpy takes rstd in its scalar.
 #pragma once
 #include "layer_norm_grad_batch.h"
+#include "common/row_repeat.h"
 
 namespace normgrad {
 
@@ -18,7 +19,10 @@ class LayerNormGradChunks : public LayerNormGradBatch<T, Copy> {
   using Base::needX_, Base::dySlot_, Base::dxOutEvt_, Base::dxOutPending_, Base::dyIn_, Base::xIn_, Base::dyF_;
   using Base::xhatF_, Base::tmpF_, Base::meanF_, Base::rstdF_, Base::sum1_, Base::sum2_, Base::acc1_, Base::acc2_;
   using Base::gammaRaw_, Base::gammaF_, Base::dgammaF_, Base::dbetaF_, Base::kFloatIn;
+  using Base::fused_, Base::fusedChunks_, Base::meanB_, Base::rstdB_, Base::s1B_, Base::s2B_;
   using Base::Work, Base::ChunkWidth, Base::ZeroSums, Base::FlushSums;
+  bool rawS2_ = false;      // this batch's pass 1 sums g * x (RawS2)
+  bool row0Ready_ = false;  // the work rows hold g and x (fp32) of row 0, chunk 0 (PrepareDxRow0)
 
   __aicore__ inline void ToFloat(const AscendC::LocalTensor<float>& dst, const AscendC::LocalTensor<T>& src,
                                  uint32_t n) {
@@ -82,10 +86,21 @@ class LayerNormGradChunks : public LayerNormGradBatch<T, Copy> {
     if (!kFloatIn && !params) {
       // 16-bit, dgamma/dbeta later (so dx is asked for): no dy * (x - mean) of its own, s2 sums
       // g * (x - mean) straight from g, one product fewer per element.
+      if (c0 == 0) rawS2_ = RawS2(n);
       for (uint32_t r = 0; r < n; ++r) {
         const AscendC::LocalTensor<float> g = GRow(DyRow(r, c0, cw), gamma, cw);
         AccumulateLanes(acc1_[r * kRowSumsLanes], g, cw);
+        if (rawS2_) {  // sum(g * x); FinishRowSums takes mean * s1 off
+          AscendC::LocalTensor<float> xr = xhatF_[Work(r)];
+          ToFloat(xr, xIn_[r * t_.sliceStride + c0], cw);
+          AccumulateDotLanes(acc2_[r * kRowSumsLanes], g, xr, cw);
+          continue;
+        }
         AscendC::LocalTensor<float> p = CenteredX(r, c0, cw);
+        if (fusedChunks_ && t_.rowsPerBatch > 1) {  // the same sums, no product row (see LnFusedChunks)
+          AccumulateDotLanes(acc2_[r * kRowSumsLanes], g, p, cw);
+          continue;
+        }
         AscendC::Mul(p, g, p, cnt);
         AccumulateLanes(acc2_[r * kRowSumsLanes], p, cw);
       }
@@ -120,7 +135,8 @@ class LayerNormGradChunks : public LayerNormGradBatch<T, Copy> {
   // untouched: g and x - mean went to the fp32 work rows). The same per-column row order as
   // AccumulateChunk, so the sums are bitwise those of the fused pass. fp32 then forms rstd * g
   // over the resident dy for DxChunk: work that needs no other slice's sums, so it too runs while
-  // the exchange flag is pending.
+  // the exchange flag is pending. (Multiply-adds would save an op per element here, but this work
+  // hides the exchange's latency: less of it only waits.)
   __aicore__ inline void ParamsChunk(uint32_t n, uint32_t c0) {
     const uint32_t cw = ChunkWidth(c0);
     const int32_t cnt = static_cast<int32_t>(cw);
@@ -169,12 +185,16 @@ class LayerNormGradChunks : public LayerNormGradBatch<T, Copy> {
       if constexpr (!AscendC::IsSameType<T, float>::value) {
         AscendC::Cast(xhatF_, xIn_, AscendC::RoundMode::CAST_NONE, static_cast<uint32_t>(all));
       }
-      for (uint32_t r = 0; r < n; ++r) {
-        AscendC::LocalTensor<float> xh = xhatF_[r * w];
-        if constexpr (AscendC::IsSameType<T, float>::value) {
-          AscendC::Adds(xh, xIn_[r * w], -meanF_.GetValue(r), cnt);
-        } else {
-          AscendC::Adds(xh, xh, -meanF_.GetValue(r), cnt);
+      if (fused_) {
+        FusedXhatTile(n, cw);
+      } else {
+        for (uint32_t r = 0; r < n; ++r) {
+          AscendC::LocalTensor<float> xh = xhatF_[r * w];
+          if constexpr (AscendC::IsSameType<T, float>::value) {
+            AscendC::Adds(xh, xIn_[r * w], -meanF_.GetValue(r), cnt);
+          } else {
+            AscendC::Adds(xh, xh, -meanF_.GetValue(r), cnt);
+          }
         }
       }
     }
@@ -182,14 +202,18 @@ class LayerNormGradChunks : public LayerNormGradBatch<T, Copy> {
       for (uint32_t r = 0; r < n; ++r) AscendC::Add(dbetaF_, dbetaF_, dy[r * w], cnt);
     }
     if (t_.needDgamma) {
-      AscendC::Mul(tmpF_, dy, xhatF_, all);
-      for (uint32_t r = 0; r < n; ++r) AscendC::Axpy(dgammaF_, tmpF_[r * w], rstdF_.GetValue(r), cnt);
+      if (fused_) {  // the work rows hold x-hat: dgamma += dy * x-hat, no product tile
+        for (uint32_t r = 0; r < n; ++r) AscendC::MulAddDst(dgammaF_, dy[r * w], xhatF_[r * w], cnt);
+      } else {
+        AscendC::Mul(tmpF_, dy, xhatF_, all);
+        for (uint32_t r = 0; r < n; ++r) AscendC::Axpy(dgammaF_, tmpF_[r * w], rstdF_.GetValue(r), cnt);
+      }
     }
     if (parts & kTileRowSums) TileRowSums(n, dy);
     if (!t_.accResident) FlushSums(0, cw, 0);
   }
 
-  // AccumulateTile's row sums: g over dy, x-hat in xhatF_.
+  // AccumulateTile's row sums: g over dy, x-hat (fused_) or x - mean in xhatF_.
   __aicore__ inline void TileRowSums(uint32_t n, const AscendC::LocalTensor<float>& dy) {
     if (!t_.needDx) return;
     const uint32_t cw = sliceCols_, w = t_.chunkCols;
@@ -200,8 +224,41 @@ class LayerNormGradChunks : public LayerNormGradBatch<T, Copy> {
       if (t_.hasWeight) AscendC::Mul(dy[r * w], dy[r * w], gamma, cnt);  // g over dy
       AccumulateLanes(acc1_[r * kRowSumsLanes], dy[r * w], cw);
     }
-    AscendC::Mul(tmpF_, dy, xhatF_, all);
-    for (uint32_t r = 0; r < n; ++r) AccumulateLanes(acc2_[r * kRowSumsLanes], tmpF_[r * w], cw);
+    if (fused_) {
+      for (uint32_t r = 0; r < n; ++r) AccumulateDotLanes(acc2_[r * kRowSumsLanes], dy[r * w], xhatF_[r * w], cw);
+    } else {
+      AscendC::Mul(tmpF_, dy, xhatF_, all);
+      for (uint32_t r = 0; r < n; ++r) AccumulateLanes(acc2_[r * kRowSumsLanes], tmpF_[r * w], cw);
+    }
+  }
+
+  // fused_: the work rows (x cast to fp32) become x-hat = rstd * x + (-mean * rstd), one
+  // FusedMulAdd per row with Brcb'd row scalars; x * rstd cancels against mean * rstd, which costs
+  // at most |mean| * rstd fp32 ulps of x-hat, so past 64 (4e-6, far below the 16-bit rounding of
+  // dx) the batch centres x first (Adds, Muls). rstdB_ holds rstd per row for dx either way.
+  __aicore__ inline void FusedXhatTile(uint32_t n, uint32_t cw) {
+    const uint32_t w = t_.chunkCols;
+    const int32_t rows = static_cast<int32_t>(n), cnt = static_cast<int32_t>(cw);
+    bool raw = true;
+    for (uint32_t r = 0; r < n && raw; ++r) {
+      const float m = meanF_.GetValue(r), s = rstdF_.GetValue(r);
+      raw = (m < 0 ? -m : m) * s <= 64.0f;
+    }
+    if (!raw) {
+      for (uint32_t r = 0; r < n; ++r) {
+        AscendC::Adds(xhatF_[r * w], xhatF_[r * w], -meanF_.GetValue(r), cnt);
+        AscendC::Muls(xhatF_[r * w], xhatF_[r * w], rstdF_.GetValue(r), cnt);
+      }
+    }
+    RowScalars(rstdB_, rstdF_, n);
+    if (!raw) return;
+    AscendC::Mul(meanF_, meanF_, rstdF_, rows);  // -mean * rstd over the mean (not read again)
+    AscendC::Muls(meanF_, meanF_, -1.0f, rows);
+    RowScalars(meanB_, meanF_, n);
+    for (uint32_t r = 0; r < n; ++r) {
+      RowPieces(RowOp::kFusedMulAdd, RowOperand{xhatF_[r * w], 1, 8}, RowOperand{rstdB_[r * 8], 0, 0},
+                RowOperand{meanB_[r * 8], 0, 0}, cw);
+    }
   }
 
   // sum1_/sum2_[r] = this slice's row sums of the batch, ready for scalar reads and MTE3.
@@ -213,9 +270,27 @@ class LayerNormGradChunks : public LayerNormGradBatch<T, Copy> {
       AscendC::WholeReduceSum<float>(sum2_[r0], acc2_[r0 * kRowSumsLanes], static_cast<int32_t>(kRowSumsLanes),
                                      rep, 1, 1, 8);
     }
-    // Pass 1 summed gamma * dy * (x - mean): one rstd per row makes it s2.
-    AscendC::Mul(sum2_, sum2_, rstdF_, static_cast<int32_t>(n));
+    const int32_t rows = static_cast<int32_t>(n);
+    if (rawS2_) {  // pass 1 summed g * x: sum(g * (x - mean)) = that - mean * s1 (acc2_ is free now)
+      AscendC::Mul(acc2_, meanF_, sum1_, rows);
+      AscendC::Sub(sum2_, sum2_, acc2_, rows);
+    }
+    // Pass 1 summed gamma * dy * (x - mean): one rstd per row makes it s2 (fused_: x-hat already).
+    if (!fused_) AscendC::Mul(sum2_, sum2_, rstdF_, rows);
     PipeFence<AscendC::HardEvent::V_S>();
+  }
+
+  // Whether pass 1 of this batch sums g * x instead of g * (x - mean), one op fewer per element:
+  // fusedChunks_ batches of several rows whose every chunk defers dgamma/dbeta (so all of s2 comes
+  // from one formula) and whose rows all have |mean| * rstd <= 64. Taking mean * s1 off then
+  // cancels up to 65 times the centred terms' size: fp32 sums keep that far below the 16-bit
+  // rounding of dx (as RawXIsExactEnough).
+  __aicore__ inline bool RawS2(uint32_t n) {
+    if (!fusedChunks_ || t_.rowsPerBatch < 2 || t_.rowSlices.paramsAfterSet * t_.chunkCols < sliceCols_) return false;
+    for (uint32_t r = 0; r < n; ++r) {
+      if (!RawXIsExactEnough(meanF_.GetValue(r), rstdF_.GetValue(r))) return false;
+    }
+    return true;
   }
 
   // dx of the batch's n rows for chunk [c0, c0 + cw), over dy in place; sum1_/sum2_ hold the
@@ -226,27 +301,35 @@ class LayerNormGradChunks : public LayerNormGradBatch<T, Copy> {
     const uint32_t cw = ChunkWidth(c0);
     const int32_t cnt = static_cast<int32_t>(cw);
     const bool recompute = recompute_;
+    if (fused_) return FusedDxTile(n, cw);
     // fp32 chunks whose dgamma/dbeta came after the exchange flag's set hold rstd * g (ParamsChunk).
     const bool gScaled = kFloatIn && recompute && c0 < t_.rowSlices.paramsAfterSet * t_.chunkCols;
     AscendC::LocalTensor<float> gamma;
     if (recompute && t_.hasWeight && !kFloatIn) gamma = GammaChunk(c0, cw);
     const float invD = 1.0f / static_cast<float>(t_.cols);
+    if (fusedChunks_ && c0 == 0) RawXCoefficients(n, invD);
     for (uint32_t r = 0; r < n; ++r) {
       const float rstd = rstdF_.GetValue(r);
       const float meanG = sum1_.GetValue(r) * invD;
       const float meanGx = sum2_.GetValue(r) * invD;
       AscendC::LocalTensor<float> g, xs;
       const float xCoef = -meanGx * rstd;  // the work rows hold x - mean, not x-hat
+      const bool ready = row0Ready_ && r == 0 && c0 == 0;
       if (recompute) {
-        g = kFloatIn ? GResident(r, c0) : GRow(DyRow(r, c0, cw), gamma, cw);
+        g = kFloatIn ? GResident(r, c0) : (ready ? dyF_[Work(0)] : GRow(DyRow(r, c0, cw), gamma, cw));
         if constexpr (!kFloatIn) {
           const float mean = meanF_.GetValue(r);
           if (RawXIsExactEnough(mean, rstd)) {
-            DxFromRawX(g, r, c0, cw, rstd, rstd * xCoef, -rstd * (meanG + xCoef * mean));
+            DxFromRawX(g, r, c0, cw, rstd, rstd * xCoef, -rstd * (meanG + xCoef * mean), ready);
             continue;
           }
         }
-        xs = CenteredX(r, c0, cw);
+        if (ready) {  // x is cast already: centre it
+          xs = xhatF_[Work(0)];
+          AscendC::Adds(xs, xs, -meanF_.GetValue(0), cnt);
+        } else {
+          xs = CenteredX(r, c0, cw);
+        }
         if (gScaled) {  // dx = rstd * g - rstd * s1/D + rstd * xCoef * (x - mean)
           AscendC::Adds(g, g, -rstd * meanG, cnt);
           AscendC::Axpy(g, xs, rstd * xCoef, cnt);
@@ -267,20 +350,84 @@ class LayerNormGradChunks : public LayerNormGradBatch<T, Copy> {
       // One chunk: the work rows sit at the stride of the resident dy, so one down-cast covers the batch.
       if (!recompute) AscendC::Cast(dyIn_, dyF_, Copy::kDownCast, n * t_.sliceStride);
     }
+    if (c0 == 0) row0Ready_ = false;
+  }
+
+  // Before the exchange's wait (split flag, 16-bit chunks on A2/A3): dx's first steps that need no
+  // row sums, g and the fp32 x of row 0 in chunk 0, into the work rows DxChunk would put them in.
+  // The same ops DxChunk skips then, so the same dx; the wait is charged less the work since the
+  // flag's set, so this covers about 0.07 us of it per batch. Not with gamma streamed: its load
+  // stages through the x work row.
+  __aicore__ inline void PrepareDxRow0(uint32_t n) {
+    if constexpr (!kFloatIn) {
+      if (!fusedChunks_ || !t_.needDx || n == 0 || (t_.hasWeight && !t_.gammaResident)) return;
+      const uint32_t cw = ChunkWidth(0);
+      AscendC::LocalTensor<float> gamma;
+      if (t_.hasWeight) gamma = gammaF_;
+      GRow(DyRow(0, 0, cw), gamma, cw);
+      ToFloat(xhatF_[Work(0)], xIn_, cw);
+      row0Ready_ = true;
+    }
+  }
+
+  // fused_ (one chunk): dx = rstd * g + p + x-hat * q with p = -rstd * s1 / D and q = -rstd * s2 / D
+  // per row, Brcb'd: a FusedMulAdd and a MulAddDst per row, then one down-cast over the batch.
+  __aicore__ inline void FusedDxTile(uint32_t n, uint32_t cw) {
+    const uint32_t w = t_.chunkCols;
+    const int32_t rows = static_cast<int32_t>(n);
+    const float negInvD = -1.0f / static_cast<float>(t_.cols);
+    AscendC::Muls(sum1_, sum1_, negInvD, rows);
+    AscendC::Mul(sum1_, sum1_, rstdF_, rows);
+    AscendC::Muls(sum2_, sum2_, negInvD, rows);
+    AscendC::Mul(sum2_, sum2_, rstdF_, rows);
+    RowScalars(s1B_, sum1_, n);
+    RowScalars(s2B_, sum2_, n);
+    for (uint32_t r = 0; r < n; ++r) {
+      const RowOperand g{dyF_[r * w], 1, 8};
+      RowPieces(RowOp::kFusedMulAdd, g, RowOperand{rstdB_[r * 8], 0, 0}, RowOperand{s1B_[r * 8], 0, 0}, cw);
+      RowPieces(RowOp::kMulAddDst, g, RowOperand{xhatF_[r * w], 1, 8}, RowOperand{s2B_[r * 8], 0, 0}, cw);
+    }
+    if constexpr (!kFloatIn) AscendC::Cast(dyIn_, dyF_, Copy::kDownCast, n * t_.sliceStride);
   }
 
   // dx = rstd * g + a * x + b of a 16-bit row chunk written over its dy: one vector op fewer
   // than centring x first. a * x and b cancel to the x-term a * (x - mean) - which is why
   // RawXIsExactEnough bounds |mean| * rstd.
   __aicore__ inline void DxFromRawX(const AscendC::LocalTensor<float>& g, uint32_t r, uint32_t c0, uint32_t cw,
-                                    float rstd, float a, float b) {
+                                    float rstd, float a, float b, bool xReady) {
     const int32_t cnt = static_cast<int32_t>(cw);
     AscendC::LocalTensor<float> xs = xhatF_[Work(r)];
-    ToFloat(xs, xIn_[r * t_.sliceStride + c0], cw);
-    AscendC::Muls(xs, xs, a, cnt);
-    AscendC::Adds(xs, xs, b, cnt);
+    if (!xReady) ToFloat(xs, xIn_[r * t_.sliceStride + c0], cw);
+    if (fusedChunks_) {  // a * x + b in one instruction, a and b Brcb'd (RawXCoefficients)
+      RowPieces(RowOp::kFusedMulAdd, RowOperand{xs, 1, 8}, RowOperand{CoefA()[r * 8], 0, 0},
+                RowOperand{CoefB()[r * 8], 0, 0}, cw);
+    } else {
+      AscendC::Muls(xs, xs, a, cnt);
+      AscendC::Adds(xs, xs, b, cnt);
+    }
     AscendC::Axpy(xs, g, rstd, cnt);
     AscendC::Cast(dyIn_[r * t_.sliceStride + c0], xs, Copy::kDownCast, cw);
+  }
+
+  // fusedChunks_: DxFromRawX's a = rstd * xCoef and b = -rstd * (meanG + xCoef * mean) of every
+  // row of the batch, Brcb'd (CoefA, CoefB): the same float operations in the same order as
+  // DxChunk's scalar ones, so the same values. The row-sum partials (bp x 64 floats each) are free
+  // once the row sums are: each holds its vector in [0, 2 bp) and its Brcb'd blocks in [8 bp, 16 bp).
+  __aicore__ inline AscendC::LocalTensor<float> CoefA() { return acc1_[this->bp_ * 8]; }
+  __aicore__ inline AscendC::LocalTensor<float> CoefB() { return acc2_[this->bp_ * 8]; }
+  __aicore__ inline void RawXCoefficients(uint32_t n, float invD) {
+    const int32_t rows = static_cast<int32_t>(n);
+    const AscendC::LocalTensor<float> coef = acc1_, t = acc1_[this->bp_], b = acc2_;
+    AscendC::Muls(coef, sum2_, -invD, rows);  // -meanGx
+    AscendC::Mul(coef, coef, rstdF_, rows);   // xCoef
+    AscendC::Mul(t, coef, meanF_, rows);      // xCoef * mean
+    AscendC::Muls(b, sum1_, invD, rows);      // meanG
+    AscendC::Add(b, b, t, rows);
+    AscendC::Mul(b, b, rstdF_, rows);
+    AscendC::Muls(b, b, -1.0f, rows);
+    AscendC::Mul(coef, coef, rstdF_, rows);   // a
+    RowScalars(CoefA(), coef, n);
+    RowScalars(CoefB(), b, n);
   }
 
   // |mean| * rstd = |mean| / sigma <= 64: the cancellation in a * x + b costs at most 64 fp32

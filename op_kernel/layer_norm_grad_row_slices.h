@@ -27,6 +27,7 @@ class LayerNormGradRowSlices : public LayerNormGradChunks<T, Copy> {
       if (n > 0) {
         const uint32_t end = t.rowSlices.paramsAfterSet * t.chunkCols;
         for (uint32_t c0 = 0; c0 < end && c0 < this->sliceCols_; c0 += t.chunkCols) this->ParamsChunk(n, c0);
+        if (t.rowSlices.exchangeSync == kLnExchangeSplitFlag) this->PrepareDxRow0(n);
       }
       if (this->PublishEarly(batch + 1 == t.batchesPerRange)) this->PublishParams();
       if (t.needDx) CollectRowSums(batch, n);

@@ -10,7 +10,8 @@ namespace normgrad {
 constexpr uint32_t kRowRepeatLanes = 64;   // fp32 lanes per repeat
 constexpr uint32_t kRowRepeatMaxRows = 255;
 
-enum class RowOp : uint32_t { kAdd, kSub, kMul };
+// kMulAddDst: dst = src0 * src1 + dst; kFusedMulAdd: dst = src0 * dst + src1 (A2/A3 only).
+enum class RowOp : uint32_t { kAdd, kSub, kMul, kMulAddDst, kFusedMulAdd };
 
 // Operand of RowsBinary: a tensor and its repeat stride in blocks; blk = 0 broadcasts the first
 // block of each repeat (a Brcb'd per-row scalar); rep = 0 reuses one row for every repeat (gamma,
@@ -25,7 +26,7 @@ __aicore__ inline AscendC::LocalTensor<float> RowsAt(const RowOperand& o, uint32
   return o.t[r0 * o.rep * 8 + (o.blk != 0 ? c : 0)];
 }
 
-// dst = src0 op src1 on columns [0, cols) of n rows.
+// dst = src0 op src1 (or the multiply-adds above) on columns [0, cols) of n rows.
 __aicore__ inline void RowsBinary(RowOp op, const RowOperand& dst, const RowOperand& src0, const RowOperand& src1,
                                   uint32_t n, uint32_t cols) {
   for (uint32_t r0 = 0; r0 < n; r0 += kRowRepeatMaxRows) {
@@ -38,6 +39,10 @@ __aicore__ inline void RowsBinary(RowOp op, const RowOperand& dst, const RowOper
         AscendC::Add<float>(d, a, b, lanes, reps, p);
       } else if (op == RowOp::kSub) {
         AscendC::Sub<float>(d, a, b, lanes, reps, p);
+      } else if (op == RowOp::kMulAddDst) {
+        AscendC::MulAddDst<float, float>(d, a, b, lanes, reps, p);
+      } else if (op == RowOp::kFusedMulAdd) {
+        AscendC::FusedMulAdd<float>(d, a, b, lanes, reps, p);
       } else {
         AscendC::Mul<float>(d, a, b, lanes, reps, p);
       }
@@ -64,6 +69,39 @@ __aicore__ inline void RowsSum(const AscendC::LocalTensor<float>& dst, const Asc
       AscendC::Add<float>(acc, acc, in[c], lanes, reps, AscendC::BinaryRepeatParams(1, 1, 1, 8, 8, rep));
     }
     AscendC::WholeReduceSum<float>(dst[r0], acc, static_cast<int32_t>(kRowRepeatLanes), reps, 1, 1, 8);
+  }
+}
+
+// One row of count floats as repeats of 64 lanes (a masked tail instruction for the rest): the
+// operands are contiguous (blk 1, rep 8) or a Brcb'd scalar block (blk 0, rep 0) applied to every
+// piece; dst as RowsBinary's.
+__aicore__ inline void RowPieces(RowOp op, const RowOperand& dst, const RowOperand& src0, const RowOperand& src1,
+                                 uint32_t count) {
+  const uint32_t full = count / kRowRepeatLanes, tail = count % kRowRepeatLanes;
+  RowsBinary(op, dst, src0, src1, full, kRowRepeatLanes);
+  if (tail == 0) return;
+  const uint32_t at = full * kRowRepeatLanes;
+  const auto past = [at](const RowOperand& o) { return RowOperand{o.blk != 0 ? o.t[at] : o.t, o.blk, o.rep}; };
+  RowsBinary(op, past(dst), past(src0), past(src1), 1, tail);
+}
+
+// dst[r] = sum over columns [0, cols) of a[r] * b[r] (rows `rep` blocks apart), r < n, without a
+// product tile: the first 64-lane piece's products go into fold and MulAddDst adds the later
+// pieces' products to it, the same values and order as RowsSum of the products (A2/A3 only).
+__aicore__ inline void RowsDotSum(const AscendC::LocalTensor<float>& dst, const AscendC::LocalTensor<float>& a,
+                                  const AscendC::LocalTensor<float>& b, uint8_t rep,
+                                  const AscendC::LocalTensor<float>& fold, uint32_t n, uint32_t cols) {
+  for (uint32_t r0 = 0; r0 < n; r0 += kRowRepeatMaxRows) {
+    const uint8_t reps = static_cast<uint8_t>(n - r0 < kRowRepeatMaxRows ? n - r0 : kRowRepeatMaxRows);
+    const AscendC::LocalTensor<float> x = a[r0 * rep * 8], y = b[r0 * rep * 8];
+    const AscendC::LocalTensor<float> acc = fold[r0 * kRowRepeatLanes];
+    const uint64_t first = cols < kRowRepeatLanes ? cols : kRowRepeatLanes;
+    AscendC::Mul<float>(acc, x, y, first, reps, AscendC::BinaryRepeatParams(1, 1, 1, 8, rep, rep));
+    for (uint32_t c = kRowRepeatLanes; c < cols; c += kRowRepeatLanes) {
+      const uint64_t lanes = cols - c < kRowRepeatLanes ? cols - c : kRowRepeatLanes;
+      AscendC::MulAddDst<float, float>(acc, x[c], y[c], lanes, reps, AscendC::BinaryRepeatParams(1, 1, 1, 8, rep, rep));
+    }
+    AscendC::WholeReduceSum<float>(dst[r0], acc, static_cast<int32_t>(first), reps, 1, 1, 8);
   }
 }
 

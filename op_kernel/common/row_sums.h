@@ -63,4 +63,22 @@ __aicore__ inline void AccumulateLanes(const AscendC::LocalTensor<float>& acc, c
   }
 }
 
+// acc[0, 64) += the 64-lane blocks of a[i] * b[i], i < n (n a multiple of 8), without a product
+// tile: MulAddDst rounds each product and then the sum, so acc ends as AccumulateLanes of the
+// products would leave it (A2/A3 only).
+__aicore__ inline void AccumulateDotLanes(const AscendC::LocalTensor<float>& acc, const AscendC::LocalTensor<float>& a,
+                                          const AscendC::LocalTensor<float>& b, uint32_t n) {
+  const uint32_t full = n / kRowSumsLanes;
+  for (uint32_t r0 = 0; r0 < full; r0 += kRowSumsMaxRepeat) {
+    uint8_t rep = static_cast<uint8_t>(full - r0 < kRowSumsMaxRepeat ? full - r0 : kRowSumsMaxRepeat);
+    AscendC::MulAddDst<float, float>(acc, a[r0 * kRowSumsLanes], b[r0 * kRowSumsLanes], kRowSumsLanes, rep,
+                                     AscendC::BinaryRepeatParams(1, 1, 1, 0, 8, 8));
+  }
+  const uint32_t tail = n % kRowSumsLanes;
+  if (tail > 0) {
+    AscendC::MulAddDst<float, float>(acc, a[full * kRowSumsLanes], b[full * kRowSumsLanes], tail, 1,
+                                     AscendC::BinaryRepeatParams(1, 1, 1, 8, 8, 8));
+  }
+}
+
 }  // namespace normgrad

@@ -38,7 +38,8 @@ std::string SocJson(const sim::SocProfile& s) {
                  Field("launchUs", Num(s.launchUs)), Field("syncAllUs", Num(s.syncAllUs)),
                  Field("eventIdsPerEvent", Int(s.eventIdsPerEvent)), Field("hasDataCopyPad", JsonBool(s.hasDataCopyPad)),
                  Field("hasBf16", JsonBool(s.hasBf16)), Field("hasHardSyncAll", JsonBool(s.hasHardSyncAll)),
-                 Field("hasBrcb", JsonBool(s.hasBrcb)), Field("l2Bytes", Int(s.l2Bytes))});
+                 Field("hasBrcb", JsonBool(s.hasBrcb)), Field("hasMulAdd", JsonBool(s.hasMulAdd)),
+                 Field("l2Bytes", Int(s.l2Bytes))});
 }
 
 std::string CoreJson(const sim::CoreCounters& c, const sim::CoreTime& t) {

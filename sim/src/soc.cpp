@@ -10,12 +10,12 @@ namespace {
 
 // name, aiv cores, UB bytes, GHz, HBM sustained/peak TB/s, core DMA B/cycle, DMA issue cycles,
 // vector issue cycles, launch us, SyncAll us, event ids, DataCopyPad, bf16, hard SyncAll, Brcb,
-// L2 bytes. Sources: docs/sim.md, "Cost-model constants".
+// MulAddDst/FusedMulAdd, L2 bytes. Sources: docs/sim.md, "Cost-model constants".
 constexpr uint64_t kMiB = 1024 * 1024;
 const SocProfile kSocs[] = {
-    {"ascend910b", 48, 192 * 1024, 1.85, 1.5, 1.8, 32.0, 20.0, 10.0, 5.0, 2.0, 8, true, true, true, true, kMiB * 192},
-    {"ascend910_93", 48, 192 * 1024, 1.85, 1.5, 1.8, 32.0, 20.0, 10.0, 5.0, 2.0, 8, true, true, true, true, kMiB * 192},
-    {"ascend910", 32, 256 * 1024, 1.0, 1.0, 1.2, 32.0, 20.0, 10.0, 5.0, 2.0, 4, false, false, false, false, kMiB * 32},
+    {"ascend910b", 48, 192 * 1024, 1.85, 1.5, 1.8, 32.0, 20.0, 10.0, 5.0, 2.0, 8, true, true, true, true, true, kMiB * 192},
+    {"ascend910_93", 48, 192 * 1024, 1.85, 1.5, 1.8, 32.0, 20.0, 10.0, 5.0, 2.0, 8, true, true, true, true, true, kMiB * 192},
+    {"ascend910", 32, 256 * 1024, 1.0, 1.0, 1.2, 32.0, 20.0, 10.0, 5.0, 2.0, 4, false, false, false, false, false, kMiB * 32},
 };
 
 const SocProfile* InitialSoc() {

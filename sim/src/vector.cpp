@@ -178,6 +178,11 @@ void CountInstr(OpClass cls, uint64_t repeats) {
 namespace sim {
 namespace vec {
 
+void CheckMulAddSoc(const char* api) {
+  const SocProfile* soc = Core().soc;
+  if (!soc->hasMulAdd) Fail(api, "%s is not available on %s", api, soc->name);
+}
+
 void BrcbRun(const Operand& dst, const Operand& src, uint32_t repeatTime) {
   const char* api = "Brcb";
   const SocProfile* soc = Core().soc;

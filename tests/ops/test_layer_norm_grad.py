@@ -186,6 +186,47 @@ def test_short_rows_repeated_over_rows(shape, dtype):
     run_and_check(*make_inputs(rng, shape, 1, dtype, with_weight=False), mask=(True, False, True))
 
 
+# 16-bit rows in one chunk (short rows; whole rows and row slices on A2/A3) form x-hat as
+# rstd * x - mean * rstd while every row of the batch has |mean| * rstd <= 64 and centre x first
+# otherwise: both sides of that bound, and batches where one row in 16 is past it (a 20-sigma
+# offset keeps the others under it). Whole rows of 1000 end in a masked piece; 16 x 8192 is
+# split over 8 cores.
+ONE_CHUNK_16BIT = [(4000, 96), (2000, 100), (200, 768), (150, 1000), (16, 8192)]
+
+
+@pytest.mark.parametrize("dtype", [F16, BF16])
+@pytest.mark.parametrize("offset", [50.0, 500.0, "one row in 16"], ids=["raw x", "centred x", "mixed"])
+@pytest.mark.parametrize("shape", ONE_CHUNK_16BIT, ids=["short D=96", "short D=100", "whole D=768",
+                                                         "whole D=1000", "slices D=8192"])
+def test_16bit_one_chunk_with_a_large_mean(shape, offset, dtype):
+    rng = np.random.default_rng(31)
+    dy, x, ns, _, _, w = make_inputs(rng, shape, 1, dtype)
+    shift = np.full((shape[0], 1), 20.0)
+    if offset == "one row in 16":
+        shift[::16] = 500.0
+    else:
+        shift[:] = offset
+    x = (x.astype(np.float64) + shift).astype(dtype)
+    mean, rstd = forward_stats(x, ns)
+    run_and_check(dy, x, ns, mean.astype(F32), rstd.astype(F32), w)
+    run_and_check(dy, x, ns, mean.astype(F32), rstd.astype(F32), None, mask=(True, True, False))
+
+
+# 16-bit rows split over cores in two chunks per slice: before the exchange's wait the kernel forms
+# g and the fp32 x of row 0's first chunk (PrepareDxRow0), and pass 1 sums g * x when every chunk
+# defers dgamma/dbeta (1024 x 12288) or g * (x - mean) when only the first does (300 x 20000): with
+# x near zero, at 50 sigma (raw x) and at 500 sigma (centred).
+@pytest.mark.parametrize("dtype", [F16, BF16])
+@pytest.mark.parametrize("offset", [0.0, 50.0, 500.0], ids=["centred data", "raw x", "centred x"])
+@pytest.mark.parametrize("shape", [(300, 20000), (1024, 12288)], ids=["first chunk deferred", "all deferred"])
+def test_16bit_chunked_slices_with_work_before_the_wait(shape, offset, dtype):
+    rng = np.random.default_rng(37)
+    dy, x, ns, _, _, w = make_inputs(rng, shape, 1, dtype)
+    x = (x.astype(np.float64) + offset).astype(dtype)
+    mean, rstd = forward_stats(x, ns)
+    run_and_check(dy, x, ns, mean.astype(F32), rstd.astype(F32), w)
+
+
 @pytest.mark.parametrize("mask", list(itertools.product([True, False], repeat=3)))
 def test_every_output_mask(mask):
     rng = np.random.default_rng(3)

@@ -56,7 +56,7 @@ TEST(SimCApi, SocsJsonListsEveryProfileWithItsFields) {
   }
   for (const char* field : {"ubBytes", "clockGHz", "hbmSustainedTBs", "hbmPeakTBs", "coreDmaBytesPerCycle",
                             "dmaIssueCycles", "vecIssueCycles", "launchUs", "syncAllUs", "eventIdsPerEvent",
-                            "hasDataCopyPad", "hasBf16", "hasHardSyncAll", "hasBrcb"}) {
+                            "hasDataCopyPad", "hasBf16", "hasHardSyncAll", "hasBrcb", "hasMulAdd"}) {
     EXPECT_NE(json.find(std::string("\"") + field + "\": "), std::string::npos) << field;
   }
   EXPECT_NE(json.find("\"clockGHz\": 1.85"), std::string::npos);

@@ -23,6 +23,7 @@ struct SocProfile {
   bool hasBf16;              // bfloat16 storage/casts exist (A2/A3 only)
   bool hasHardSyncAll;       // hardware SyncAll (A2/A3)
   bool hasBrcb;              // Brcb instruction (A2/A3)
+  bool hasMulAdd;            // MulAddDst and FusedMulAdd (A2/A3)
   uint64_t l2Bytes;          // the chip's shared L2 cache (the re-read model, ascendc/l2cache.h)
 };
 

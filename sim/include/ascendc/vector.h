@@ -16,6 +16,7 @@
 #include "ascendc/vector_run.h"
 #include "ascendc/vector_axpy.h"
 #include "ascendc/vector_fill.h"
+#include "ascendc/vector_mul_add.h"
 
 namespace AscendC {
 

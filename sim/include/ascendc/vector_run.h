@@ -45,19 +45,47 @@ inline void CheckL0Overlap(const char* api, const Operand& dst, const Operand& s
   CheckOverlapRepeats(api, dst, src, plan);
 }
 
+// The operands of a level-0 instruction on dst, src0 and src1, checked and the instruction counted.
+struct BinaryOperands {
+  Operand dst, src0, src1;
+};
+template <typename T>
+BinaryOperands CheckBinaryL0(const char* api, OpClass cls, const AscendC::LocalTensor<T>& dst,
+                             const AscendC::LocalTensor<T>& src0, const AscendC::LocalTensor<T>& src1,
+                             const LanePlan& plan, const AscendC::BinaryRepeatParams& p) {
+  BinaryOperands o{MakeOperand("dst", dst, p.dstBlkStride, p.dstRepStride),
+                   MakeOperand("src0", src0, p.src0BlkStride, p.src0RepStride),
+                   MakeOperand("src1", src1, p.src1BlkStride, p.src1RepStride)};
+  CheckDstBlkStride(api, p.dstBlkStride);
+  CheckL0Operand(api, o.dst, plan);
+  CheckL0Operand(api, o.src0, plan);
+  CheckL0Operand(api, o.src1, plan);
+  CheckOverlapRepeats(api, o.dst, o.src0, plan);
+  CheckOverlapRepeats(api, o.dst, o.src1, plan);
+  CountInstr(cls, plan.repeats);
+  return o;
+}
+
+// The same for the count form: count elements of each, coinciding exactly or not at all.
+template <typename T>
+void CheckBinaryCount(const char* api, OpClass cls, const AscendC::LocalTensor<T>& dst,
+                      const AscendC::LocalTensor<T>& src0, const AscendC::LocalTensor<T>& src1, int32_t count) {
+  CheckCountArg(api, count);
+  CountInstr(cls, CountRepeats(static_cast<uint64_t>(count), sizeof(T)));
+  if (count <= 0) return;
+  CheckCountOperand(api, "dst", dst, count);
+  CheckCountOperand(api, "src0", src0, count);
+  CheckCountOperand(api, "src1", src1, count);
+  uint64_t bytes = static_cast<uint64_t>(count) * sizeof(T);
+  CheckOverlapCount(api, "src0", dst.SimAddr(), bytes, src0.SimAddr(), bytes, false);
+  CheckOverlapCount(api, "src1", dst.SimAddr(), bytes, src1.SimAddr(), bytes, false);
+}
+
 template <class Op, typename T>
 void BinaryL0(const char* api, OpClass cls, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src0,
               const AscendC::LocalTensor<T>& src1, const LanePlan& plan, const AscendC::BinaryRepeatParams& p) {
-  Operand od = MakeOperand("dst", dst, p.dstBlkStride, p.dstRepStride);
-  Operand o0 = MakeOperand("src0", src0, p.src0BlkStride, p.src0RepStride);
-  Operand o1 = MakeOperand("src1", src1, p.src1BlkStride, p.src1RepStride);
-  CheckDstBlkStride(api, p.dstBlkStride);
-  CheckL0Operand(api, od, plan);
-  CheckL0Operand(api, o0, plan);
-  CheckL0Operand(api, o1, plan);
-  CheckOverlapRepeats(api, od, o0, plan);
-  CheckOverlapRepeats(api, od, o1, plan);
-  CountInstr(cls, plan.repeats);
+  const BinaryOperands o = CheckBinaryL0(api, cls, dst, src0, src1, plan, p);
+  const Operand &od = o.dst, &o0 = o.src0, &o1 = o.src1;
   const uint8_t* ub = Core().ub.data();
   constexpr uint32_t kPer = kBlockBytes / sizeof(T);
   bool done = ExecuteL0Blocks<T>(plan, od, [&](uint64_t r, uint32_t b, T* out) {
@@ -74,15 +102,8 @@ void BinaryL0(const char* api, OpClass cls, const AscendC::LocalTensor<T>& dst, 
 template <class Op, typename T>
 void BinaryCount(const char* api, OpClass cls, const AscendC::LocalTensor<T>& dst,
                  const AscendC::LocalTensor<T>& src0, const AscendC::LocalTensor<T>& src1, int32_t count) {
-  CheckCountArg(api, count);
-  CountInstr(cls, CountRepeats(static_cast<uint64_t>(count), sizeof(T)));
+  CheckBinaryCount(api, cls, dst, src0, src1, count);
   if (count > 0) {
-    CheckCountOperand(api, "dst", dst, count);
-    CheckCountOperand(api, "src0", src0, count);
-    CheckCountOperand(api, "src1", src1, count);
-    uint64_t bytes = static_cast<uint64_t>(count) * sizeof(T);
-    CheckOverlapCount(api, "src0", dst.SimAddr(), bytes, src0.SimAddr(), bytes, false);
-    CheckOverlapCount(api, "src1", dst.SimAddr(), bytes, src1.SimAddr(), bytes, false);
     T* d = dst.SimData();
     const T* a = src0.SimData();
     const T* b = src1.SimData();
