@@ -13,9 +13,11 @@
 #include "kernel_operator.h"
 #include "common/pad_copy.h"
 #include "common/pipe_fence.h"
+#include "common/row_repeat.h"
 #include "common/row_sums.h"
 #include "group_norm_grad_copy_path.h"
 #include "group_norm_grad_scalars.h"
+#include "group_norm_grad_segment_sums.h"
 #include "group_norm_grad_ub_alloc.h"
 
 namespace normgrad {
@@ -128,8 +130,13 @@ class GroupNormGradTile {
         }
         AscendC::Mul(prod, dyF, xF, static_cast<int32_t>(rows * rs));
         if (copy_.OverlapCount() > 0) GngZeroRowLanes(prod, rows, rs, copy_.OverlapStart(), copy_.OverlapCount());
-        RowSums(db[s], dyF, Fold(), rows, rs);
-        RowSums(ds[s], prod, Fold(), rows, rs);
+        if (blockSums_ && GngRowBlockSumsFit(rs) && (lead_ + s) % 8 == 0) {
+          GngRowBlockSums(db[s], dyF, Fold(), rows, rs);
+          GngRowBlockSums(ds[s], prod, Fold(), rows, rs);
+        } else {
+          RowSums(db[s], dyF, Fold(), rows, rs);
+          RowSums(ds[s], prod, Fold(), rows, rs);
+        }
       }
     } else {
       // Long rows and row pieces: 64-lane accumulators over the chunks, one tree sum per row.
@@ -175,6 +182,20 @@ class GroupNormGradTile {
     headGroup_ = headGroup;
     gathered_ = true;
   }
+
+  // Channel slabs: blocks holds gamma of slot s's channel in its 32-byte block s (Brcb'd, for
+  // every slot of the held tile). Dx then scales a chunk's dy rows by gamma with one level-0 Mul
+  // per 64 lanes of a row and adds rstd * (dy * gamma) with one Axpy per group, instead of one
+  // Axpy per row with gamma * rstd (7x7 and 8x8 rows: one repeat each, so the row's instruction
+  // issue was 10 of its 11 cycles). dx rounds dy * gamma before the product with rstd.
+  __aicore__ inline void UseGammaBlocks(const AscendC::LocalTensor<float>& blocks) {
+    gammaBlocks_ = blocks;
+    hasGammaBlocks_ = true;
+  }
+
+  // Channel slabs, 16-bit data: rows of at most 64 floats are summed by block folds
+  // (GngRowBlockSums, a fixed order of their own) instead of one WholeReduceSum repeat per row.
+  __aicore__ inline void UseBlockSums() { blockSums_ = true; }
 
   // Reads gamma, mean and rstd through `scalars` (UB copies the caller loaded) from now on.
   __aicore__ inline void UseScalars(const GngScalars<T>& scalars) { scalars_ = scalars; }
@@ -371,6 +392,21 @@ class GroupNormGradTile {
     AscendC::LocalTensor<float> xF = XFloat(s * rs, rows * rs);
     AscendC::LocalTensor<T> out = outDx_.template AllocTensor<T>();
     AscendC::LocalTensor<float> outF = OutFloat(out);
+    // One Axpy per group: without gamma (all ones, so gamma * rstd is rstd: the same bits as one
+    // Axpy per row), or on dy scaled by the gamma blocks (fp32: into work_, free during dx;
+    // 16-bit: the fp32 cast of dy in place, which then no longer holds dy).
+    const bool perGroup = !gm_.hasGamma || (hasGammaBlocks_ && rs / 8 <= 255);
+    AscendC::LocalTensor<float> dyG = dyF;
+    if (gm_.hasGamma && perGroup) {
+      if constexpr (AscendC::IsSameType<T, float>::value) {
+        dyG = work_.template Get<float>();
+      } else {
+        dyCast_.valid = false;
+      }
+      const uint8_t rep = static_cast<uint8_t>(rs / 8);
+      RowsBinary(RowOp::kMul, RowOperand{dyG, 1, rep}, RowOperand{dyF, 1, rep}, RowOperand{gammaBlocks_[s * 8], 0, 1},
+                 rows, rs);
+    }
     for (uint32_t r = 0; r < rows;) {  // per group inside the chunk (a group never spans two runs)
       const uint64_t piece = PieceOf(s + r);
       const uint64_t q = piece / t_->groupSlots;
@@ -381,8 +417,12 @@ class GroupNormGradTile {
       uint32_t n = (end - r) * rs;
       AscendC::Muls(outF[r * rs], xF[r * rs], c2_, static_cast<int32_t>(n));
       AscendC::Adds(outF[r * rs], outF[r * rs], c3_, static_cast<int32_t>(n));
-      for (uint32_t i = r; i < end; ++i) {
-        AscendC::Axpy(outF[i * rs], dyF[i * rs], Gamma(piece + (i - r)) * rstd_, static_cast<int32_t>(rs));
+      if (perGroup) {
+        AscendC::Axpy(outF[r * rs], dyG[r * rs], rstd_, static_cast<int32_t>(n));
+      } else {
+        for (uint32_t i = r; i < end; ++i) {
+          AscendC::Axpy(outF[i * rs], dyF[i * rs], Gamma(piece + (i - r)) * rstd_, static_cast<int32_t>(rs));
+        }
       }
       r = end;
     }
@@ -441,6 +481,9 @@ class GroupNormGradTile {
   uint32_t runs_ = 1;
   uint64_t runStride_ = 1;  // pieces from one run's start to the next
   AscendC::LocalTensor<float> gatheredSums_;  // channel slabs (UseGatheredSums)
+  AscendC::LocalTensor<float> gammaBlocks_;   // channel slabs (UseGammaBlocks)
+  bool hasGammaBlocks_ = false;
+  bool blockSums_ = false;  // UseBlockSums
   uint64_t headGroup_ = 0;
   bool gathered_ = false;
   uint32_t lead_ = 0;  // block-copy mode: lane of piece0_'s sums (piece0_ % 8)
