@@ -26,10 +26,11 @@ namespace {
 // it saves. [20, 128] fp32 on A2, modeled: 1 core 5.78 us, 3 cores 5.37, 7 cores 5.27, 30 cores
 // (1 KiB) 5.18, 43 cores (512 B) 5.20.
 constexpr int64_t kMinCoreBytes = 1024;
-// But every core also reads the statistics and the counter as scalars, at least one 64-byte data
-// cache line each (six lines), which count as traffic: the extra cores are capped so that these
-// stay within 4.5 % of dy + x + dx (the traffic target is 1.05 x the minimum). [20, 128]: fp32 4
-// cores (5.78 -> 5.32 us, traffic 1.002 -> 1.036), bf16 2 cores (5.63 -> 5.41 us, 1.003 -> 1.007).
+// Where a core reads the statistics and the counter as scalars (row scalars, and channel slabs
+// with a counter too long for the UB), at least one 64-byte data cache line each (six lines),
+// which count as traffic, the extra cores are capped so that these stay within 4.5 % of
+// dy + x + dx (the traffic target is 1.05 x the minimum). Channel slabs normally copy them into
+// the UB (exact bytes) and take traffic / kMinCoreBytes cores.
 constexpr int64_t kCoreScalarLineBytes = 6 * 64;
 constexpr int64_t kCoreLineTrafficPermille = 45;
 
@@ -71,13 +72,14 @@ bool BatchNormElemtGradTilingFor(const BatchNormElemtGradProblem& p, const SocFe
     *why = "this SoC has no bfloat16";
     return false;
   }
-  BnElemtPlanInput in{&p, {}, 0, 0};
+  BnElemtPlanInput in{&p, {}, 0, 0, 0};
   FillCommon(p, &in.common);
   const int64_t numel = p.n * p.c * p.hw;
   const int64_t traffic = numel * (KernelDtypeBytes(p.dyDtype) + KernelDtypeBytes(p.xDtype) +
                                    KernelDtypeBytes(p.dxDtype));
   const int64_t lineCap = 1 + traffic * kCoreLineTrafficPermille / 1000 / kCoreScalarLineBytes;
-  in.cores = std::max<int64_t>(1, std::min<int64_t>({soc.vectorCores, traffic / kMinCoreBytes, lineCap}));
+  in.slabCores = std::max<int64_t>(1, std::min<int64_t>(soc.vectorCores, traffic / kMinCoreBytes));
+  in.cores = std::min<int64_t>(in.slabCores, lineCap);
   in.budget = static_cast<int64_t>(soc.ubBytes) - kRuntimeReservedUbBytes;
   for (BnElemtCandidate candidate : kCandidates) {
     if (candidate(in, t)) return true;
