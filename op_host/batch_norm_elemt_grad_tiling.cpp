@@ -9,8 +9,9 @@
 //   [32, 2048, 7, 7] fp16 (ResNet-50 stage 4): hw = 49 is short -> kBnElemtChannelSlabs, 48 channel
 //     groups of 43 channels x 1 batch group of 32; a slab row is 43 * 49 = 2,107 elements, pitch
 //     2,112; 2 rows per tile (36 UB bytes per element); the last core owns 27 channels.
-//   [20, 128] fp32: 30 KiB of traffic, whose per-core scalar statistics reads (384 bytes a core)
-//     may add 4.5 %: 4 cores -> kBnElemtChannelSlabs with 4 channel groups of 32 channels.
+//   [20, 128] fp32: 30 KiB of traffic, 30 cores' worth of kMinCoreBytes; the slabs copy the
+//     statistics into the UB and a second batch group would re-read them all (> 4.5 %): 26 cores
+//     -> kBnElemtChannelSlabs with 26 channel groups of 5 channels (the last one 3).
 #include "batch_norm_elemt_grad_tiling.h"
 
 #include <algorithm>
@@ -23,13 +24,15 @@ namespace {
 
 // Less traffic per core than this does not pay: a core's fixed cost (its statistics loads, about
 // ten DMA issues and the pipeline fill, ~0.15 us in the cost model) then outweighs the port time
-// it saves. [20, 128] fp32 on A2, modeled: 1 core 5.78 us, 3 cores 5.37, 7 cores 5.27, 30 cores
-// (1 KiB) 5.18, 43 cores (512 B) 5.20.
+// it saves. [20, 128] fp32 on A2, modeled with the statistics read as scalars: 1 core 5.78 us,
+// 3 cores 5.37, 7 cores 5.27, 30 cores (1 KiB) 5.18, 43 cores (512 B) 5.20; with the slabs'
+// UB copies, 26 cores 5.20.
 constexpr int64_t kMinCoreBytes = 1024;
-// But every core also reads the statistics and the counter as scalars, at least one 64-byte data
-// cache line each (six lines), which count as traffic: the extra cores are capped so that these
-// stay within 4.5 % of dy + x + dx (the traffic target is 1.05 x the minimum). [20, 128]: fp32 4
-// cores (5.78 -> 5.32 us, traffic 1.002 -> 1.036), bf16 2 cores (5.63 -> 5.41 us, 1.003 -> 1.007).
+// Where a core reads the statistics and the counter as scalars (row scalars, and channel slabs
+// with a counter too long for the UB), at least one 64-byte data cache line each (six lines),
+// which count as traffic, the extra cores are capped so that these stay within 4.5 % of
+// dy + x + dx (the traffic target is 1.05 x the minimum). Channel slabs normally copy them into
+// the UB (exact bytes) and take traffic / kMinCoreBytes cores.
 constexpr int64_t kCoreScalarLineBytes = 6 * 64;
 constexpr int64_t kCoreLineTrafficPermille = 45;
 
@@ -71,13 +74,14 @@ bool BatchNormElemtGradTilingFor(const BatchNormElemtGradProblem& p, const SocFe
     *why = "this SoC has no bfloat16";
     return false;
   }
-  BnElemtPlanInput in{&p, {}, 0, 0};
+  BnElemtPlanInput in{&p, {}, 0, 0, 0};
   FillCommon(p, &in.common);
   const int64_t numel = p.n * p.c * p.hw;
   const int64_t traffic = numel * (KernelDtypeBytes(p.dyDtype) + KernelDtypeBytes(p.xDtype) +
                                    KernelDtypeBytes(p.dxDtype));
   const int64_t lineCap = 1 + traffic * kCoreLineTrafficPermille / 1000 / kCoreScalarLineBytes;
-  in.cores = std::max<int64_t>(1, std::min<int64_t>({soc.vectorCores, traffic / kMinCoreBytes, lineCap}));
+  in.slabCores = std::max<int64_t>(1, std::min<int64_t>(soc.vectorCores, traffic / kMinCoreBytes));
+  in.cores = std::min<int64_t>(in.slabCores, lineCap);
   in.budget = static_cast<int64_t>(soc.ubBytes) - kRuntimeReservedUbBytes;
   for (BnElemtCandidate candidate : kCandidates) {
     if (candidate(in, t)) return true;

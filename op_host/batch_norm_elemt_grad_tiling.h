@@ -40,7 +40,7 @@ struct BatchNormElemtGradChannelSlabsTiling {
   uint32_t batchGroups;      // core b owns channel group b / batchGroups, batch group b % batchGroups
   uint32_t rowPitch;         // UB elements per slab row: channelsPerCore * hw rounded up to 32 bytes
   uint32_t rowsPerTile;      // slab rows (batches) per tile
-  uint32_t reserved;
+  uint32_t statsInUb;        // 1: the statistics and the counter are copied into the UB (DataCopyPad)
 };
 
 struct BatchNormElemtGradTiling {
@@ -63,7 +63,8 @@ struct BatchNormElemtGradTiling {
 // The UB layout of a tiling's mode for tiles of `tileElems` elements.
 NORMGRAD_HOST_AICORE inline BnElemtUbLayout BnElemtUbOf(const BatchNormElemtGradTiling& t, uint64_t tileElems) {
   return BnElemtUb(KernelDtypeBytes(t.dyDtype), KernelDtypeBytes(t.xDtype), KernelDtypeBytes(t.dxDtype),
-                   t.mode == kBnElemtChannelSlabs, tileElems);
+                   t.mode == kBnElemtChannelSlabs, tileElems,
+                   t.channelSlabs.statsInUb ? BnElemtStatSlotBytes(t.channelSlabs.channelsPerCore, t.counterNumel) : 0);
 }
 
 #ifndef __CCE_AICORE__

@@ -12,6 +12,7 @@ struct BnElemtPlanInput {
   const BatchNormElemtGradProblem* problem;
   BatchNormElemtGradTiling common;  // every field but the mode's and blockDim
   int64_t cores;                    // cores worth launching for this much traffic
+  int64_t slabCores;                // the same for channel slabs with their statistics in the UB
   int64_t budget;                   // UB bytes a tile may plan
 };
 

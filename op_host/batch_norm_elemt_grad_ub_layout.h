@@ -13,15 +13,28 @@ constexpr uint32_t kBnElemtBufferNum = 2;
 // Channel slabs keep four expanded fp32 coefficient rows (mean, -a*b, a, -a*c) per tile element.
 constexpr uint32_t kBnElemtCoefRows = 4;
 
+// Channel slabs may copy their channels' statistics (five vectors) and the counter into the UB,
+// each in a 32-byte-aligned slot sized for 4-byte elements: kBnElemtStatSlots slots.
+constexpr uint32_t kBnElemtStatSlots = 6;
+// The counter is copied only up to this many elements (else read from GM as scalars).
+constexpr int64_t kBnElemtUbCounterMax = 256;
+
+// Bytes of one statistics slot for `channels` channels and a counter of `counterNumel` elements.
+NORMGRAD_HOST_AICORE constexpr uint64_t BnElemtStatSlotBytes(uint64_t channels, uint64_t counterNumel) {
+  return UbAlign((channels > counterNumel ? channels : counterNumel) * 4, 32);
+}
+
 struct BnElemtUbLayout {
   UbBuffer dy, x, dx;  // native-dtype tiles, kBnElemtBufferNum deep
   UbBuffer dyF, xF;    // fp32 copies of 16-bit dy and x
   UbBuffer coef;       // channel slabs: kBnElemtCoefRows separate TBufs of `bytes` each
+  UbBuffer stats;      // channel slabs with statistics in the UB: kBnElemtStatSlots slots
 };
 
-// The layout for tiles of `tileElems` elements of the given element sizes.
+// The layout for tiles of `tileElems` elements of the given element sizes; statSlotBytes 0: the
+// statistics are read from GM.
 NORMGRAD_HOST_AICORE constexpr BnElemtUbLayout BnElemtUb(uint32_t dyBytes, uint32_t xBytes, uint32_t dxBytes, bool channelSlabs,
-                                    uint64_t tileElems) {
+                                    uint64_t tileElems, uint64_t statSlotBytes = 0) {
   return BnElemtUbLayout{
       UbBuffer{tileElems * dyBytes, kBnElemtBufferNum},
       UbBuffer{tileElems * xBytes, kBnElemtBufferNum},
@@ -29,11 +42,13 @@ NORMGRAD_HOST_AICORE constexpr BnElemtUbLayout BnElemtUb(uint32_t dyBytes, uint3
       UbBufIf(dyBytes == 2, tileElems * 4),
       UbBufIf(xBytes == 2, tileElems * 4),
       UbBufIf(channelSlabs, tileElems * 4, kBnElemtCoefRows),
+      UbBufIf(channelSlabs && statSlotBytes > 0, statSlotBytes * kBnElemtStatSlots),
   };
 }
 
 NORMGRAD_HOST_AICORE constexpr uint64_t BnElemtUbSum(const BnElemtUbLayout& l) {
-  return UbBytesOf(l.dy) + UbBytesOf(l.x) + UbBytesOf(l.dx) + UbBytesOf(l.dyF) + UbBytesOf(l.xF) + UbBytesOf(l.coef);
+  return UbBytesOf(l.dy) + UbBytesOf(l.x) + UbBytesOf(l.dx) + UbBytesOf(l.dyF) + UbBytesOf(l.xF) + UbBytesOf(l.coef) +
+         UbBytesOf(l.stats);
 }
 
 // Bytes per tile element before rounding: what the tiling divides its UB budget by.

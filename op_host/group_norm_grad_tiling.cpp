@@ -161,7 +161,7 @@ uint32_t GroupNormGradUbBytes(const GroupNormGradTiling& t) {
 }
 
 uint64_t GngSlabUbBytes(const GroupNormGradTiling& t, uint64_t most) {
-  return GngUbSum(GngSlabUb(KernelDtypeBytes(t.dtype), t.n, most, t.channelsPerGroup, t.g));
+  return GngUbSum(GngSlabUb(KernelDtypeBytes(t.dtype), t.n, most, t.channelsPerGroup, t.g, t.hasGamma != 0));
 }
 
 }  // namespace normgrad

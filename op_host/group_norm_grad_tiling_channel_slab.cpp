@@ -62,7 +62,11 @@ bool PlanSlab(const GngPlanInput& in, uint64_t cores, GroupNormGradTiling* out) 
   // model (a wait costs what the work since the set does not cover, docs/cost-model.md §2).
   // Ranges of whole groups have no barrier at all (GngSlabExchanges).
   t.paramsSplitPhase = GngSlabExchanges(t) ? 1 : 0;
-  for (uint64_t chunk : {8192u, 4096u, 2048u, 1024u}) {
+  // Between 4096 and 8192, the tile itself rounded up to 64 when 8192 does not fit: one chunk,
+  // so 16-bit dy and x are cast once (SD-UNet 1280 ch 8x8 fp16, 80 rows of 64: 5.83 -> 5.78 us).
+  const uint64_t whole = AlignUp(slots * stride, 64);
+  const uint64_t exact = whole > 4096 && whole < 8192 ? whole : 8192;
+  for (uint64_t chunk : {uint64_t{8192}, exact, uint64_t{4096}, uint64_t{2048}, uint64_t{1024}}) {
     if (GngTilePlanBytes(s, chunk, stride, slots, 1, 0, in.path) + GngSlabUbBytes(t, most) > in.budget) continue;
     t.chunkElems = chunk;
     t.ubBytesUsed = GroupNormGradUbBytes(t);

@@ -173,15 +173,19 @@ bool GngPlanRereadGroups(const GngPlanInput& in, GngGroupPhases* cache, GroupNor
   // ~1 % of the simulator on the suite), and a tie keeps the plan's launches.
   double best = 0.98 * GngModeledUs(plan.t, s, PlanLoad(plan, s));
   bool taken = false;
-  // The plan's chunk, 2048 or 4096: fewer instructions per element, fewer slots a tile (which
-  // only the core's port feels, through a smaller resident last tile). Not 8192: its estimate
-  // was up to 3 % low for 16-bit rows of 1024 (SD-UNet 640 ch 32x32 would take it and run 1.5 %
-  // slower than the plan).
-  for (uint64_t chunk : {plan.t.chunkElems, uint64_t{2048}, uint64_t{4096}}) {
+  // The plan's chunk, 2048, 4096 or 8192: fewer instructions per element, fewer slots a tile
+  // (which only the core's port feels, through a smaller resident last tile). 8192 only refines
+  // an owner layout already taken with a smaller chunk (SD-UNet 320 ch 32x32 16-bit: 8.72 ->
+  // 8.05 us), never replaces the plan or adds a barrier: its estimate is the least certain, and
+  // against a barrier the ranking hangs on the barrier's cost (640 ch 32x32 16-bit: 0.2 % faster
+  // with a 2 us SyncAll, 6.6 % slower with 1 us; 3 x 256 x 32x32 g16 16-bit would take runs with
+  // a SyncAll and run 9.03 -> 10.16 us).
+  for (uint64_t chunk : {plan.t.chunkElems, uint64_t{2048}, uint64_t{4096}, uint64_t{8192}}) {
     GroupNormGradTiling geometry = plan.t;
     geometry.chunkElems = chunk;
     for (GroupNormGradRereadLayout layout : {kGngRereadOwner, kGngRereadRuns, kGngRereadRunsSplitPhase}) {
       if (layout == kGngRereadOwner && base.g > in.coreCount) continue;
+      if (chunk == 8192 && (layout != kGngRereadOwner || !taken || out->rereadLayout != kGngRereadOwner)) continue;
       GroupNormGradTiling t{};
       uint64_t most = 0;
       if (!PlanLayout(in, geometry, layout, &t, &most)) continue;

@@ -119,10 +119,13 @@ struct GngSlabUbLayout {
   GngUbBuffer own, peer, gathered;  // head/tail partials (n x 4), a neighbour's side (n x 2), group sums (n x 4)
   GngUbBuffer accG, accB, outG, outB;
   GngUbBuffer gamma, mean, rstd;    // UB copies of gamma and of every sample's stats
+  GngUbBuffer gammaF, gammaBlocks;  // 16-bit with gamma: gamma in fp32, one 32-byte block per slot
 };
 
+// gammaBlocks: slot (sample r, channel i) at block r * most + i, filled sample by sample with
+// Brcb, whose last repeat spills up to 7 blocks past the last sample's channels.
 constexpr GngSlabUbLayout GngSlabUb(uint64_t elemBytes, uint64_t n, uint64_t most, uint64_t channelsPerGroup,
-                                    uint64_t g) {
+                                    uint64_t g, bool hasGamma) {
   const uint64_t statsRow = GngAlign(GngStatsSpan(most, channelsPerGroup, g) * elemBytes, 32);
   return GngSlabUbLayout{
       GngUbBuffer{n * 4 * 4, 1},
@@ -135,13 +138,15 @@ constexpr GngSlabUbLayout GngSlabUb(uint64_t elemBytes, uint64_t n, uint64_t mos
       GngUbBuffer{GngAlign(most * elemBytes, 32), 1},
       GngUbBuffer{n * statsRow, 1},
       GngUbBuffer{n * statsRow, 1},
+      GngBufIf(hasGamma && elemBytes != 4, GngAlign(most, 8) * 4),
+      GngBufIf(hasGamma && elemBytes != 4, ((n - 1) * most + GngAlign(most, 8)) * 32),
   };
 }
 
 constexpr uint64_t GngUbSum(const GngSlabUbLayout& l) {
   return GngUbBytesOf(l.own) + GngUbBytesOf(l.peer) + GngUbBytesOf(l.gathered) + GngUbBytesOf(l.accG) +
          GngUbBytesOf(l.accB) + GngUbBytesOf(l.outG) + GngUbBytesOf(l.outB) + GngUbBytesOf(l.gamma) +
-         GngUbBytesOf(l.mean) + GngUbBytesOf(l.rstd);
+         GngUbBytesOf(l.mean) + GngUbBytesOf(l.rstd) + GngUbBytesOf(l.gammaF) + GngUbBytesOf(l.gammaBlocks);
 }
 
 // ---- sample rows, HxW = 1 (group_norm_grad_sample_rows.h) ----

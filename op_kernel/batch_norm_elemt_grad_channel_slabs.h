@@ -36,6 +36,12 @@ class BatchNormElemtGradChannelSlabs {
     stream_.Init(pipe, t, dy, x, dx, tileElems);
     const UbBuffer coef = BnElemtUbOf(t, tileElems).coef;  // kCoefCount rows (the layout's last member)
     for (int32_t i = 0; i < kCoefCount; ++i) pipe->InitBuffer(coefRows_[i], static_cast<uint32_t>(coef.bytes));
+    if (s.statsInUb) {
+      pipe->InitBuffer(statsBuf_, static_cast<uint32_t>(BnElemtUbOf(t, tileElems).stats.bytes));
+      ubStats_.slots = statsBuf_.Get<uint8_t>();
+      ubStats_.slotBytes = static_cast<uint32_t>(BnElemtStatSlotBytes(s.channelsPerCore, t.counterNumel));
+      ubStats_.Load(stats, t, c0_, channels_);
+    }
     ExpandCoefficients(stats);
   }
 
@@ -72,9 +78,11 @@ class BatchNormElemtGradChannelSlabs {
   __aicore__ inline void ExpandCoefficients(const BnElemtStatArgs& stats) {
     for (int32_t i = 0; i < kCoefCount; ++i) AscendC::Duplicate(coefRows_[i].Get<float>(), 0.0f, pitch_);
     PipeFence<AscendC::HardEvent::V_S>();
-    const float total = BnElemtCounterTotal(stats, *t_);
+    const bool inUb = t_->channelSlabs.statsInUb != 0;
+    const float total = inUb ? ubStats_.Total(*t_) : BnElemtCounterTotal(stats, *t_);
     for (uint32_t j = 0; j < channels_; ++j) {
-      const BnElemtCoefficients k = BnElemtChannelCoefficients(stats, *t_, total, c0_ + j);
+      const BnElemtCoefficients k = inUb ? ubStats_.Coefficients(*t_, total, c0_ + j)
+                                         : BnElemtChannelCoefficients(stats, *t_, total, c0_ + j);
       const uint32_t begin = j * static_cast<uint32_t>(t_->hw);
       const uint32_t end = begin + static_cast<uint32_t>(t_->hw);
       Fill(coefRows_[kMeanRow].Get<float>(), begin, end, k.mean);
@@ -115,6 +123,8 @@ class BatchNormElemtGradChannelSlabs {
   const BatchNormElemtGradTiling* t_ = nullptr;
   BnElemtTileStream stream_;
   AscendC::TBuf<AscendC::TPosition::VECCALC> coefRows_[kCoefCount];
+  AscendC::TBuf<AscendC::TPosition::VECCALC> statsBuf_;  // statsInUb
+  BnElemtUbStats ubStats_;
   int64_t c0_ = 0;
   int64_t n0_ = 0;
   uint32_t channels_ = 0;

@@ -10,6 +10,8 @@
 #include "kernel_operator.h"
 #include "batch_norm_elemt_grad_tiling.h"
 #include "common/gm_scalar.h"
+#include "common/pad_copy.h"
+#include "common/pipe_fence.h"
 
 namespace normgrad {
 
@@ -36,10 +38,10 @@ __aicore__ inline float BnElemtCounterTotal(const BnElemtStatArgs& args, const B
   return total;
 }
 
-__aicore__ inline BnElemtCoefficients BnElemtChannelCoefficients(const BnElemtStatArgs& args,
-                                                                 const BatchNormElemtGradTiling& t, float total,
-                                                                 int64_t channel) {
-  auto stat = [&](uint32_t which) { return GmScalarAsFloat(args.stat[which], t.statDtype[which], channel); };
+// The coefficients from stat(which), the channel's value of statistic `which` as float.
+template <typename Stat>
+__aicore__ inline BnElemtCoefficients BnElemtCoefficientsOf(const BatchNormElemtGradTiling& t, float total,
+                                                            const Stat& stat) {
   const float invstd = stat(kBnInvstd);
   const float weight = t.hasWeight != 0 ? stat(kBnWeight) : 1.0f;
   const float meanDy = stat(kBnSumDy) / total;
@@ -51,5 +53,77 @@ __aicore__ inline BnElemtCoefficients BnElemtChannelCoefficients(const BnElemtSt
   k.nac = -k.a * meanDy;
   return k;
 }
+
+__aicore__ inline BnElemtCoefficients BnElemtChannelCoefficients(const BnElemtStatArgs& args,
+                                                                 const BatchNormElemtGradTiling& t, float total,
+                                                                 int64_t channel) {
+  return BnElemtCoefficientsOf(
+      t, total, [&](uint32_t which) { return GmScalarAsFloat(args.stat[which], t.statDtype[which], channel); });
+}
+
+// Channel slabs: the statistics of channels [c0, c0 + channels) and the whole counter copied into
+// UB slots (one DataCopyPad of exact bytes each, BnElemtStatSlotBytes apart; the counter in slot
+// kBnStatCount) and read from there: GM scalar reads would move a 64-byte data-cache line each.
+struct BnElemtUbStats {
+  AscendC::LocalTensor<uint8_t> slots;
+  uint32_t slotBytes = 0;
+  int64_t c0 = 0;
+
+  __aicore__ inline void Load(const BnElemtStatArgs& args, const BatchNormElemtGradTiling& t, int64_t first,
+                              uint32_t channels) {
+    c0 = first;
+    for (uint32_t i = 0; i < kBnStatCount; ++i) {
+      if (i == kBnWeight && t.hasWeight == 0) continue;
+      Copy(i, args.stat[i], t.statDtype[i], first, channels);
+    }
+    Copy(kBnStatCount, args.counter, t.counterDtype, 0, static_cast<uint32_t>(t.counterNumel));
+    PipeFence<AscendC::HardEvent::MTE2_S>();
+  }
+  __aicore__ inline float Total(const BatchNormElemtGradTiling& t) const {
+    if (t.counterDtype == kDtypeInt32) {
+      int64_t total = 0;
+      const AscendC::LocalTensor<int32_t> v = Slot(kBnStatCount).ReinterpretCast<int32_t>();
+      for (int64_t i = 0; i < t.counterNumel; ++i) total += v.GetValue(static_cast<uint32_t>(i));
+      return static_cast<float>(total);
+    }
+    float total = 0.0f;
+    for (int64_t i = 0; i < t.counterNumel; ++i) total += Value(kBnStatCount, t.counterDtype, i);
+    return total;
+  }
+  __aicore__ inline BnElemtCoefficients Coefficients(const BatchNormElemtGradTiling& t, float total,
+                                                     int64_t channel) const {
+    return BnElemtCoefficientsOf(t, total,
+                                 [&](uint32_t which) { return Value(which, t.statDtype[which], channel - c0); });
+  }
+
+ private:
+  __aicore__ inline AscendC::LocalTensor<uint8_t> Slot(uint32_t i) const { return slots[i * slotBytes]; }
+  // Element i of slot `slot` (dtype a KernelDtype) as float.
+  __aicore__ inline float Value(uint32_t slot, uint32_t dtype, int64_t i) const {
+    const uint32_t at = static_cast<uint32_t>(i);
+    if (dtype == kDtypeFloat16) return static_cast<float>(Slot(slot).ReinterpretCast<half>().GetValue(at));
+#if !defined(__NPU_ARCH__) || __NPU_ARCH__ != 1001  // bfloat16 (and ToFloat) are Atlas A2/A3 only
+    if (dtype == kDtypeBfloat16) return AscendC::ToFloat(Slot(slot).ReinterpretCast<bfloat16_t>().GetValue(at));
+#endif
+    if (dtype == kDtypeInt32) return static_cast<float>(Slot(slot).ReinterpretCast<int32_t>().GetValue(at));
+    return Slot(slot).ReinterpretCast<float>().GetValue(at);
+  }
+  // count elements of src from element `first` into slot i, as 2- or 4-byte words.
+  __aicore__ inline void Copy(uint32_t i, GM_ADDR src, uint32_t dtype, int64_t first, uint32_t count) {
+    if (KernelDtypeBytes(dtype) == 2) {
+      CopyWords<half>(i, src, first, count);
+    } else {
+      CopyWords<float>(i, src, first, count);
+    }
+  }
+  template <typename W>
+  __aicore__ inline void CopyWords(uint32_t i, GM_ADDR src, int64_t first, uint32_t count) {
+    AscendC::GlobalTensor<W> gm;
+    gm.SetGlobalBuffer(reinterpret_cast<__gm__ W*>(src));
+    AscendC::DataCopyExtParams p(1, count * static_cast<uint32_t>(sizeof(W)), 0, 0, 0);
+    AscendC::DataCopyPadExtParams<W> pad(false, 0, 0, static_cast<W>(0));
+    PadCopy(Slot(i).ReinterpretCast<W>(), gm[first], p, pad);
+  }
+};
 
 }  // namespace normgrad

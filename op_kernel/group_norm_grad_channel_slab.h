@@ -40,7 +40,7 @@ class GroupNormGradChannelSlab {
     // The layout the tiling summed beside the tile (group_norm_grad_ub_layout.h), sized for the
     // most channels and groups any core's range spans.
     const uint64_t most = t.paramChannelsPerCore + (t.paramChannelsRemainder > 0 ? 1 : 0);
-    const GngSlabUbLayout l = GngSlabUb(sizeof(T), t.n, most, d, t.g);
+    const GngSlabUbLayout l = GngSlabUb(sizeof(T), t.n, most, d, t.g, t.hasGamma != 0);
     GngAllocBuf(pipe, own_, l.own);
     GngAllocBuf(pipe, peer_, l.peer);
     GngAllocBuf(pipe, gathered_, l.gathered);
@@ -51,6 +51,8 @@ class GroupNormGradChannelSlab {
     GngAllocBuf(pipe, gammaUb_, l.gamma);
     GngAllocBuf(pipe, meanUb_, l.mean);
     GngAllocBuf(pipe, rstdUb_, l.rstd);
+    GngAllocBuf(pipe, gammaF_, l.gammaF);
+    GngAllocBuf(pipe, gammaBlocks_, l.gammaBlocks);
   }
 
   __aicore__ inline void Process() {
@@ -117,6 +119,28 @@ class GroupNormGradChannelSlab {
     scalars_.Load(gm_, c0_, channels_, 0, static_cast<uint32_t>(t_->n), headGroup_,
                   static_cast<uint32_t>(tailGroup_ - headGroup_ + 1), t_->g);
     tile_.UseScalars(scalars_);
+    // 16-bit slabs are vector-bound (fp32 ones wait on the port: their dx and sums keep the
+    // per-row instructions and their bits).
+    if constexpr (!AscendC::IsSameType<T, float>::value) {
+      tile_.UseBlockSums();
+      if (t_->hasGamma) GammaBlocks();
+    }
+  }
+
+  // gamma of slot (sample r, channel i) in block r * channels + i for the tile's dx
+  // (UseGammaBlocks): gamma in fp32 (zero past the core's channels, which Brcb's last repeat
+  // reads), then one Brcb per sample, in sample order so each overwrites the previous one's spill.
+  __aicore__ inline void GammaBlocks() {
+    AscendC::LocalTensor<float> g = gammaF_.template Get<float>();
+    AscendC::LocalTensor<float> blocks = gammaBlocks_.template Get<float>();
+    const int32_t padded = static_cast<int32_t>((channels_ + 7) / 8 * 8);
+    PipeFence<AscendC::HardEvent::MTE2_V>();  // gamma's UB copy (LoadScalars)
+    AscendC::Duplicate(g, 0.0f, padded);
+    AscendC::PipeBarrier<PIPE_V>();
+    AscendC::Cast(g, gammaUb_.template Get<T>(), AscendC::RoundMode::CAST_NONE, static_cast<int32_t>(channels_));
+    AscendC::PipeBarrier<PIPE_V>();
+    for (uint32_t r = 0; r < static_cast<uint32_t>(t_->n); ++r) RowScalars(blocks[r * channels_ * 8], g, channels_);
+    tile_.UseGammaBlocks(blocks);
   }
 
   // sum over local channels [begin, end) of gamma * (db, ds) of sample n, in channel order (the
@@ -230,7 +254,7 @@ class GroupNormGradChannelSlab {
   GroupNormGradGm<T> gm_;
   GroupNormGradTile<T, GngPadCopy<T>> tile_;  // DataCopyPad chips only (tiling)
   AscendC::TBuf<AscendC::TPosition::VECCALC> own_, peer_, gathered_, accG_, accB_, outG_, outB_;
-  AscendC::TBuf<AscendC::TPosition::VECCALC> gammaUb_, meanUb_, rstdUb_;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> gammaUb_, meanUb_, rstdUb_, gammaF_, gammaBlocks_;
   GngScalars<T> scalars_;
   uint64_t core_ = 0;
   uint64_t c0_ = 0;

@@ -1,7 +1,7 @@
 // Sums of contiguous 32-byte blocks for GroupNormGrad's sample rows (segments of 8, 16 or 32
-// floats): adjacent blocks added pairwise (one Add with block stride 2, 64 output lanes a repeat)
-// until a segment is one block, then one BlockReduceSum per 8 blocks: full-width repeats instead
-// of one WholeReduceSum repeat per segment.
+// floats) and the channel slabs' short rows (GngRowBlockSums): adjacent blocks added pairwise
+// (one Add with block stride 2, 64 output lanes a repeat) until a segment is one block, then one
+// BlockReduceSum per 8 blocks: full-width repeats instead of one WholeReduceSum repeat per segment.
 #pragma once
 #include "kernel_operator.h"
 #include "common/row_repeat.h"
@@ -31,6 +31,27 @@ __aicore__ inline void GngBlockSumsOf(const AscendC::LocalTensor<float>& dst, co
   if (blocks % 8 != 0) {
     AscendC::BlockReduceSum<float>(dst[full * 8], in[full * 64], 1, static_cast<int32_t>((blocks % 8) * 8), 1, 1, 8);
   }
+}
+
+// Rows of 1, 2, 4 or 8 blocks (8 to 64 floats, contiguous) for which GngRowBlockSums works.
+__aicore__ inline bool GngRowBlockSumsFit(uint32_t rowElems) {
+  return rowElems == 8 || rowElems == 16 || rowElems == 32 || rowElems == 64;
+}
+
+// dst[r] = sum of row r of in (rows of rowElems floats, GngRowBlockSumsFit), r < rows: the row's
+// blocks folded pairwise into fold (rows * rowElems floats; halves alternate between its first
+// and second half), then one BlockReduceSum per 8 rows. dst is 32-byte aligned.
+__aicore__ inline void GngRowBlockSums(const AscendC::LocalTensor<float>& dst, const AscendC::LocalTensor<float>& in,
+                                       const AscendC::LocalTensor<float>& fold, uint32_t rows, uint32_t rowElems) {
+  AscendC::LocalTensor<float> from = in;
+  uint32_t blocks = rows * rowElems / 8;
+  for (uint32_t k = 0; blocks > rows; ++k) {
+    const AscendC::LocalTensor<float> to = fold[k % 2 == 0 ? 0 : rows * rowElems / 2];
+    GngFoldBlockPairs(to, from, blocks / 2);
+    from = to;
+    blocks /= 2;
+  }
+  GngBlockSumsOf(dst, from, rows);
 }
 
 }  // namespace normgrad

@@ -13,9 +13,11 @@
 #include "kernel_operator.h"
 #include "common/pad_copy.h"
 #include "common/pipe_fence.h"
+#include "common/row_repeat.h"
 #include "common/row_sums.h"
 #include "group_norm_grad_copy_path.h"
 #include "group_norm_grad_scalars.h"
+#include "group_norm_grad_segment_sums.h"
 #include "group_norm_grad_ub_alloc.h"
 
 namespace normgrad {
@@ -128,8 +130,15 @@ class GroupNormGradTile {
         }
         AscendC::Mul(prod, dyF, xF, static_cast<int32_t>(rows * rs));
         if (copy_.OverlapCount() > 0) GngZeroRowLanes(prod, rows, rs, copy_.OverlapStart(), copy_.OverlapCount());
-        RowSums(db[s], dyF, Fold(), rows, rs);
-        RowSums(ds[s], prod, Fold(), rows, rs);
+        // Block folds issue about four instructions a plane for any number of rows: they pay from
+        // 24 rows (whole repeats when a multiple of 8) against one reduce repeat (3 cycles) a row.
+        if (blockSums_ && GngRowBlockSumsFit(rs) && (lead_ + s) % 8 == 0 && rows % 8 == 0 && rows >= 24) {
+          GngRowBlockSums(db[s], dyF, Fold(), rows, rs);
+          GngRowBlockSums(ds[s], prod, Fold(), rows, rs);
+        } else {
+          RowSums(db[s], dyF, Fold(), rows, rs);
+          RowSums(ds[s], prod, Fold(), rows, rs);
+        }
       }
     } else {
       // Long rows and row pieces: 64-lane accumulators over the chunks, one tree sum per row.
@@ -175,6 +184,20 @@ class GroupNormGradTile {
     headGroup_ = headGroup;
     gathered_ = true;
   }
+
+  // Channel slabs: blocks holds gamma of slot s's channel in its 32-byte block s (Brcb'd, for
+  // every slot of the held tile). Dx scales them by rstd in place (so once per tile) and computes
+  // dy * gamma * rstd for a chunk's rows with one level-0 Mul per 64 lanes of a row, instead of
+  // one Axpy per row (7x7 and 8x8 rows: one repeat each, so the row's instruction issue was 10
+  // of its 11 cycles); dx = that + c2 * x + c3 (DxRowsScaled).
+  __aicore__ inline void UseGammaBlocks(const AscendC::LocalTensor<float>& blocks) {
+    gammaBlocks_ = blocks;
+    hasGammaBlocks_ = true;
+  }
+
+  // Channel slabs, 16-bit data: rows of at most 64 floats are summed by block folds
+  // (GngRowBlockSums, a fixed order of their own) instead of one WholeReduceSum repeat per row.
+  __aicore__ inline void UseBlockSums() { blockSums_ = true; }
 
   // Reads gamma, mean and rstd through `scalars` (UB copies the caller loaded) from now on.
   __aicore__ inline void UseScalars(const GngScalars<T>& scalars) { scalars_ = scalars; }
@@ -371,26 +394,67 @@ class GroupNormGradTile {
     AscendC::LocalTensor<float> xF = XFloat(s * rs, rows * rs);
     AscendC::LocalTensor<T> out = outDx_.template AllocTensor<T>();
     AscendC::LocalTensor<float> outF = OutFloat(out);
-    for (uint32_t r = 0; r < rows;) {  // per group inside the chunk (a group never spans two runs)
-      const uint64_t piece = PieceOf(s + r);
-      const uint64_t q = piece / t_->groupSlots;
-      const uint64_t groupLeft = (q + 1) * t_->groupSlots - piece;
-      const uint32_t inRun = RowsInRun(s + r, rows - r);
-      const uint32_t end = r + (groupLeft < inRun ? static_cast<uint32_t>(groupLeft) : inRun);
-      Coefficients(q);
-      uint32_t n = (end - r) * rs;
-      AscendC::Muls(outF[r * rs], xF[r * rs], c2_, static_cast<int32_t>(n));
-      AscendC::Adds(outF[r * rs], outF[r * rs], c3_, static_cast<int32_t>(n));
-      for (uint32_t i = r; i < end; ++i) {
-        AscendC::Axpy(outF[i * rs], dyF[i * rs], Gamma(piece + (i - r)) * rstd_, static_cast<int32_t>(rs));
+    if (gm_.hasGamma && hasGammaBlocks_ && rs / 8 <= 255) {
+      DxRowsScaled(s, rows, dyF, xF, outF);
+    } else {
+      for (uint32_t r = 0; r < rows;) {
+        const uint32_t end = GroupEnd(s, r, rows);
+        const uint64_t piece = PieceOf(s + r);
+        Coefficients(piece / t_->groupSlots);
+        const int32_t n = static_cast<int32_t>((end - r) * rs);
+        AscendC::Muls(outF[r * rs], xF[r * rs], c2_, n);
+        AscendC::Adds(outF[r * rs], outF[r * rs], c3_, n);
+        if (!gm_.hasGamma) {  // gamma * rstd is rstd: one Axpy for the group, the same bits
+          AscendC::Axpy(outF[r * rs], dyF[r * rs], rstd_, n);
+        } else {
+          for (uint32_t i = r; i < end; ++i) {
+            AscendC::Axpy(outF[i * rs], dyF[i * rs], Gamma(piece + (i - r)) * rstd_, static_cast<int32_t>(rs));
+          }
+        }
+        r = end;
       }
-      r = end;
     }
     CastOut(out, outF, rows * rs);
     outDx_.EnQue(out);
     out = outDx_.template DeQue<T>();
     copy_.StoreRows(*this, gm_, out, s, rows);
     outDx_.FreeTensor(out);
+  }
+
+  // One past the last row of the group that row r of the chunk [s, s + rows) belongs to, within
+  // the chunk (a group never spans two runs).
+  __aicore__ inline uint32_t GroupEnd(uint32_t s, uint32_t r, uint32_t rows) const {
+    const uint64_t piece = PieceOf(s + r);
+    const uint64_t groupLeft = (piece / t_->groupSlots + 1) * t_->groupSlots - piece;
+    const uint32_t inRun = RowsInRun(s + r, rows - r);
+    return r + (groupLeft < inRun ? static_cast<uint32_t>(groupLeft) : inRun);
+  }
+
+  // DxRows with the gamma blocks (UseGammaBlocks): each slot's block is first scaled by its
+  // group's rstd, in place (every slot lies in one chunk, and dx runs once per tile), then
+  // dx = dy * (gamma * rstd) with one level-0 Mul per 64 lanes of a row for the whole chunk, and
+  // + c2 * x + c3 with one Axpy and one Adds per group: three passes over the chunk.
+  __aicore__ inline void DxRowsScaled(uint32_t s, uint32_t rows, const AscendC::LocalTensor<float>& dyF,
+                                      const AscendC::LocalTensor<float>& xF, const AscendC::LocalTensor<float>& outF) {
+    const uint32_t rs = static_cast<uint32_t>(t_->rowStride);
+    for (uint32_t r = 0; r < rows;) {
+      const uint32_t end = GroupEnd(s, r, rows);
+      Coefficients(PieceOf(s + r) / t_->groupSlots);
+      const AscendC::LocalTensor<float> blocks = gammaBlocks_[(s + r) * 8];
+      AscendC::Muls(blocks, blocks, rstd_, static_cast<int32_t>((end - r) * 8));
+      r = end;
+    }
+    const uint8_t rep = static_cast<uint8_t>(rs / 8);
+    RowsBinary(RowOp::kMul, RowOperand{outF, 1, rep}, RowOperand{dyF, 1, rep}, RowOperand{gammaBlocks_[s * 8], 0, 1},
+               rows, rs);
+    for (uint32_t r = 0; r < rows;) {
+      const uint32_t end = GroupEnd(s, r, rows);
+      Coefficients(PieceOf(s + r) / t_->groupSlots);
+      const int32_t n = static_cast<int32_t>((end - r) * rs);
+      AscendC::Axpy(outF[r * rs], xF[r * rs], c2_, n);
+      AscendC::Adds(outF[r * rs], outF[r * rs], c3_, n);
+      r = end;
+    }
   }
 
   // dx for elements [off, off + n) of slot s (long rows and row pieces).
@@ -441,6 +505,9 @@ class GroupNormGradTile {
   uint32_t runs_ = 1;
   uint64_t runStride_ = 1;  // pieces from one run's start to the next
   AscendC::LocalTensor<float> gatheredSums_;  // channel slabs (UseGatheredSums)
+  AscendC::LocalTensor<float> gammaBlocks_;   // channel slabs (UseGammaBlocks)
+  bool hasGammaBlocks_ = false;
+  bool blockSums_ = false;  // UseBlockSums
   uint64_t headGroup_ = 0;
   bool gathered_ = false;
   uint32_t lead_ = 0;  // block-copy mode: lane of piece0_'s sums (piece0_ % 8)

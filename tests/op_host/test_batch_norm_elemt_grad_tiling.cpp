@@ -90,20 +90,31 @@ TEST(BatchNormElemtGradTiling, ResNetStage4Fp16UsesChannelSlabs) {
   EXPECT_EQ(t.channelSlabs.rowsPerTile, 2u);  // 188,416 / (2112 * 36)
 }
 
-TEST(BatchNormElemtGradTiling, SmallNcInputSpreadsOverAFewCores) {
-  // 30 KiB of traffic: 30 cores' worth of 1 KiB, but each core reads the statistics as scalars
-  // (at least six 64-byte cache lines), so 1 + 4.5 % of 30 KiB / 384 bytes = 4 cores, each 32
-  // channels of all 20 rows.
+TEST(BatchNormElemtGradTiling, SmallNcInputSpreadsOverTheCoresItsTrafficPays) {
+  // 30 KiB of traffic: 30 cores' worth of 1 KiB. The slabs copy the statistics into the UB (exact
+  // bytes, no 64-byte cache lines), so the cap is 30 cores; a second batch group would read all
+  // 128 channels' statistics again (2.5 KiB, over 4.5 % of 30 KiB): channel groups only,
+  // ceil(128 / 30) = 5 channels each, 26 cores.
   BatchNormElemtGradTiling t = Tile(Problem(20, 128, 1, kDtypeFloat32));
   EXPECT_EQ(t.mode, kBnElemtChannelSlabs);
-  EXPECT_EQ(t.blockDim, 4u);
-  EXPECT_EQ(t.channelSlabs.channelsPerCore, 32u);
+  EXPECT_EQ(t.channelSlabs.statsInUb, 1u);
+  EXPECT_EQ(t.blockDim, 26u);
+  EXPECT_EQ(t.channelSlabs.channelsPerCore, 5u);
   EXPECT_EQ(t.channelSlabs.batchesPerCore, 20u);
-  EXPECT_EQ(t.channelSlabs.rowPitch, 32u);
+  EXPECT_EQ(t.channelSlabs.batchGroups, 1u);
+  EXPECT_EQ(t.channelSlabs.rowPitch, 8u);  // 5 floats rounded up to a 32-byte block
   EXPECT_EQ(t.channelSlabs.rowsPerTile, 20u);
-  EXPECT_EQ(Tile(Problem(20, 128, 1, kDtypeBfloat16)).blockDim, 2u);  // 15 KiB
+  EXPECT_EQ(Tile(Problem(20, 128, 1, kDtypeBfloat16)).blockDim, 15u);  // 15 KiB: 9 channels a core
   // Under 2 KiB of traffic in all: one core.
   EXPECT_EQ(Tile(Problem(2, 64, 1, kDtypeFloat32)).blockDim, 1u);
+  // A counter too long for the UB copy: scalar reads, so 1 + 4.5 % of 30 KiB / 384 bytes = 4
+  // cores of 32 channels.
+  BatchNormElemtGradProblem longCounter = Problem(20, 128, 1, kDtypeFloat32);
+  longCounter.counterNumel = kBnElemtUbCounterMax + 1;
+  const BatchNormElemtGradTiling g = Tile(longCounter);
+  EXPECT_EQ(g.channelSlabs.statsInUb, 0u);
+  EXPECT_EQ(g.blockDim, 4u);
+  EXPECT_EQ(g.channelSlabs.channelsPerCore, 32u);
 }
 
 TEST(BatchNormElemtGradTiling, FewChannelsSplitBatchesToo) {

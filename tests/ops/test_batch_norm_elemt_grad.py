@@ -79,7 +79,7 @@ def check(args, out=None):
 # Each shape exercises one path of the kernel (see docs/batch_norm_elemt_backward.md).
 SHAPES = {
     "reference example [1, 2, 4]": (1, 2, 4),
-    "[N, C] 20x128, hw = 1: channel slabs, 4 cores of 32 channels": (20, 128),
+    "[N, C] 20x128, hw = 1: channel slabs, 26 cores of 5 channels, statistics in UB": (20, 128),
     "[N, C] 2x64, hw = 1: channel slabs, one core": (2, 64),
     "hw = 7, odd C: channel slabs with 32-byte row padding": (3, 37, 7),
     "hw = 49, ResNet stage-4 row, many cores": (4, 96, 7, 7),
@@ -111,7 +111,8 @@ def test_random_2_to_8_dim_odd_shapes(seed):
     np.array([12.0, 30.0, 1.0, 0.5], np.float32),
     np.ones((1, 2, 1, 2, 1, 2, 1, 2), np.int32),
     np.array(9, np.float32).reshape(1),
-], ids=["int32 [1]", "fp16 [2,3]", "fp32 [4]", "int32 8-D", "fp32 [1]"])
+    np.arange(300, dtype=np.int32) % 3,  # longer than the channel slabs copy into the UB: read from GM
+], ids=["int32 [1]", "fp16 [2,3]", "fp32 [4]", "int32 8-D", "fp32 [1]", "int32 [300]"])
 def test_counter_dtypes_and_shapes(counter):
     check(make_inputs((3, 6, 10), np.float32, counter=counter))
 

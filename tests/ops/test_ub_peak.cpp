@@ -98,7 +98,8 @@ void CheckGroupNorm(const GnCase& k) {
 TEST_F(UbPeak, GroupNormEveryMode) {
   const GnCase cases[] = {
       {"ascend910b", 3, 256, 1024, 16, ACL_FLOAT16, kDtypeFloat16, true, kGngWholeGroup},
-      {"ascend910b", 2, 640, 32 * 32, 32, ACL_FLOAT16, kDtypeFloat16, true, kGngWholeGroupSplit},
+      {"ascend910b", 2, 1280, 32 * 32, 32, ACL_FLOAT16, kDtypeFloat16, true, kGngWholeGroupSplit},
+      {"ascend910b", 2, 320, 32 * 32, 32, ACL_FLOAT16, kDtypeFloat16, true, kGngRereadGroups},  // 8192 chunks
       {"ascend910b", 1, 16, 3000, 2, ACL_FLOAT, kDtypeFloat32, true, kGngSplitGroup},
       {"ascend910b", 1, 16, 512 * 512, 1, ACL_FLOAT, kDtypeFloat32, true, kGngTwoPass},
       // Re-read groups: core k owns group k (two passes; runs of groups), balanced runs.
@@ -109,6 +110,7 @@ TEST_F(UbPeak, GroupNormEveryMode) {
       {"ascend910b", 2, 320, 64 * 64, 32, ACL_FLOAT16, kDtypeFloat16, false, kGngParamsOnly},
       {"ascend910b", 2, 640, 256, 32, ACL_FLOAT, kDtypeFloat32, true, kGngChannelSlab},  // whole groups
       {"ascend910b", 8, 96, 256, 8, ACL_FLOAT16, kDtypeFloat16, true, kGngChannelSlab},   // spread
+      {"ascend910b", 8, 512, 49, 32, ACL_FLOAT16, kDtypeFloat16, true, kGngChannelSlab},  // gamma blocks
       {"ascend910b", 16, 64, 1, 8, ACL_FLOAT, kDtypeFloat32, true, kGngSampleRows},
   };
   for (const GnCase& k : cases) {
