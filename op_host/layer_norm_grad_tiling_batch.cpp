@@ -46,7 +46,7 @@ bool FitBatch(LayerNormGradTiling& t, uint64_t rowsMax, uint32_t budget, bool wh
   if (t.colSplit == 1 && !streamedSums) {
     // No exchange to amortise: keep a few batches in flight for double buffering and copies of
     // about kTargetCopyBytes, which is past the point where DMA issue cost stops mattering.
-    bHi = std::min<uint64_t>(bHi, std::max<uint64_t>(1, CeilDiv(rowsMax, 4)));
+    bHi = std::min<uint64_t>(bHi, std::max<uint64_t>(1, CeilDiv(rowsMax, LnCallFactsOf(t).dataBytes == 2 ? 2 : 4)));
     bHi = std::min<uint64_t>(bHi, std::max<uint64_t>(1, kTargetCopyBytes / (uint64_t(wp) * LnCallFactsOf(t).dataBytes)));
   }
   if (streamedSums && rowsMax > bHi) return false;  // streamed sums need a single batch
