@@ -29,6 +29,10 @@ constexpr double kPartialTrafficShare = 0.04;
 // together pass this fraction of the minimum traffic, fewer slices are preferred (the target is
 // a traffic ratio of at most 1.05).
 constexpr double kSideTrafficShare = 0.045;
+// The traffic target (HBM bytes over the minimum): whole rows may take more row ranges than
+// kPartialTrafficShare allows, up to this, where the model says the cores gain more than the
+// partials cost.
+constexpr double kTrafficTarget = 1.05;
 // The barrier latency, as a multiple of the model's syncAllUs (an ESTIMATE), at which a row split
 // must still beat whole rows on every core to replace them (the what-if corner sync_us = 4).
 constexpr double kLnRobustSyncFactor = 2.0;
@@ -68,16 +72,20 @@ uint64_t SideBytes(const LayerNormGradTiling& t) {
 }
 
 
+// Gamma, resident, is read once per row range: the reads past the first.
+double GammaPerRangeBytes(const LayerNormGradTiling& t) {
+  const LnCallFacts f = LnCallFactsOf(t);
+  return f.needDx && f.hasWeight && t.gammaResident ? double(t.rowRanges - 1) * double(t.cols) * f.weightBytes : 0.0;
+}
+
 // A split's modeled time for the search: the batch mode's (LnBatchModelUs) with the side traffic
 // (SideBytes) and gamma read once per row range in its stream, plus the barrier before stage 2
 // when there are partials (charged whole: what the last batch covers of it is left out), with a
 // barrier latency of syncUs.
 double PlanModelUs(const LayerNormGradTiling& t, uint64_t rowsMax, double syncUs = kTilingCost.syncAllUs) {
   const LnCallFacts f = LnCallFactsOf(t);
-  const double gammaPerRange =
-      f.needDx && f.hasWeight && t.gammaResident ? double(t.rowRanges - 1) * double(t.cols) * f.weightBytes : 0.0;
   const bool stage2 = f.needParams && t.rowRanges > 1;
-  return LnBatchModelUs(t, rowsMax, double(SideBytes(t)) + gammaPerRange, syncUs) + (stage2 ? syncUs : 0.0);
+  return LnBatchModelUs(t, rowsMax, double(SideBytes(t)) + GammaPerRangeBytes(t), syncUs) + (stage2 ? syncUs : 0.0);
 }
 
 // The minimum traffic: dy and x read, dx written, gamma read, dgamma and dbeta written (what is
@@ -262,6 +270,27 @@ LayerNormGradTilingResult LayerNormGradComputeTiling(const LayerNormGradTilingIn
     // ranges) or that fit only as narrow chunks of one row per batch (12288 fp32 in 256 KiB pay
     // about 20 instruction issues per row and chunk) do.
     if (t.blockCopy && k == 1 && t.blockDim == cores && t.chunkCols >= t.sliceStride) break;
+  }
+  // Whole rows that the partials' cap leaves on fewer cores than there are (2048 bf16 rows: 30
+  // ranges), vector bound: each range more takes rows off every core and adds one set of partials
+  // and one gamma read. The model picks the count, up to the traffic target (2048 x 768 bf16: 31
+  // ranges, 16.0 -> 15.8 us; 2048 x 4096 stays at 30, bound by HBM). Whole rows against whole
+  // rows only: the barriers are the same, so the what-if corners rank them the same way.
+  if (found && best.colSplit == 1 && best.mode != kLnShortRows && !t.blockCopy && f.needParams) {
+    for (uint64_t r = uint64_t(best.rowRanges) + 1; r <= std::min<uint64_t>(cores, in.rows); ++r) {
+      SplitSearch wider = search;
+      wider.rangeCap = r;
+      if (!PlanSplit(t, 1, wider, &rowsMax) || t.colSplit != 1 || t.rowRanges != r) break;
+      // Against the minimum with the statistics (read once), as the benchmark's traffic column.
+      const double least = MinBytes(t) + 2.0 * double(in.rows) * KernelDtypeBytes(in.statsDtype);
+      if (least + double(SideBytes(t)) + GammaPerRangeBytes(t) > kTrafficTarget * least) break;
+      const bool lean = LnGammaRereadBytes(t, rowsMax) <= kSideTrafficShare * MinBytes(t);
+      const double us = PlanModelUs(t, rowsMax);
+      if (lean && us < bestUs) {
+        bestUs = us;
+        best = t;
+      }
+    }
   }
   // Every core reads the row sums of all slices of its range: with few rows and many slices that
   // outweighs the rows (1 x 16384 bf16 in 16 slices: 6 % of the minimum traffic). Then fewer

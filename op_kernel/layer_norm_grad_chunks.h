@@ -376,10 +376,19 @@ class LayerNormGradChunks : public LayerNormGradBatch<T, Copy> {
     const uint32_t w = t_.chunkCols;
     const int32_t rows = static_cast<int32_t>(n);
     const float negInvD = -1.0f / static_cast<float>(t_.cols);
-    AscendC::Muls(sum1_, sum1_, negInvD, rows);
-    AscendC::Mul(sum1_, sum1_, rstdF_, rows);
-    AscendC::Muls(sum2_, sum2_, negInvD, rows);
-    AscendC::Mul(sum2_, sum2_, rstdF_, rows);
+    if (t_.reduce.splitPhase) {
+      // This work may follow the stage-2 flag's set, where it covers the wait: as it was.
+      AscendC::Muls(sum1_, sum1_, negInvD, rows);
+      AscendC::Mul(sum1_, sum1_, rstdF_, rows);
+      AscendC::Muls(sum2_, sum2_, negInvD, rows);
+      AscendC::Mul(sum2_, sum2_, rstdF_, rows);
+    } else {
+      // No stage-2 wait to cover (one row range): -rstd / D once per row (in meanB_, dead once
+      // x-hat is formed), then one Mul per sum; one instruction per batch fewer.
+      AscendC::Muls(meanB_, rstdF_, negInvD, rows);
+      AscendC::Mul(sum1_, sum1_, meanB_, rows);
+      AscendC::Mul(sum2_, sum2_, meanB_, rows);
+    }
     RowScalars(s1B_, sum1_, n);
     RowScalars(s2B_, sum2_, n);
     for (uint32_t r = 0; r < n; ++r) {

@@ -375,6 +375,22 @@ TEST(LayerNormGradTiling, PartialCappedWholeRowsLetSplitsUseTheIdleCores) {
   EXPECT_LE(t.rowRanges, 30u);
 }
 
+// The partials' 4 % cap leaves 2048 bf16 rows on 30 ranges; vector-bound whole rows (D = 768) take
+// one range more while the traffic stays within 1.05 of the minimum with the statistics (32 would
+// pass it); HBM-bound ones (D = 4096) keep 30; the training series keeps the cap.
+TEST(LayerNormGradTiling, VectorBoundWholeRowsTakeRangesUpToTheTrafficTarget) {
+  const LayerNormGradTiling narrow = Tile(Input(2048, 768, kDtypeBfloat16));
+  EXPECT_EQ(narrow.mode, kLnWholeRows);
+  EXPECT_EQ(narrow.rowRanges, 31u);
+  EXPECT_EQ(narrow.blockDim, 31u);
+  const double minBytes = 3.0 * 2048 * 768 * 2 + 3.0 * 768 * 4 + 2.0 * 2048 * 4;
+  const double extra = 31.0 * 2 * 768 * 4 * 2 + 30.0 * 768 * 4;  // partials written and read, gamma per range
+  EXPECT_LE(minBytes + extra, 1.05 * minBytes);
+  EXPECT_GT(minBytes + extra + 2 * 768 * 4 * 2 + 768 * 4, 1.05 * minBytes);
+  EXPECT_EQ(Tile(Input(2048, 4096, kDtypeBfloat16)).rowRanges, 30u);
+  EXPECT_EQ(Tile(Input(2048, 768, kDtypeFloat16), kTraining).rowRanges, 30u);
+}
+
 TEST(LayerNormGradTiling, FewLongRowsUseNoMoreSlicesThanTheirRowSumExchangeAllows) {
   // Every core of a split row reads the row sums of all slices (two floats per row, padded to 8
   // rows): 1 x 16384 bf16 in 16 slices moved 6 % over the minimum. Fewer slices keep it under 4.5 %.

@@ -175,6 +175,30 @@ def test_stage2_waits_on_a_flag_raised_after_the_partials(shape, dtype, mask):
                                           b.view(np.uint16 if b.itemsize == 2 else np.uint32))
 
 
+# fp32 whole rows in one tile (A2/A3, split-phase stage 2, double buffering): the last batch but one
+# forms its row sums, the last batch its dgamma/dbeta half (x - mean in the third work tile, its
+# statistics in the row-sum partials), the flag is raised, then the batch before's dx, then the last
+# batch's row sums and dx. Ranges of 42 and 43 rows (uneven short first batches), rows of 1000
+# (a masked tail piece), 8-row batches (96 x 768: 32 rows per range, 4 batches); every output,
+# each parameter gradient alone with dx, without weight; run twice, bitwise the same.
+DEFERRED_DX = [(2053, 768), (100, 1000), (96, 768)]
+
+
+@pytest.mark.parametrize("weight", [True, False], ids=["weight", "no weight"])
+@pytest.mark.parametrize("mask", [(True, True, True), (True, True, False), (True, False, True)],
+                         ids=["all", "dx and dgamma", "dx and dbeta"])
+@pytest.mark.parametrize("shape", DEFERRED_DX, ids=["uneven ranges", "masked tail", "8-row batches"])
+def test_fp32_last_batch_but_one_dx_after_the_flag(shape, mask, weight):
+    rng = np.random.default_rng(41)
+    args = make_inputs(rng, shape, 1, F32, with_weight=weight)
+    with _native.soc("ascend910b"):
+        got = run_and_check(*args, mask=mask)
+        again = normgrad.layer_norm_backward(*args, None, mask)
+    for a, b in zip(got, again, strict=True):
+        if a is not None:
+            np.testing.assert_array_equal(a.view(np.uint32), b.view(np.uint32))
+
+
 # Short whole rows go through level-0 instructions that repeat over the rows of a batch: more
 # than 255 rows per batch on A2 (D = 7, 1100 rows per core: the repeat limit splits the batch), a
 # masked tail piece after a full one (D = 100), and the Swin row length.
