@@ -1,4 +1,4 @@
-"""Regression tests for what a new user and a hostile caller found (issue 13), one test per fault:
+"""Regression tests for what a new user and a hostile caller found, one test per fault:
 each asserts the documented error (naming the argument) or the documented behaviour."""
 
 from __future__ import annotations
