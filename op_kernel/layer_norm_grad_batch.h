@@ -150,6 +150,13 @@ class LayerNormGradBatch {
 
   // Loads rows [r0, r0 + n) of this core's slice: dy and x in their own dtype, one DMA each.
   __aicore__ inline void CopyIn(uint64_t r0, uint32_t n) {
+    LoadBatch(r0, n, meanF_, rstdF_);
+    ZeroRowSums(n);
+  }
+
+  // Loads the batch's dy and, when x is needed, x and its statistics (into mean and rstd).
+  __aicore__ inline void LoadBatch(uint64_t r0, uint32_t n, const AscendC::LocalTensor<float>& mean,
+                                   const AscendC::LocalTensor<float>& rstd) {
     // The dy buffer this load takes (the queue hands its buffers out in turn) may still be
     // leaving as dx of the batch bufferNum back.
     dySlot_ = loads_++ % t_.bufferNum;
@@ -160,9 +167,13 @@ class LayerNormGradBatch {
     dyIn_ = LoadRows(dyQue_, a_.dy, r0, n);
     if (needX_) {
       xIn_ = LoadRows(xQue_, a_.x, r0, n);
-      LoadAsFloat(meanF_, Ub(kLnUbMeanRaw), a_.mean, r0, n, t_.statsDtype, ioRows_);
-      LoadAsFloat(rstdF_, Ub(kLnUbRstdRaw), a_.rstd, r0, n, t_.statsDtype, ioRows_);
+      LoadAsFloat(mean, Ub(kLnUbMeanRaw), a_.mean, r0, n, t_.statsDtype, ioRows_);
+      LoadAsFloat(rstd, Ub(kLnUbRstdRaw), a_.rstd, r0, n, t_.statsDtype, ioRows_);
     }
+  }
+
+  // The row-sum lane accumulators of the batch's n rows start at zero.
+  __aicore__ inline void ZeroRowSums(uint32_t n) {
     if (t_.needDx && !shortRows_) {
       AscendC::Duplicate(acc1_, 0.0f, static_cast<int32_t>(n * kRowSumsLanes));
       AscendC::Duplicate(acc2_, 0.0f, static_cast<int32_t>(n * kRowSumsLanes));

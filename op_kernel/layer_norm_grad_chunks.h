@@ -185,16 +185,38 @@ class LayerNormGradChunks : public LayerNormGradBatch<T, Copy> {
       if constexpr (!AscendC::IsSameType<T, float>::value) {
         AscendC::Cast(xhatF_, xIn_, AscendC::RoundMode::CAST_NONE, static_cast<uint32_t>(all));
       }
-      if (fused_) {
-        FusedXhatTile(n, cw);
-      } else {
-        for (uint32_t r = 0; r < n; ++r) {
-          AscendC::LocalTensor<float> xh = xhatF_[r * w];
-          if constexpr (AscendC::IsSameType<T, float>::value) {
-            AscendC::Adds(xh, xIn_[r * w], -meanF_.GetValue(r), cnt);
-          } else {
-            AscendC::Adds(xh, xh, -meanF_.GetValue(r), cnt);
-          }
+    }
+    if (fused_) {
+      if (needX_) FusedXhatTile(n, cw);
+      if (t_.needDbeta) {
+        for (uint32_t r = 0; r < n; ++r) AscendC::Add(dbetaF_, dbetaF_, dy[r * w], cnt);
+      }
+      if (t_.needDgamma) {  // the work rows hold x-hat: dgamma += dy * x-hat, no product tile
+        for (uint32_t r = 0; r < n; ++r) AscendC::MulAddDst(dgammaF_, dy[r * w], xhatF_[r * w], cnt);
+      }
+    } else {
+      CentredTileParams(n, dy, xhatF_, tmpF_, meanF_, rstdF_);
+    }
+    if (parts & kTileRowSums) TileRowSums(n, dy);
+    if (!t_.accResident) FlushSums(0, cw, 0);
+  }
+
+  // AccumulateTile's dgamma/dbeta half without the multiply-adds: xc = x - mean per row (from the
+  // resident fp32 x, or in place over 16-bit x's cast), left for the row sums; dbeta += dy;
+  // dgamma += rstd * (dy * xc), the products in prod (which may be xc itself).
+  __aicore__ inline void CentredTileParams(uint32_t n, const AscendC::LocalTensor<float>& dy,
+                                           const AscendC::LocalTensor<float>& xc,
+                                           const AscendC::LocalTensor<float>& prod,
+                                           const AscendC::LocalTensor<float>& mean,
+                                           const AscendC::LocalTensor<float>& rstd) {
+    const uint32_t w = t_.chunkCols;
+    const int32_t cnt = static_cast<int32_t>(sliceCols_), all = static_cast<int32_t>(n * w);
+    if (needX_) {
+      for (uint32_t r = 0; r < n; ++r) {
+        if constexpr (AscendC::IsSameType<T, float>::value) {
+          AscendC::Adds(xc[r * w], xIn_[r * w], -mean.GetValue(r), cnt);
+        } else {
+          AscendC::Adds(xc[r * w], xc[r * w], -mean.GetValue(r), cnt);
         }
       }
     }
@@ -202,15 +224,9 @@ class LayerNormGradChunks : public LayerNormGradBatch<T, Copy> {
       for (uint32_t r = 0; r < n; ++r) AscendC::Add(dbetaF_, dbetaF_, dy[r * w], cnt);
     }
     if (t_.needDgamma) {
-      if (fused_) {  // the work rows hold x-hat: dgamma += dy * x-hat, no product tile
-        for (uint32_t r = 0; r < n; ++r) AscendC::MulAddDst(dgammaF_, dy[r * w], xhatF_[r * w], cnt);
-      } else {
-        AscendC::Mul(tmpF_, dy, xhatF_, all);
-        for (uint32_t r = 0; r < n; ++r) AscendC::Axpy(dgammaF_, tmpF_[r * w], rstdF_.GetValue(r), cnt);
-      }
+      AscendC::Mul(prod, dy, xc, all);
+      for (uint32_t r = 0; r < n; ++r) AscendC::Axpy(dgammaF_, prod[r * w], rstd.GetValue(r), cnt);
     }
-    if (parts & kTileRowSums) TileRowSums(n, dy);
-    if (!t_.accResident) FlushSums(0, cw, 0);
   }
 
   // AccumulateTile's row sums: g over dy, x-hat (fused_) or x - mean in xhatF_.

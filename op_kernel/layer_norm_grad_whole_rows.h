@@ -80,28 +80,12 @@ class LayerNormGradWholeRows : public LayerNormGradChunks<T, Copy> {
   __aicore__ inline void LastBatchAfterDeferredDx(uint64_t r0, uint32_t n, uint64_t prevR0, uint32_t prevN) {
     if constexpr (Base::kFloatIn) {  // DefersDx: fp32 only
       const uint32_t w = this->t_.chunkCols;
-      const int32_t cnt = static_cast<int32_t>(this->sliceCols_), all = static_cast<int32_t>(n * w);
-      // Load the last batch (as CopyIn, its statistics into acc2_, free until its row sums).
-      this->dySlot_ = this->loads_++ % this->t_.bufferNum;
-      if (this->dxOutPending_[this->dySlot_]) {
-        AscendC::WaitFlag<AscendC::HardEvent::MTE3_MTE2>(this->dxOutEvt_[this->dySlot_]);
-        this->dxOutPending_[this->dySlot_] = false;
-      }
-      this->dyIn_ = this->LoadRows(this->dyQue_, this->a_.dy, r0, n);
-      this->xIn_ = this->LoadRows(this->xQue_, this->a_.x, r0, n);
+      const int32_t cnt = static_cast<int32_t>(this->sliceCols_);
+      // Load the last batch, its statistics into acc2_ (free until its row sums).
       AscendC::LocalTensor<float> mean = this->acc2_, rstd = this->acc2_[this->bp_];
-      LoadAsFloat(mean, this->Ub(kLnUbMeanRaw), this->a_.mean, r0, n, this->t_.statsDtype, this->ioRows_);
-      LoadAsFloat(rstd, this->Ub(kLnUbRstdRaw), this->a_.rstd, r0, n, this->t_.statsDtype, this->ioRows_);
-      // Its dgamma/dbeta half (AccumulateTile's, with x - mean in tmpF_), then publish.
-      AscendC::LocalTensor<float> xc = this->tmpF_;
-      for (uint32_t r = 0; r < n; ++r) AscendC::Adds(xc[r * w], this->xIn_[r * w], -mean.GetValue(r), cnt);
-      if (this->t_.needDbeta) {
-        for (uint32_t r = 0; r < n; ++r) AscendC::Add(this->dbetaF_, this->dbetaF_, this->dyIn_[r * w], cnt);
-      }
-      if (this->t_.needDgamma) {
-        AscendC::Mul(xc, this->dyIn_, xc, all);
-        for (uint32_t r = 0; r < n; ++r) AscendC::Axpy(this->dgammaF_, xc[r * w], rstd.GetValue(r), cnt);
-      }
+      this->LoadBatch(r0, n, mean, rstd);
+      // Its dgamma/dbeta half, with x - mean in tmpF_, then publish.
+      this->CentredTileParams(n, this->dyIn_, this->tmpF_, this->tmpF_, mean, rstd);
       this->PublishParams();
       // The batch before's dx, from its resident g, x - mean (xhatF_), row sums and statistics.
       const AscendC::LocalTensor<float> dy = this->dyIn_, x = this->xIn_;
@@ -118,8 +102,7 @@ class LayerNormGradWholeRows : public LayerNormGradChunks<T, Copy> {
       // The last batch: statistics into place, x - mean again, row sums, dx.
       AscendC::Muls(this->meanF_, mean, 1.0f, static_cast<int32_t>(n));
       AscendC::Muls(this->rstdF_, rstd, 1.0f, static_cast<int32_t>(n));
-      AscendC::Duplicate(this->acc1_, 0.0f, static_cast<int32_t>(n * kRowSumsLanes));
-      AscendC::Duplicate(this->acc2_, 0.0f, static_cast<int32_t>(n * kRowSumsLanes));
+      this->ZeroRowSums(n);
       PipeFence<AscendC::HardEvent::V_S>();
       for (uint32_t r = 0; r < n; ++r) {
         AscendC::Adds(this->xhatF_[r * w], this->xIn_[r * w], -this->meanF_.GetValue(r), cnt);
@@ -129,7 +112,7 @@ class LayerNormGradWholeRows : public LayerNormGradChunks<T, Copy> {
       this->DxChunk(n, 0);
       this->StoreDx(r0, n);
       this->FreeInputs();
-      }
+    }
   }
 
   AscendC::LocalTensor<T> prevDy_, prevX_;
