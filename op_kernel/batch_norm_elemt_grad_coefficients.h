@@ -27,15 +27,25 @@ struct BnElemtCoefficients {
   float nac;
 };
 
-__aicore__ inline float BnElemtCounterTotal(const BnElemtStatArgs& args, const BatchNormElemtGradTiling& t) {
+// The counter's total from its element readers: int32 counts summed exactly (in int64), other
+// dtypes in float, in element order.
+template <typename AsInt, typename AsFloat>
+__aicore__ inline float BnElemtCounterTotalOf(const BatchNormElemtGradTiling& t, const AsInt& asInt,
+                                              const AsFloat& asFloat) {
   if (t.counterDtype == kDtypeInt32) {
     int64_t total = 0;
-    for (int64_t i = 0; i < t.counterNumel; ++i) total += GmScalar<int32_t>(args.counter, i);
+    for (int64_t i = 0; i < t.counterNumel; ++i) total += asInt(i);
     return static_cast<float>(total);
   }
   float total = 0.0f;
-  for (int64_t i = 0; i < t.counterNumel; ++i) total += GmScalarAsFloat(args.counter, t.counterDtype, i);
+  for (int64_t i = 0; i < t.counterNumel; ++i) total += asFloat(i);
   return total;
+}
+
+__aicore__ inline float BnElemtCounterTotal(const BnElemtStatArgs& args, const BatchNormElemtGradTiling& t) {
+  return BnElemtCounterTotalOf(
+      t, [&](int64_t i) { return GmScalar<int32_t>(args.counter, i); },
+      [&](int64_t i) { return GmScalarAsFloat(args.counter, t.counterDtype, i); });
 }
 
 // The coefficients from stat(which), the channel's value of statistic `which` as float.
@@ -80,15 +90,10 @@ struct BnElemtUbStats {
     PipeFence<AscendC::HardEvent::MTE2_S>();
   }
   __aicore__ inline float Total(const BatchNormElemtGradTiling& t) const {
-    if (t.counterDtype == kDtypeInt32) {
-      int64_t total = 0;
-      const AscendC::LocalTensor<int32_t> v = Slot(kBnStatCount).ReinterpretCast<int32_t>();
-      for (int64_t i = 0; i < t.counterNumel; ++i) total += v.GetValue(static_cast<uint32_t>(i));
-      return static_cast<float>(total);
-    }
-    float total = 0.0f;
-    for (int64_t i = 0; i < t.counterNumel; ++i) total += Value(kBnStatCount, t.counterDtype, i);
-    return total;
+    const AscendC::LocalTensor<int32_t> v = Slot(kBnStatCount).ReinterpretCast<int32_t>();
+    return BnElemtCounterTotalOf(
+        t, [&](int64_t i) { return v.GetValue(static_cast<uint32_t>(i)); },
+        [&](int64_t i) { return Value(kBnStatCount, t.counterDtype, i); });
   }
   __aicore__ inline BnElemtCoefficients Coefficients(const BatchNormElemtGradTiling& t, float total,
                                                      int64_t channel) const {
