@@ -4,8 +4,9 @@
 // only the group sums it shares with its neighbours cross the workspace. Taken when dx and dgamma
 // or dbeta are wanted on a chip with DataCopyPad and hard SyncAll, rows are at most
 // kSlabMaxRowBytes, the busiest core has at most 1/0.9 of the mean rows, and the slab fits one
-// core's UB with a 2048 (else 1024) chunk. Where the groups divide over at least half the cores,
-// a core may instead take whole groups (no shared group, no barrier) when modeled faster.
+// core's UB with a working chunk of 1024 to 8192 elements. A core may instead take whole groups
+// (no shared group, no barrier) on the most cores that divide the groups evenly, when modeled
+// 2 % faster.
 // The other plans send 16 bytes of sums per row through the workspace, >= 0.5 % of the row's
 // minimum traffic (3 x 1 KiB) up to here; longer rows gain less than a slab's few big loads
 // cost (SD 640ch 32x32 fp16: traffic 1.0036 -> 1.0002 but +2 % modeled time).
@@ -90,8 +91,9 @@ bool GngPlanChannelSlab(const GngPlanInput& in, GngGroupPhases* /*cache*/, Group
   GroupNormGradTiling spread{};
   const uint64_t most = CeilDiv(base.c, cores);
   const bool spreadOk = base.c >= cores && base.c * 10 >= most * cores * 9 && PlanSlab(in, cores, &spread);
-  // Whole groups a core (the most cores that divide the groups evenly, at least half the chip):
-  // no group is shared, so no barrier at all; taken when modeled 2 % faster than the spread.
+  // Whole groups a core (the most cores that divide the groups evenly, however few: the model
+  // weighs the idle cores): no group is shared, so no barrier at all; taken when modeled 2 %
+  // faster than the spread.
   GroupNormGradTiling aligned{};
   uint64_t groupCores = std::min<uint64_t>(base.g, cores);
   while (base.g % groupCores != 0) --groupCores;
