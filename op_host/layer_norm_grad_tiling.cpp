@@ -21,7 +21,14 @@ namespace normgrad {
 namespace {
 
 constexpr uint32_t kMarginUb = 512;
-constexpr uint64_t kMinSliceCols = 1024;  // below this a column split costs more in SyncAll than it wins
+// Column slices narrower than this are planned only when nothing else fits. On A2/A3 the model
+// ranks every split down to it (16 x 32768 fp32: 43 slices of 768 columns, 10.8 -> 10.2 us; the
+// 7-token rows 0.3-0.7 us faster; 128 changed no bench shape further): each core's exchange read
+// grows with the slices, which the side-traffic cap below bounds.
+constexpr uint64_t kMinSliceCols = 256;
+// The training series, whose model constants are A2's while its cores stream about half as fast,
+// keeps rows of fewer than this many columns whole (1 x 768 fp32 split in 3: 5.6 -> 7.4 us there).
+constexpr uint64_t kMinSplitColsTraining = 1024;
 // Per-range dgamma/dbeta partials cost 8 bytes per column and output; keep them under this
 // fraction of the 3*M*D*s bytes of dy, x and dx.
 constexpr double kPartialTrafficShare = 0.04;
@@ -223,7 +230,7 @@ LayerNormGradTilingResult LayerNormGradComputeTiling(const LayerNormGradTilingIn
     rangeCap = std::max<uint64_t>(1, std::min<uint64_t>(cores, static_cast<uint64_t>(cap)));
   }
   rangeCap = std::min<uint64_t>(rangeCap, in.rows);
-  uint64_t kMax = std::max<uint64_t>(1, std::min<uint64_t>(cores, in.cols / kMinSliceCols));
+  const uint64_t kMaxTraining = std::max<uint64_t>(1, std::min<uint64_t>(cores, in.cols / kMinSplitColsTraining));
 
   // Whole rows (k = 1) win when they fit on every core. A split row pays one SyncAll per batch,
   // and the batch is bounded by the UB of the range's cores, so among splits keep the one with
@@ -242,7 +249,11 @@ LayerNormGradTilingResult LayerNormGradComputeTiling(const LayerNormGradTilingIn
   // about 1 us, against 2 us of exchange); the model decides. Its constants are A2's: a training
   // series core streams about half as many bytes per us (1.0 GHz, block copies), so there splits
   // start where the ranges leave cores idle, as before.
-  const uint64_t kStart = t.blockCopy ? std::max<uint64_t>(1, std::min<uint64_t>(kMax, cores / rangeCap)) : 1;
+  const uint64_t kStart = t.blockCopy ? std::max<uint64_t>(1, std::min<uint64_t>(kMaxTraining, cores / rangeCap)) : 1;
+  // The most slices the search ranks before it settles for what it found (see kMinSliceCols).
+  const uint64_t kMax = t.blockCopy && kStart == 1
+                            ? kMaxTraining
+                            : std::max<uint64_t>(1, std::min<uint64_t>(cores, in.cols / kMinSliceCols));
   for (uint64_t k = kStart; k <= cores; ++k) {
     if (found && k > kMax) break;  // slices under kMinSliceCols only when nothing else fits
     if (!PlanSplit(t, k, search, &rowsMax)) continue;
