@@ -38,6 +38,7 @@ constexpr int64_t kCoreLineTrafficPermille = 45;
 
 // One line per mode, in order of preference: the first that takes the request plans it.
 constexpr BnElemtCandidate kCandidates[] = {
+    BnElemtPlanChannelRows,   // short rows of a few blocks, few batches: row repeats, Brcb'd coefficients
     BnElemtPlanChannelSlabs,  // short rows of one width: coefficient rows resident
     BnElemtPlanRowScalars,    // everything else: flat chunks, scalar coefficients
 };
@@ -74,7 +75,7 @@ bool BatchNormElemtGradTilingFor(const BatchNormElemtGradProblem& p, const SocFe
     *why = "this SoC has no bfloat16";
     return false;
   }
-  BnElemtPlanInput in{&p, {}, 0, 0, 0};
+  BnElemtPlanInput in{&p, {}, 0, 0, 0, soc.hasBrcb};
   FillCommon(p, &in.common);
   const int64_t numel = p.n * p.c * p.hw;
   const int64_t traffic = numel * (KernelDtypeBytes(p.dyDtype) + KernelDtypeBytes(p.xDtype) +

@@ -23,6 +23,11 @@ enum BatchNormElemtGradMode : uint32_t {
   // Short rows (small hw, [N, C] inputs): each core owns a block of channels x batches; the
   // coefficients of its channels, expanded along a row, stay resident for the whole kernel.
   kBnElemtChannelSlabs = 1,
+  // Short rows of a few 32-byte blocks (ResNet 7 x 7, 14 x 14) on few batches: the channel slabs'
+  // blocks of channels x batches, but every (n, c) row starts its own 32-byte-aligned UB row and
+  // the coefficients are Brcb'd to one block per row, so each step of the math is one level-0
+  // instruction repeating over up to 255 rows; nothing is expanded along a row.
+  kBnElemtChannelRows = 2,
 };
 
 // Which per-channel vector sits at which index of statDtype / the kernel's stat arguments.
@@ -34,12 +39,14 @@ struct BatchNormElemtGradRowScalarsTiling {
   uint32_t reserved;
 };
 
+// Channel slabs and channel rows: the same blocks of channels x batches per core.
 struct BatchNormElemtGradChannelSlabsTiling {
   uint32_t channelsPerCore;  // channels of one core's block (the last channel group may have fewer)
   uint32_t batchesPerCore;   // batches of one core's block (the last batch group may have fewer)
   uint32_t batchGroups;      // core b owns channel group b / batchGroups, batch group b % batchGroups
-  uint32_t rowPitch;         // UB elements per slab row: channelsPerCore * hw rounded up to 32 bytes
-  uint32_t rowsPerTile;      // slab rows (batches) per tile
+  uint32_t rowPitch;         // UB elements per slab row: channelsPerCore * hw rounded up to 32 bytes;
+                             // channel rows: per (n, c) row, hw rounded up to 32 bytes
+  uint32_t rowsPerTile;      // batches per tile (slab rows; channel rows: channelsPerCore rows each)
   uint32_t statsInUb;        // 1: the statistics and the counter are copied into the UB (DataCopyPad)
 };
 
@@ -62,9 +69,19 @@ struct BatchNormElemtGradTiling {
 
 // The UB layout of a tiling's mode for tiles of `tileElems` elements.
 NORMGRAD_HOST_AICORE inline BnElemtUbLayout BnElemtUbOf(const BatchNormElemtGradTiling& t, uint64_t tileElems) {
-  return BnElemtUb(KernelDtypeBytes(t.dyDtype), KernelDtypeBytes(t.xDtype), KernelDtypeBytes(t.dxDtype),
-                   t.mode == kBnElemtChannelSlabs, tileElems,
-                   t.channelSlabs.statsInUb ? BnElemtStatSlotBytes(t.channelSlabs.channelsPerCore, t.counterNumel) : 0);
+  const BatchNormElemtGradChannelSlabsTiling& s = t.channelSlabs;
+  const uint64_t coefBytes =
+      t.mode == kBnElemtChannelSlabs ? tileElems * 4
+      : t.mode == kBnElemtChannelRows
+          ? BnElemtChannelRowsCoefBytes(uint64_t{s.channelsPerCore} * s.rowsPerTile, s.channelsPerCore)
+          : 0;
+  return BnElemtUb(KernelDtypeBytes(t.dyDtype), KernelDtypeBytes(t.xDtype), KernelDtypeBytes(t.dxDtype), coefBytes,
+                   tileElems, s.statsInUb ? BnElemtStatSlotBytes(s.channelsPerCore, t.counterNumel) : 0);
+}
+
+// Channel rows: the rows of one tile (rowsPerTile batches of channelsPerCore channels).
+NORMGRAD_HOST_AICORE inline uint64_t BnElemtChannelRowsTileRows(const BatchNormElemtGradTiling& t) {
+  return uint64_t{t.channelSlabs.channelsPerCore} * t.channelSlabs.rowsPerTile;
 }
 
 #ifndef __CCE_AICORE__
@@ -94,6 +111,7 @@ inline uint32_t BnElemtUbBytesPerElem(const BatchNormElemtGradTiling& t) {
 
 // Elements of one tile of the tiling's mode.
 inline uint64_t BnElemtTileElems(const BatchNormElemtGradTiling& t) {
+  if (t.mode == kBnElemtChannelRows) return uint64_t{t.channelSlabs.rowPitch} * BnElemtChannelRowsTileRows(t);
   return t.mode == kBnElemtChannelSlabs ? uint64_t{t.channelSlabs.rowPitch} * t.channelSlabs.rowsPerTile
                                         : t.rowScalars.tileElems;
 }

@@ -10,8 +10,17 @@ namespace normgrad {
 
 // Double buffering of the streamed tiles: MTE2/MTE3 overlap the vector math.
 constexpr uint32_t kBnElemtBufferNum = 2;
-// Channel slabs keep four expanded fp32 coefficient rows (mean, -a*b, a, -a*c) per tile element.
+// Channel slabs keep four fp32 coefficients (mean, -a*b, a, -a*c): expanded along the slab row for
+// every tile element, or (channel rows) one Brcb'd 32-byte block per row of a tile.
 constexpr uint32_t kBnElemtCoefRows = 4;
+
+// Channel rows: bytes of one coefficient buffer for tiles of tileRows rows of `channels` channels
+// each: one 32-byte block per row (at least the 8-row groups Brcb writes for the channels), then
+// the channels' scalars Brcb reads (rounded up to 8 floats).
+NORMGRAD_HOST_AICORE constexpr uint64_t BnElemtChannelRowsCoefBytes(uint64_t tileRows, uint64_t channels) {
+  const uint64_t brcbRows = (channels + 7) / 8 * 8;
+  return (tileRows > brcbRows ? tileRows : brcbRows) * 32 + brcbRows * 4;
+}
 
 // Channel slabs may copy their channels' statistics (five vectors) and the counter into the UB,
 // each in a 32-byte-aligned slot sized for 4-byte elements: kBnElemtStatSlots slots.
@@ -27,22 +36,24 @@ NORMGRAD_HOST_AICORE constexpr uint64_t BnElemtStatSlotBytes(uint64_t channels, 
 struct BnElemtUbLayout {
   UbBuffer dy, x, dx;  // native-dtype tiles, kBnElemtBufferNum deep
   UbBuffer dyF, xF;    // fp32 copies of 16-bit dy and x
-  UbBuffer coef;       // channel slabs: kBnElemtCoefRows separate TBufs of `bytes` each
+  UbBuffer coef;       // channel slabs and rows: kBnElemtCoefRows separate TBufs of `bytes` each
   UbBuffer stats;      // channel slabs with statistics in the UB: kBnElemtStatSlots slots
 };
 
-// The layout for tiles of `tileElems` elements of the given element sizes; statSlotBytes 0: the
-// statistics are read from GM.
-NORMGRAD_HOST_AICORE constexpr BnElemtUbLayout BnElemtUb(uint32_t dyBytes, uint32_t xBytes, uint32_t dxBytes, bool channelSlabs,
-                                    uint64_t tileElems, uint64_t statSlotBytes = 0) {
+// The layout for tiles of `tileElems` elements of the given element sizes, with kBnElemtCoefRows
+// coefficient buffers of coefBytes each (0: none, row scalars); statSlotBytes 0: the statistics
+// are read from GM.
+NORMGRAD_HOST_AICORE constexpr BnElemtUbLayout BnElemtUb(uint32_t dyBytes, uint32_t xBytes, uint32_t dxBytes,
+                                                         uint64_t coefBytes, uint64_t tileElems,
+                                                         uint64_t statSlotBytes = 0) {
   return BnElemtUbLayout{
       UbBuffer{tileElems * dyBytes, kBnElemtBufferNum},
       UbBuffer{tileElems * xBytes, kBnElemtBufferNum},
       UbBuffer{tileElems * dxBytes, kBnElemtBufferNum},
       UbBufIf(dyBytes == 2, tileElems * 4),
       UbBufIf(xBytes == 2, tileElems * 4),
-      UbBufIf(channelSlabs, tileElems * 4, kBnElemtCoefRows),
-      UbBufIf(channelSlabs && statSlotBytes > 0, statSlotBytes * kBnElemtStatSlots),
+      UbBufIf(coefBytes > 0, coefBytes, kBnElemtCoefRows),
+      UbBufIf(coefBytes > 0 && statSlotBytes > 0, statSlotBytes * kBnElemtStatSlots),
   };
 }
 

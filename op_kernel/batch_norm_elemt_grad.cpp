@@ -2,6 +2,7 @@
 // reads the tiling and runs the mode it chose. The math lives in the mode headers.
 // cann-check: skip-arch ascend910 aclnnBatchNormElemtBackward serves Atlas A2/A3 only; its copies need DataCopyPad
 #include "kernel_operator.h"
+#include "batch_norm_elemt_grad_channel_rows.h"
 #include "batch_norm_elemt_grad_channel_slabs.h"
 #include "batch_norm_elemt_grad_row_scalars.h"
 #include "batch_norm_elemt_grad_tiling.h"
@@ -24,7 +25,9 @@ extern "C" __global__ __aicore__ void batch_norm_elemt_grad(GM_ADDR dy, GM_ADDR 
   KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
   GET_TILING_DATA_WITH_STRUCT(BatchNormElemtGradTiling, t, tiling);
   normgrad::BnElemtStatArgs stats{{mean, invstd, weight, sumDy, sumDyXmu}, counter};
-  if (t.mode == normgrad::kBnElemtChannelSlabs) {
+  if (t.mode == normgrad::kBnElemtChannelRows) {
+    RunBatchNormElemtGrad<normgrad::BatchNormElemtGradChannelRows>(dy, x, stats, dx, t);
+  } else if (t.mode == normgrad::kBnElemtChannelSlabs) {
     RunBatchNormElemtGrad<normgrad::BatchNormElemtGradChannelSlabs>(dy, x, stats, dx, t);
   } else {
     RunBatchNormElemtGrad<normgrad::BatchNormElemtGradRowScalars>(dy, x, stats, dx, t);

@@ -8,16 +8,20 @@
 
 namespace normgrad {
 
-// A tile: rows runs of rowLen elements; row r starts at GM element gmOffset + r * gmStride and
-// at UB element r * pitch (pitch = rowLen rounded up to 32 bytes of the widest of dy, x, dx).
+// A tile: `groups` groups (groupStride elements apart in GM, back to back in UB) of rows runs of
+// rowLen elements; row r of group g starts at GM element gmOffset + g * groupStride + r * gmStride
+// and at UB element (g * rows + r) * pitch (pitch = rowLen rounded up to 32 bytes of the widest
+// of dy, x, dx). One DataCopyPad moves each group.
 struct BnElemtTile {
   int64_t gmOffset;
   int64_t gmStride;
   uint32_t rows;
   uint32_t rowLen;
   uint32_t pitch;
+  uint32_t groups = 1;
+  int64_t groupStride = 0;
   // UB elements the math runs over: a single row needs no pad lanes.
-  __aicore__ inline uint32_t Count() const { return rows == 1 ? rowLen : rows * pitch; }
+  __aicore__ inline uint32_t Count() const { return rows * groups == 1 ? rowLen : rows * groups * pitch; }
   // UB gap between rows, in 32-byte blocks, for a dtype whose rows are padded to `padded`.
   __aicore__ inline uint32_t UbGapBlocks(uint32_t padded, uint32_t elemBytes) const {
     return rows == 1 ? 0 : (pitch - padded) * elemBytes / 32;
@@ -35,7 +39,10 @@ __aicore__ inline void BnElemtRowsIn(const AscendC::LocalTensor<uint8_t>& dst, G
                                     static_cast<uint32_t>((tile.gmStride - tile.rowLen) * sizeof(T)),
                                     tile.UbGapBlocks(padded, sizeof(T)), 0);
   AscendC::DataCopyPadExtParams<T> pad(true, 0, static_cast<uint8_t>(padded - tile.rowLen), T{});
-  AscendC::DataCopyPad(dst.ReinterpretCast<T>(), gm, params, pad);
+  const AscendC::LocalTensor<T> ub = dst.ReinterpretCast<T>();
+  for (uint32_t g = 0; g < tile.groups; ++g) {
+    AscendC::DataCopyPad(ub[g * tile.rows * tile.pitch], gm[g * tile.groupStride], params, pad);
+  }
 }
 
 template <typename T>
@@ -47,7 +54,10 @@ __aicore__ inline void BnElemtRowsOut(GM_ADDR base, const AscendC::LocalTensor<u
   AscendC::DataCopyExtParams params(static_cast<uint16_t>(tile.rows), tile.rowLen * sizeof(T),
                                     tile.UbGapBlocks(padded, sizeof(T)),
                                     static_cast<uint32_t>((tile.gmStride - tile.rowLen) * sizeof(T)), 0);
-  AscendC::DataCopyPad(gm, src.ReinterpretCast<T>(), params);
+  const AscendC::LocalTensor<T> ub = src.ReinterpretCast<T>();
+  for (uint32_t g = 0; g < tile.groups; ++g) {
+    AscendC::DataCopyPad(gm[g * tile.groupStride], ub[g * tile.rows * tile.pitch], params);
+  }
 }
 
 class BnElemtTileStream {

@@ -90,6 +90,27 @@ TEST(BatchNormElemtGradTiling, ResNetStage4Fp16UsesChannelSlabs) {
   EXPECT_EQ(t.channelSlabs.rowsPerTile, 2u);  // 188,416 / (2112 * 36)
 }
 
+TEST(BatchNormElemtGradTiling, ResNetStage4AtFourImagesUsesChannelRows) {
+  // 4 batches of 43 channels of 49: the slabs would expand each coefficient along the slab row
+  // with one Duplicate per channel (172 per core, 1.9 us of vector work against 0.9 for rows of
+  // 64 lanes); the same blocks of channels x batches, two tiles of two batches.
+  BatchNormElemtGradTiling t = Tile(Problem(4, 2048, 7 * 7, kDtypeBfloat16));
+  EXPECT_EQ(t.mode, kBnElemtChannelRows);
+  EXPECT_EQ(t.blockDim, 48u);
+  EXPECT_EQ(t.channelSlabs.channelsPerCore, 43u);
+  EXPECT_EQ(t.channelSlabs.batchesPerCore, 4u);
+  EXPECT_EQ(t.channelSlabs.rowPitch, 64u);  // 49 rounded up to 16 bf16
+  EXPECT_EQ(t.channelSlabs.rowsPerTile, 2u);  // two tiles in flight
+  // Where the slabs expand once for many batches they stay (ResNetStage4Fp16UsesChannelSlabs);
+  // a few rows of one block take the slabs too: a copy per batch would cost more than the expansion.
+  EXPECT_EQ(Tile(Problem(96, 16, 64, kDtypeFloat32)).mode, kBnElemtChannelSlabs);
+  EXPECT_EQ(Tile(Problem(4, 6, 9, kDtypeFloat32)).mode, kBnElemtChannelSlabs);
+  // Without Brcb no channel rows.
+  SocFeatures noBrcb = kA2;
+  noBrcb.hasBrcb = false;
+  EXPECT_EQ(Tile(Problem(4, 2048, 7 * 7, kDtypeBfloat16), noBrcb).mode, kBnElemtChannelSlabs);
+}
+
 TEST(BatchNormElemtGradTiling, SmallNcInputSpreadsOverTheCoresItsTrafficPays) {
   // 30 KiB of traffic: 30 cores' worth of 1 KiB. The slabs copy the statistics into the UB (exact
   // bytes, no 64-byte cache lines), so the cap is 30 cores; a second batch group would read all
@@ -195,9 +216,16 @@ TEST(BatchNormElemtGradTiling, InvariantsOverRandomShapes) {
     } else {
       EXPECT_EQ(KernelDtypeBytes(t.dyDtype), KernelDtypeBytes(t.dxDtype));
       EXPECT_EQ(t.channelSlabs.rowPitch * KernelDtypeBytes(t.dyDtype) % 32, 0u);
-      EXPECT_GE(t.channelSlabs.rowPitch, t.channelSlabs.channelsPerCore * t.hw);
       EXPECT_GE(t.channelSlabs.rowsPerTile, 1u);
       EXPECT_LE(t.channelSlabs.rowsPerTile, std::min<uint32_t>(t.channelSlabs.batchesPerCore, 4095u));
+      if (t.mode == kBnElemtChannelRows) {
+        // One UB row per (n, c): hw rounded up to 32 bytes, at most 255 fp32 blocks (repeat stride).
+        EXPECT_EQ(t.channelSlabs.rowPitch, (t.hw * KernelDtypeBytes(t.dyDtype) + 31) / 32 * 32 / KernelDtypeBytes(t.dyDtype));
+        EXPECT_LE(t.channelSlabs.rowPitch / 8, 255u);
+        EXPECT_LE(t.channelSlabs.channelsPerCore, 4095u);  // one DataCopyPad per batch
+      } else {
+        EXPECT_GE(t.channelSlabs.rowPitch, t.channelSlabs.channelsPerCore * t.hw);
+      }
     }
   }
 }
@@ -213,7 +241,11 @@ TEST(BatchNormElemtGradTiling, TypicalNetworkShapesBalanceCores) {
       // 1024 channels in groups of 22 need only 47 cores for the same makespan as 48.
       EXPECT_GE(t.blockDim, 47u);
       EXPECT_GE(LoadBalance(t), 0.95);
-      EXPECT_EQ(t.mode, s[2] >= 512 ? kBnElemtRowScalars : kBnElemtChannelSlabs);
+      if (s[2] >= 512) {
+        EXPECT_EQ(t.mode, kBnElemtRowScalars);
+      } else {
+        EXPECT_TRUE(t.mode == kBnElemtChannelSlabs || t.mode == kBnElemtChannelRows);
+      }
     }
   }
 }

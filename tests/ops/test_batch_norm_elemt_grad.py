@@ -87,6 +87,8 @@ SHAPES = {
     "hw = 3000, 2 rows per core chunk: row scalars split mid-row": (3, 4, 3000),
     "one long row bigger than a tile": (1, 2, 40000),
     "channel slabs with several tiles per core": (64, 48, 25),
+    "hw = 49, 4 batches: channel rows (Brcb'd coefficients, a copy per batch)": (4, 300, 7, 7),
+    "hw = 9: channel rows of 292 rows a tile, last core 138 channels (fp32)": (4, 7000, 3, 3),
 }
 
 

@@ -245,9 +245,11 @@ void CheckBatchNorm(const BnCase& k) {
 TEST_F(UbPeak, BatchNormElemtEveryMode) {
   const BnCase cases[] = {
       {"ascend910b", 32, 256, 56 * 56, normgrad::kBnElemtRowScalars, ACL_FLOAT},
-      {"ascend910b", 32, 256, 7 * 7, normgrad::kBnElemtChannelSlabs, ACL_FLOAT},
+      {"ascend910b", 32, 2048, 7 * 7, normgrad::kBnElemtChannelSlabs, ACL_FLOAT},
       {"ascend910b", 32, 256, 56 * 56, normgrad::kBnElemtRowScalars, ACL_FLOAT16},
-      {"ascend910b", 32, 256, 7 * 7, normgrad::kBnElemtChannelSlabs, ACL_FLOAT16},
+      {"ascend910b", 32, 2048, 7 * 7, normgrad::kBnElemtChannelSlabs, ACL_FLOAT16},
+      {"ascend910b", 4, 2048, 7 * 7, normgrad::kBnElemtChannelRows, ACL_FLOAT16},
+      {"ascend910b", 4, 7000, 3 * 3, normgrad::kBnElemtChannelRows, ACL_FLOAT},
   };
   for (const BnCase& k : cases) {
     SCOPED_TRACE(std::string(k.soc) + " " + std::to_string(k.n) + "x" + std::to_string(k.c) + "x" +
