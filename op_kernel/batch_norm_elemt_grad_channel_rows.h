@@ -15,7 +15,7 @@
 // The same ops on the same values as the slabs: outputs bitwise those of channel slabs.
 #pragma once
 #include "kernel_operator.h"
-#include "batch_norm_elemt_grad_coefficients.h"
+#include "batch_norm_elemt_grad_channel_block.h"
 #include "batch_norm_elemt_grad_tile_stream.h"
 #include "batch_norm_elemt_grad_tiling.h"
 #include "common/pipe_fence.h"
@@ -28,32 +28,22 @@ class BatchNormElemtGradChannelRows {
   __aicore__ inline void Init(GM_ADDR dy, GM_ADDR x, const BnElemtStatArgs& stats, GM_ADDR dx,
                               const BatchNormElemtGradTiling& t, AscendC::TPipe* pipe) {
     t_ = &t;
-    const BatchNormElemtGradChannelSlabsTiling& s = t.channelSlabs;
-    const int64_t block = AscendC::GetBlockIdx();
-    c0_ = block / s.batchGroups * s.channelsPerCore;
-    n0_ = block % s.batchGroups * s.batchesPerCore;
-    channels_ = t.c - c0_ < s.channelsPerCore ? static_cast<uint32_t>(t.c - c0_) : s.channelsPerCore;
-    batches_ = t.n - n0_ < s.batchesPerCore ? static_cast<uint32_t>(t.n - n0_) : s.batchesPerCore;
-    const uint32_t tileElems = static_cast<uint32_t>(s.rowPitch * BnElemtChannelRowsTileRows(t));
+    block_.Locate(t);
+    const uint32_t tileElems = static_cast<uint32_t>(t.channelSlabs.rowPitch * BnElemtChannelRowsTileRows(t));
     stream_.Init(pipe, t, dy, x, dx, tileElems);
     const UbBuffer coef = BnElemtUbOf(t, tileElems).coef;  // kCoefCount buffers (the layout's order)
     for (int32_t i = 0; i < kCoefCount; ++i) pipe->InitBuffer(coef_[i], static_cast<uint32_t>(coef.bytes));
-    if (s.statsInUb) {
-      pipe->InitBuffer(statsBuf_, static_cast<uint32_t>(BnElemtUbOf(t, tileElems).stats.bytes));
-      ubStats_.slots = statsBuf_.Get<uint8_t>();
-      ubStats_.slotBytes = static_cast<uint32_t>(BnElemtStatSlotBytes(s.channelsPerCore, t.counterNumel));
-      ubStats_.Load(stats, t, c0_, channels_);
-    }
-    BroadcastCoefficients(stats, coef.bytes);
+    block_.LoadStats(stats, t, tileElems, pipe);
+    BroadcastCoefficients(coef.bytes);
   }
 
   __aicore__ inline void Process() {
     const uint32_t perTile = t_->channelSlabs.rowsPerTile;
     const uint32_t pitch = t_->channelSlabs.rowPitch;
-    for (uint32_t done = 0; done < batches_; done += perTile) {
-      const uint32_t batches = batches_ - done < perTile ? batches_ - done : perTile;
-      BnElemtTile tile{((n0_ + done) * t_->c + c0_) * t_->hw, t_->hw, channels_, static_cast<uint32_t>(t_->hw),
-                       pitch, batches, t_->c * t_->hw};
+    for (uint32_t done = 0; done < block_.batches; done += perTile) {
+      const uint32_t batches = block_.batches - done < perTile ? block_.batches - done : perTile;
+      BnElemtTile tile{((block_.n0 + done) * t_->c + block_.c0) * t_->hw, t_->hw, block_.channels,
+                       static_cast<uint32_t>(t_->hw), pitch, batches, t_->c * t_->hw};
       stream_.CopyIn(tile);
       Compute(tile);
       stream_.CopyOut(tile);
@@ -81,16 +71,14 @@ class BatchNormElemtGradChannelRows {
   // Block r of each coefficient buffer = 8 copies of row r's coefficient, for the rows of a full
   // tile (channel j of every batch: block b * channels + j). The channels' values are written by the
   // scalar unit past the blocks, Brcb'd onto blocks [0, channels), then copied batch after batch.
-  __aicore__ inline void BroadcastCoefficients(const BnElemtStatArgs& stats, uint64_t coefBytes) {
-    const uint32_t brcbRows = (channels_ + 7) / 8 * 8;
+  __aicore__ inline void BroadcastCoefficients(uint64_t coefBytes) {
+    const uint32_t channels = block_.channels;
+    const uint32_t brcbRows = (channels + 7) / 8 * 8;
     const uint32_t stageAt = static_cast<uint32_t>(coefBytes / 4) - brcbRows;  // floats
-    const bool inUb = t_->channelSlabs.statsInUb != 0;
-    const float total = inUb ? ubStats_.Total(*t_) : BnElemtCounterTotal(stats, *t_);
+    const float total = block_.Total();
     for (uint32_t j = 0; j < brcbRows; ++j) {
       BnElemtCoefficients k{0.0f, 0.0f, 0.0f, 0.0f};  // the pad rows Brcb reads get zeros
-      if (j < channels_) {
-        k = inUb ? ubStats_.Coefficients(*t_, total, c0_ + j) : BnElemtChannelCoefficients(stats, *t_, total, c0_ + j);
-      }
+      if (j < channels) k = block_.Coefficients(total, j);
       coef_[kMean].Get<float>().SetValue(stageAt + j, k.mean);
       coef_[kNab].Get<float>().SetValue(stageAt + j, k.nab);
       coef_[kA].Get<float>().SetValue(stageAt + j, k.a);
@@ -100,12 +88,12 @@ class BatchNormElemtGradChannelRows {
     const uint32_t batchesPerTile = t_->channelSlabs.rowsPerTile;
     for (int32_t i = 0; i < kCoefCount; ++i) {
       const AscendC::LocalTensor<float> blocks = coef_[i].Get<float>();
-      RowScalars(blocks, blocks[stageAt], channels_);
+      RowScalars(blocks, blocks[stageAt], channels);
       AscendC::PipeBarrier<PIPE_V>();
       // Batches 0..k-1 copied onto k..2k-1, doubling k; each copy reads what the one before wrote.
       for (uint32_t have = 1; have < batchesPerTile; have *= 2) {
         const uint32_t copy = batchesPerTile - have < have ? batchesPerTile - have : have;
-        AscendC::DataCopy(blocks[have * channels_ * 8], blocks, copy * channels_ * 8);
+        AscendC::DataCopy(blocks[have * channels * 8], blocks, copy * channels * 8);
         AscendC::PipeBarrier<PIPE_V>();
       }
     }
@@ -114,12 +102,7 @@ class BatchNormElemtGradChannelRows {
   const BatchNormElemtGradTiling* t_ = nullptr;
   BnElemtTileStream stream_;
   AscendC::TBuf<AscendC::TPosition::VECCALC> coef_[kCoefCount];
-  AscendC::TBuf<AscendC::TPosition::VECCALC> statsBuf_;  // statsInUb
-  BnElemtUbStats ubStats_;
-  int64_t c0_ = 0;
-  int64_t n0_ = 0;
-  uint32_t channels_ = 0;
-  uint32_t batches_ = 0;
+  BnElemtChannelBlock block_;
 };
 
 }  // namespace normgrad

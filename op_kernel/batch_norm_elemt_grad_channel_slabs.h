@@ -11,7 +11,7 @@
 //   dx = x + nacRow         Add (into the dx tile when dx is fp32)
 #pragma once
 #include "kernel_operator.h"
-#include "batch_norm_elemt_grad_coefficients.h"
+#include "batch_norm_elemt_grad_channel_block.h"
 #include "batch_norm_elemt_grad_tile_stream.h"
 #include "batch_norm_elemt_grad_tiling.h"
 #include "common/pipe_fence.h"
@@ -24,32 +24,23 @@ class BatchNormElemtGradChannelSlabs {
                               const BatchNormElemtGradTiling& t, AscendC::TPipe* pipe) {
     t_ = &t;
     const BatchNormElemtGradChannelSlabsTiling& s = t.channelSlabs;
-    const int64_t block = AscendC::GetBlockIdx();
-    c0_ = block / s.batchGroups * s.channelsPerCore;
-    n0_ = block % s.batchGroups * s.batchesPerCore;
-    channels_ = t.c - c0_ < s.channelsPerCore ? static_cast<uint32_t>(t.c - c0_) : s.channelsPerCore;
-    batches_ = t.n - n0_ < s.batchesPerCore ? static_cast<uint32_t>(t.n - n0_) : s.batchesPerCore;
-    rowLen_ = channels_ * static_cast<uint32_t>(t.hw);
+    block_.Locate(t);
+    rowLen_ = block_.channels * static_cast<uint32_t>(t.hw);
     const uint32_t blockElems = 32 / KernelDtypeBytes(t.dyDtype);
     pitch_ = (rowLen_ + blockElems - 1) / blockElems * blockElems;
     const uint32_t tileElems = s.rowPitch * s.rowsPerTile;
     stream_.Init(pipe, t, dy, x, dx, tileElems);
-    const UbBuffer coef = BnElemtUbOf(t, tileElems).coef;  // kCoefCount rows (the layout's last member)
+    const UbBuffer coef = BnElemtUbOf(t, tileElems).coef;  // kCoefCount rows (the layout's order)
     for (int32_t i = 0; i < kCoefCount; ++i) pipe->InitBuffer(coefRows_[i], static_cast<uint32_t>(coef.bytes));
-    if (s.statsInUb) {
-      pipe->InitBuffer(statsBuf_, static_cast<uint32_t>(BnElemtUbOf(t, tileElems).stats.bytes));
-      ubStats_.slots = statsBuf_.Get<uint8_t>();
-      ubStats_.slotBytes = static_cast<uint32_t>(BnElemtStatSlotBytes(s.channelsPerCore, t.counterNumel));
-      ubStats_.Load(stats, t, c0_, channels_);
-    }
-    ExpandCoefficients(stats);
+    block_.LoadStats(stats, t, tileElems, pipe);
+    ExpandCoefficients();
   }
 
   __aicore__ inline void Process() {
     const uint32_t rowsPerTile = t_->channelSlabs.rowsPerTile;
-    for (uint32_t done = 0; done < batches_; done += rowsPerTile) {
-      const uint32_t rows = batches_ - done < rowsPerTile ? batches_ - done : rowsPerTile;
-      BnElemtTile tile{((n0_ + done) * t_->c + c0_) * t_->hw, t_->c * t_->hw, rows, rowLen_, pitch_};
+    for (uint32_t done = 0; done < block_.batches; done += rowsPerTile) {
+      const uint32_t rows = block_.batches - done < rowsPerTile ? block_.batches - done : rowsPerTile;
+      BnElemtTile tile{((block_.n0 + done) * t_->c + block_.c0) * t_->hw, t_->c * t_->hw, rows, rowLen_, pitch_};
       stream_.CopyIn(tile);
       Compute(tile);
       stream_.CopyOut(tile);
@@ -75,14 +66,12 @@ class BatchNormElemtGradChannelSlabs {
 
   // Row 0 of each coefficient buffer gets channel j's value on [j * hw, (j + 1) * hw) and zeros
   // on the pad lanes; rows 1.. are copies of row 0.
-  __aicore__ inline void ExpandCoefficients(const BnElemtStatArgs& stats) {
+  __aicore__ inline void ExpandCoefficients() {
     for (int32_t i = 0; i < kCoefCount; ++i) AscendC::Duplicate(coefRows_[i].Get<float>(), 0.0f, pitch_);
     PipeFence<AscendC::HardEvent::V_S>();
-    const bool inUb = t_->channelSlabs.statsInUb != 0;
-    const float total = inUb ? ubStats_.Total(*t_) : BnElemtCounterTotal(stats, *t_);
-    for (uint32_t j = 0; j < channels_; ++j) {
-      const BnElemtCoefficients k = inUb ? ubStats_.Coefficients(*t_, total, c0_ + j)
-                                         : BnElemtChannelCoefficients(stats, *t_, total, c0_ + j);
+    const float total = block_.Total();
+    for (uint32_t j = 0; j < block_.channels; ++j) {
+      const BnElemtCoefficients k = block_.Coefficients(total, j);
       const uint32_t begin = j * static_cast<uint32_t>(t_->hw);
       const uint32_t end = begin + static_cast<uint32_t>(t_->hw);
       Fill(coefRows_[kMeanRow].Get<float>(), begin, end, k.mean);
@@ -123,12 +112,7 @@ class BatchNormElemtGradChannelSlabs {
   const BatchNormElemtGradTiling* t_ = nullptr;
   BnElemtTileStream stream_;
   AscendC::TBuf<AscendC::TPosition::VECCALC> coefRows_[kCoefCount];
-  AscendC::TBuf<AscendC::TPosition::VECCALC> statsBuf_;  // statsInUb
-  BnElemtUbStats ubStats_;
-  int64_t c0_ = 0;
-  int64_t n0_ = 0;
-  uint32_t channels_ = 0;
-  uint32_t batches_ = 0;
+  BnElemtChannelBlock block_;
   uint32_t rowLen_ = 0;
   uint32_t pitch_ = 0;
 };
