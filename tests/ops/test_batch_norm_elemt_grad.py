@@ -119,12 +119,18 @@ def test_counter_dtypes_and_shapes(counter):
     check(make_inputs((3, 6, 10), np.float32, counter=counter))
 
 
+def test_channel_rows_with_a_counter_read_from_gm():
+    # A counter too long for the UB copy: channel rows read the statistics as GM scalars.
+    check(make_inputs((4, 300, 7, 7), BF16, counter=np.arange(300, dtype=np.int32) % 3 + 1))
+
+
 def test_int32_counter_sum_beyond_fp32_integers_is_exact():
     # 2^24 + 1 is not a float32; the kernel sums int32 counters in int64.
     check(make_inputs((2, 3, 4), np.float32, counter=np.array([2**24, 1], np.int32)))
 
 
-@pytest.mark.parametrize("shape", [(5, 8, 3), (2, 3, 700)], ids=["channel slabs", "row scalars"])
+@pytest.mark.parametrize("shape", [(5, 8, 3), (4, 300, 7, 7), (2, 3, 700)],
+                         ids=["channel slabs", "channel rows", "row scalars"])
 def test_weight_none_means_ones(shape):
     args = make_inputs(shape, weight=False)
     got = check(args)
