@@ -128,7 +128,7 @@ struct LnBatchUbLayout {
 };
 
 // WholeRows and RowSlices with 16-bit data in one chunk per slice on A2/A3 (DataCopyPad): x-hat
-// and dx take multiply-adds with Brcb'd row scalars (op_kernel/layer_norm_grad_chunks.h). That
+// and dx take multiply-adds with Brcb'd row scalars (op_kernel/layer_norm_grad_tile.h). That
 // saves per row three ops on every 64-lane repeat and one instruction (10 cycles) but costs about
 // seven instructions per batch (the row scalars): only batches that win by that take it.
 NORMGRAD_HOST_AICORE constexpr bool LnFusedTile(const LayerNormGradTiling& t) {

@@ -1,7 +1,8 @@
 // LayerNorm backward, what the three batch modes (WholeRows, RowSlices, ShortRows) share: dy and x
 // of a batch's rows (this core's column slice) resident in UB, the UB layout of the tiling
-// header, the loads, and the dgamma/dbeta sums. The per-chunk math of WholeRows and RowSlices is
-// in layer_norm_grad_chunks.h, ShortRows' row-repeat math in layer_norm_grad_short_rows.h.
+// header, the loads, and the dgamma/dbeta sums. The math of WholeRows and RowSlices is in
+// layer_norm_grad_tile.h (a slice in one chunk) and layer_norm_grad_chunks.h (per chunk), ShortRows'
+// row-repeat math in layer_norm_grad_short_rows.h.
 //
 // Per row r, in fp32 (D = cols, over the whole row, all slices):
 //   xhat = (x - mean_r) * rstd_r,  g = dy * gamma
@@ -247,7 +248,7 @@ class LayerNormGradBatch {
   bool paramsPublished_ = false;  // PublishParams ran
   uint64_t rowStart_ = 0, rowCount_ = 0, colStart_ = 0;
   bool needX_ = false, shortRows_ = false;
-  bool fused_ = false;        // LnFusedTile: 16-bit single chunk on A2/A3 (layer_norm_grad_chunks.h)
+  bool fused_ = false;        // LnFusedTile: 16-bit single chunk on A2/A3 (layer_norm_grad_tile.h)
   bool fusedChunks_ = false;  // LnFusedChunks: 16-bit, several chunks, A2/A3
   AscendC::TQue<AscendC::TPosition::VECIN, 1> dyQue_, xQue_;
   AscendC::TQue<AscendC::TPosition::VECOUT, 1> dxQue_;
