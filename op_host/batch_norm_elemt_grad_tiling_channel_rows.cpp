@@ -1,9 +1,10 @@
 // BatchNormElemtGrad's channel-row candidate (op_kernel/batch_norm_elemt_grad_channel_rows.h): the
 // channel slabs' blocks of channels x batches, with every (n, c) row in its own 32-byte-aligned UB
-// row and the coefficients Brcb'd to one block per row. It takes a request only where the vector
-// work it models is less than the channel slabs' (the slabs expand every coefficient along the
-// slab row: one Duplicate per channel and coefficient, 4 x 43 = 172 instructions per core for
-// ResNet-50 stage 4; the rows pay the padding of each row to 32 bytes on every repeat).
+// row and the coefficients Brcb'd to one block per row. It takes a request only where its modeled
+// core time (the busier of the vector pipe and the DMA ports) is less than the channel slabs' (the
+// slabs expand every coefficient along the slab row: one Duplicate per channel and coefficient,
+// 4 x 43 = 172 instructions per core for ResNet-50 stage 4; the rows pay the padding of each row
+// to 32 bytes on every repeat and one copy per batch).
 #include <algorithm>
 
 #include "batch_norm_elemt_grad_tiling_plan.h"
