@@ -27,7 +27,8 @@ constexpr uint32_t kMarginUb = 512;
 // grows with the slices, which the side-traffic cap below bounds.
 constexpr uint64_t kMinSliceCols = 256;
 // The training series, whose model constants are A2's while its cores stream about half as fast,
-// keeps rows of fewer than this many columns whole (1 x 768 fp32 split in 3: 5.6 -> 7.4 us there).
+// keeps its former limit of slices of this many columns unless its search starts with a split
+// anyway (few rows, idle cores): 1 x 768 fp32 split in 3 took 5.6 -> 7.4 us there.
 constexpr uint64_t kMinSplitColsTraining = 1024;
 // Per-range dgamma/dbeta partials cost 8 bytes per column and output; keep them under this
 // fraction of the 3*M*D*s bytes of dy, x and dx.
