@@ -26,7 +26,7 @@ constexpr uint64_t GngStatsSpan(uint64_t channels, uint64_t d, uint64_t g) {
   return span < g ? span : g;
 }
 
-// ---- the tile (group_norm_grad_tile.h): whole groups, split waves, channel slabs ----
+// ---- the tile (group_norm_grad_tile_sums.h, group_norm_grad_tile.h): whole groups, split waves, channel slabs ----
 // What the copy path adds: block copies keep an fp32 dy copy whose overlap lanes are zeroed (fp32
 // data; 16-bit data has one anyway), one more block per sum buffer (sums start at lane piece0 % 8)
 // and, for rows shorter than a block, the packed-dx writer (chunk plus two blocks).
