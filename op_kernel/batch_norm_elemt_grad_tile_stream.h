@@ -1,4 +1,4 @@
-// The streamed part of BatchNormElemtGrad shared by both modes: double-buffered dy, x and dx tiles
+// The streamed part of BatchNormElemtGrad shared by every mode: double-buffered dy, x and dx tiles
 // of "rows" (GM runs of rowLen elements, gmStride apart, each starting a 32-byte-aligned UB row of
 // `pitch` elements), their fp32 views for the math, and the rounding of dx back to its dtype.
 #pragma once
