@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "batch_norm_elemt_grad_tiling_plan.h"
+#include "tiling_cost.h"
 #include "tiling_math.h"
 
 namespace normgrad {
@@ -18,10 +19,11 @@ constexpr int64_t kRepeatRows = 255;      // rows one level-0 instruction repeat
 constexpr int64_t kMaxRowBlocks = 255;    // repeat stride limit: fp32 blocks per row
 // One core's time of a plan in cycles, as the simulator prices it (docs/sim.md; its constants are
 // ESTIMATEs there): the vector pipe at one cycle per 256-byte repeat plus kIssueCycles per
-// instruction (casts priced as element-wise ops), the DMA ports at kPortBytesPerCycle plus
-// kDmaIssueCycles per copy; the busiest of the three decides.
-constexpr int64_t kIssueCycles = 10;
-constexpr int64_t kDmaIssueCycles = 20;
+// instruction (casts priced as element-wise ops), the DMA ports at kPortBytesPerCycle (32 bytes a
+// cycle: kTilingCost.coreDmaBytesPerUs at its clock) plus kDmaIssueCycles per copy; the busiest of
+// the three decides.
+constexpr int64_t kIssueCycles = static_cast<int64_t>(kTilingCost.vecIssueCycles);
+constexpr int64_t kDmaIssueCycles = static_cast<int64_t>(kTilingCost.dmaIssueCycles);
 constexpr int64_t kPortBytesPerCycle = 32;
 constexpr int64_t kLanes = 64;  // fp32 lanes of one repeat
 

@@ -25,7 +25,7 @@ constexpr double kLnRowChunkExtraOps = 4.0;
 // an op that leaves dx, and with a weight forms g once more (ParamsChunk).
 constexpr double kLnOpsParamsAfterSet16 = 6.0, kLnOpsParamsAfterSet32 = 5.0;
 constexpr double kLnOpsLeavingPass1_16 = 3.0, kLnOpsLeavingPass1_32 = 3.0;
-constexpr double kLnIssueCycles = 10.0;
+constexpr double kLnIssueCycles = kTilingCost.vecIssueCycles;
 constexpr double kLnLanesPerRepeat = kLnRowSumLanes;  // fp32 lanes of one vector repeat
 
 // Block-copy mode writes the last piece of a row as the block ending at the row's end, which

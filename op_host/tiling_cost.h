@@ -17,8 +17,13 @@ struct TilingCostModel {
   // The chip's L2: a core's re-read hits when the bytes it moved since, times the launch's
   // cores, fit in it (the simulator's reuse model, docs/sim.md "L2 cache").
   unsigned long long l2Bytes;
+  // Issue cost of one vector instruction, in cycles (the simulator's vec_issue_cycles, an ESTIMATE),
+  // and of one DMA copy (dma_issue_cycles, fitted to the A2 copy measurements): the LayerNorm and
+  // BatchNorm tilings count instructions with them.
+  double vecIssueCycles;
+  double dmaIssueCycles;
 };
 
-constexpr TilingCostModel kTilingCost{1.5e6, 59e3, 2.0, 1850.0, 62 * 1024, 340, 192ull * 1024 * 1024};
+constexpr TilingCostModel kTilingCost{1.5e6, 59e3, 2.0, 1850.0, 62 * 1024, 340, 192ull * 1024 * 1024, 10.0, 20.0};
 
 }  // namespace normgrad
