@@ -36,9 +36,9 @@ GngCopyPath GngCopyPathOf(const GroupNormGradTiling& t) {
 }
 
 uint64_t GngTilePlanBytes(uint64_t s, uint64_t chunkElems, uint64_t rowStride, uint64_t slots, uint64_t bufferNum,
-                          uint64_t workspaceBatch, const GngCopyPath& k) {
+                          uint64_t workspaceBatch, const GngCopyPath& k, uint32_t dxBuffers) {
   return GngUbSum(GngTileUb({s, chunkElems, rowStride, slots, static_cast<uint32_t>(bufferNum), workspaceBatch,
-                             k.blockCopy, k.dense, k.syncBytes}));
+                             k.blockCopy, k.dense, k.syncBytes, dxBuffers}));
 }
 
 uint64_t GngMaxSlots(uint64_t s, uint64_t chunkElems, uint64_t rowStride, uint64_t bufferNum, uint64_t workspaceBatch,
@@ -123,7 +123,8 @@ uint32_t GroupNormGradSlabUbBytes(const GroupNormGradTiling& t) {
   if (t.mode != kGngChannelSlab) return 0;
   const uint64_t most = t.paramChannelsPerCore + (t.paramChannelsRemainder > 0 ? 1 : 0);
   return static_cast<uint32_t>(GngTilePlanBytes(KernelDtypeBytes(t.dtype), t.chunkElems, t.rowStride,
-                                                t.slabTileSlots, 1, 0, GngCopyPathOf(t)) +
+                                                t.slabTileSlots, 1, 0, GngCopyPathOf(t),
+                                                GngSlabDxBuffers(t.chunkElems, t.rowStride, t.slabTileSlots)) +
                                GngSlabUbBytes(t, most));
 }
 

@@ -68,7 +68,10 @@ bool PlanSlab(const GngPlanInput& in, uint64_t cores, GroupNormGradTiling* out) 
   const uint64_t whole = AlignUp(slots * stride, 64);
   const uint64_t exact = whole > 4096 && whole < 8192 ? whole : 8192;
   for (uint64_t chunk : {uint64_t{8192}, exact, uint64_t{4096}, uint64_t{2048}, uint64_t{1024}}) {
-    if (GngTilePlanBytes(s, chunk, stride, slots, 1, 0, in.path) + GngSlabUbBytes(t, most) > in.budget) continue;
+    const uint32_t dxBuffers = GngSlabDxBuffers(chunk, stride, slots);
+    if (GngTilePlanBytes(s, chunk, stride, slots, 1, 0, in.path, dxBuffers) + GngSlabUbBytes(t, most) > in.budget) {
+      continue;
+    }
     t.chunkElems = chunk;
     t.ubBytesUsed = GroupNormGradUbBytes(t);
     *out = t;

@@ -35,7 +35,7 @@ struct GngPlanInput {
 // GroupNormGradWholeUbBytes, is smaller by the scratch: the plan keeps that margin so its slot
 // counts, and the launches, stay as they were).
 uint64_t GngTilePlanBytes(uint64_t s, uint64_t chunkElems, uint64_t rowStride, uint64_t slots, uint64_t bufferNum,
-                          uint64_t workspaceBatch, const GngCopyPath& path);
+                          uint64_t workspaceBatch, const GngCopyPath& path, uint32_t dxBuffers = 2);
 // Most slots per input a tile phase can hold in `budget` bytes (0 if not even one).
 uint64_t GngMaxSlots(uint64_t s, uint64_t chunkElems, uint64_t rowStride, uint64_t bufferNum,
                      uint64_t workspaceBatch, uint64_t budget, const GngCopyPath& path);

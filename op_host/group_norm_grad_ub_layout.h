@@ -52,7 +52,14 @@ struct GngTileShape {
   bool blockCopy;      // no DataCopyPad
   bool dense;          // block copies and rows shorter than a block
   uint64_t syncBytes;  // soft SyncAll scratch held with the tile (0: none)
+  uint32_t dxBuffers = 2;  // dx output chunks in flight (GngSlabDxBuffers)
 };
+
+// A channel slab is one tile a core, Dx'd once: when that tile is also one chunk, its dx leaves in
+// one store and the output queue needs no second buffer (the UB goes to the chunk instead).
+constexpr uint32_t GngSlabDxBuffers(uint64_t chunkElems, uint64_t rowStride, uint64_t slots) {
+  return slots * rowStride <= chunkElems ? 1 : 2;
+}
 
 constexpr GngTileUbLayout GngTileUb(const GngTileShape& k) {
   const uint64_t s = k.elemBytes;
@@ -61,7 +68,7 @@ constexpr GngTileUbLayout GngTileUb(const GngTileShape& k) {
   return GngTileUbLayout{
       GngUbBuffer{k.slots * k.rowStride * s, k.bufferNum},
       GngUbBuffer{k.slots * k.rowStride * s, k.bufferNum},
-      GngUbBuffer{chunk * s, 2},
+      GngUbBuffer{chunk * s, k.dxBuffers},
       GngBufIf(s != 4 || k.blockCopy, chunk * 4),
       GngBufIf(s != 4, chunk * 4),
       GngBufIf(k.blockCopy && k.dense, (chunk + 64 / s) * s),

@@ -36,7 +36,8 @@ class GroupNormGradChannelSlab {
     channels_ = static_cast<uint32_t>(t.paramChannelsPerCore + (core_ < t.paramChannelsRemainder ? 1 : 0));
     headGroup_ = c0_ / d;
     tailGroup_ = (c0_ + channels_ - 1) / d;
-    tile_.Init(t, gm, pipe, static_cast<uint32_t>(t.slabTileSlots), 1, 0);
+    tile_.Init(t, gm, pipe, static_cast<uint32_t>(t.slabTileSlots), 1, 0,
+               GngSlabDxBuffers(t.chunkElems, t.rowStride, t.slabTileSlots));
     // The layout the tiling summed beside the tile (group_norm_grad_ub_layout.h), sized for the
     // most channels and groups any core's range spans.
     const uint64_t most = t.paramChannelsPerCore + (t.paramChannelsRemainder > 0 ? 1 : 0);

@@ -22,14 +22,14 @@ class GroupNormGradTileSums {
  public:
  public:
   __aicore__ inline void Init(const GroupNormGradTiling& t, const GroupNormGradGm<T>& gm, AscendC::TPipe* pipe,
-                              uint32_t tileSlots, uint32_t bufferNum, uint32_t wsBatch) {
+                              uint32_t tileSlots, uint32_t bufferNum, uint32_t wsBatch, uint32_t dxBuffers = 2) {
     t_ = &t;
     gm_ = gm;
     wsBatch_ = wsBatch;
     const bool dense = Copy::kBlockCopy && t.hw < 32 / sizeof(T);
     // The layout the tiling summed (group_norm_grad_ub_layout.h), allocated member by member.
     const GngTileUbLayout l = GngTileUb({sizeof(T), t.chunkElems, t.rowStride, tileSlots, bufferNum, wsBatch,
-                                         Copy::kBlockCopy, dense, 0});
+                                         Copy::kBlockCopy, dense, 0, dxBuffers});
     GngAllocQue(pipe, inDy_, l.dy);
     GngAllocQue(pipe, inX_, l.x);
     GngAllocQue(pipe, outDx_, l.dx);
