@@ -67,21 +67,28 @@ struct BatchNormElemtGradTiling {
   BatchNormElemtGradChannelSlabsTiling channelSlabs;
 };
 
+// Channel rows: the rows of one tile (rowsPerTile batches of channelsPerCore channels).
+NORMGRAD_HOST_AICORE inline uint64_t BnElemtChannelRowsTileRows(const BatchNormElemtGradTiling& t) {
+  return uint64_t{t.channelSlabs.channelsPerCore} * t.channelSlabs.rowsPerTile;
+}
+
 // The UB layout of a tiling's mode for tiles of `tileElems` elements.
 NORMGRAD_HOST_AICORE inline BnElemtUbLayout BnElemtUbOf(const BatchNormElemtGradTiling& t, uint64_t tileElems) {
   const BatchNormElemtGradChannelSlabsTiling& s = t.channelSlabs;
   const uint64_t coefBytes =
       t.mode == kBnElemtChannelSlabs ? tileElems * 4
       : t.mode == kBnElemtChannelRows
-          ? BnElemtChannelRowsCoefBytes(uint64_t{s.channelsPerCore} * s.rowsPerTile, s.channelsPerCore)
+          ? BnElemtChannelRowsCoefBytes(BnElemtChannelRowsTileRows(t), s.channelsPerCore)
           : 0;
   return BnElemtUb(KernelDtypeBytes(t.dyDtype), KernelDtypeBytes(t.xDtype), KernelDtypeBytes(t.dxDtype), coefBytes,
                    tileElems, s.statsInUb ? BnElemtStatSlotBytes(s.channelsPerCore, t.counterNumel) : 0);
 }
 
-// Channel rows: the rows of one tile (rowsPerTile batches of channelsPerCore channels).
-NORMGRAD_HOST_AICORE inline uint64_t BnElemtChannelRowsTileRows(const BatchNormElemtGradTiling& t) {
-  return uint64_t{t.channelSlabs.channelsPerCore} * t.channelSlabs.rowsPerTile;
+// Elements of one tile of the tiling's mode (the kernels' tiles and the host's UB figure).
+NORMGRAD_HOST_AICORE inline uint64_t BnElemtTileElems(const BatchNormElemtGradTiling& t) {
+  if (t.mode == kBnElemtChannelRows) return uint64_t{t.channelSlabs.rowPitch} * BnElemtChannelRowsTileRows(t);
+  return t.mode == kBnElemtChannelSlabs ? uint64_t{t.channelSlabs.rowPitch} * t.channelSlabs.rowsPerTile
+                                        : t.rowScalars.tileElems;
 }
 
 #ifndef __CCE_AICORE__
@@ -107,13 +114,6 @@ bool BatchNormElemtGradTilingFor(const BatchNormElemtGradProblem& problem, const
 // UB bytes per tile element the kernel allocates (the layout of one element, before rounding).
 inline uint32_t BnElemtUbBytesPerElem(const BatchNormElemtGradTiling& t) {
   return static_cast<uint32_t>(BnElemtUbRawSum(BnElemtUbOf(t, 1)));
-}
-
-// Elements of one tile of the tiling's mode.
-inline uint64_t BnElemtTileElems(const BatchNormElemtGradTiling& t) {
-  if (t.mode == kBnElemtChannelRows) return uint64_t{t.channelSlabs.rowPitch} * BnElemtChannelRowsTileRows(t);
-  return t.mode == kBnElemtChannelSlabs ? uint64_t{t.channelSlabs.rowPitch} * t.channelSlabs.rowsPerTile
-                                        : t.rowScalars.tileElems;
 }
 
 // UB bytes the kernel allocates for a tiling: the sum of its layout.

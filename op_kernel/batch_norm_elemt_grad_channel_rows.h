@@ -29,7 +29,7 @@ class BatchNormElemtGradChannelRows {
                               const BatchNormElemtGradTiling& t, AscendC::TPipe* pipe) {
     t_ = &t;
     block_.Locate(t);
-    const uint32_t tileElems = static_cast<uint32_t>(t.channelSlabs.rowPitch * BnElemtChannelRowsTileRows(t));
+    const uint32_t tileElems = static_cast<uint32_t>(BnElemtTileElems(t));
     stream_.Init(pipe, t, dy, x, dx, tileElems);
     const UbBuffer coef = BnElemtUbOf(t, tileElems).coef;  // kCoefCount buffers (the layout's order)
     for (int32_t i = 0; i < kCoefCount; ++i) pipe->InitBuffer(coef_[i], static_cast<uint32_t>(coef.bytes));

@@ -23,12 +23,11 @@ class BatchNormElemtGradChannelSlabs {
   __aicore__ inline void Init(GM_ADDR dy, GM_ADDR x, const BnElemtStatArgs& stats, GM_ADDR dx,
                               const BatchNormElemtGradTiling& t, AscendC::TPipe* pipe) {
     t_ = &t;
-    const BatchNormElemtGradChannelSlabsTiling& s = t.channelSlabs;
     block_.Locate(t);
     rowLen_ = block_.channels * static_cast<uint32_t>(t.hw);
     const uint32_t blockElems = 32 / KernelDtypeBytes(t.dyDtype);
     pitch_ = (rowLen_ + blockElems - 1) / blockElems * blockElems;
-    const uint32_t tileElems = s.rowPitch * s.rowsPerTile;
+    const uint32_t tileElems = static_cast<uint32_t>(BnElemtTileElems(t));
     stream_.Init(pipe, t, dy, x, dx, tileElems);
     const UbBuffer coef = BnElemtUbOf(t, tileElems).coef;  // kCoefCount rows (the layout's order)
     for (int32_t i = 0; i < kCoefCount; ++i) pipe->InitBuffer(coefRows_[i], static_cast<uint32_t>(coef.bytes));
