@@ -1,4 +1,5 @@
-"""Builds libnormgrad with CMake and ships it inside the normgrad package; where torch_npu is
+"""Builds libnormgrad with CMake and ships it inside the normgrad package with its public C/C++ headers
+and CMake package config (`normgrad --include-dir`, `--cmake-dir`); where torch_npu is
 importable (an Ascend host with CANN), also the NPU extension normgrad._npu_ops (csrc/npu_ops.cpp)."""
 
 from __future__ import annotations
@@ -112,13 +113,14 @@ class BuildWithCMake(build_py):
                        f"build takes a few minutes on 2 cores, a rebuild only what changed)")
             _run_build(configure, status)
             _run_build(["cmake", "--build", str(build_dir), "--target", "normgrad", "-j", jobs], status)
-            status.say("normgrad: libnormgrad.so built")
+            # CMake's install step puts lib/libnormgrad.so, the public headers (include/) and the CMake
+            # package config (share/cmake/normgrad) into the package (cmake/normgrad_install.cmake).
+            package = Path(self.build_lib) / "normgrad"
+            _run_build(["cmake", "--install", str(build_dir), "--prefix", str(package)], status)
+            status.say("normgrad: libnormgrad.so built, with its headers and CMake package config")
         finally:
             status.close()
         super().run()
-        target = Path(self.build_lib) / "normgrad" / "lib"
-        target.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(build_dir / "libnormgrad.so", target / "libnormgrad.so")
 
 
 def _npu_build_module():

@@ -9,11 +9,12 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import normgrad
-from normgrad import _native, cases, plot
+from normgrad import _native, cases, cpp_package, plot
 from normgrad.bench import BenchRow, add_official, pct_of_ceiling, run_bench_what_if, skip_reason, write_csv
 from normgrad.check import CaseResult, run_case, select
 from normgrad.errors import LibraryNotFoundError, SocError
@@ -279,9 +280,31 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 1 if any(r.status == "failed" for r in rows) else 0
 
 
+class _PrintDir(argparse.Action):
+    """--include-dir / --cmake-dir: prints a directory of the installed C/C++ package and exits, as
+    --version does (no command needed); exit 1 with the reason where this normgrad has none."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, locate: Callable[[], Path], **kwargs: Any):
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+        self.locate = locate
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        try:
+            path = self.locate()
+        except cpp_package.CppPackageNotFoundError as err:
+            parser.exit(1, f"normgrad {option_string}: {err}\n")
+        print(path)
+        parser.exit(0)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="normgrad", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"normgrad {normgrad.__version__}")
+    parser.add_argument("--include-dir", action=_PrintDir, locate=cpp_package.include_dir,
+                        help="print the directory of the C/C++ headers (acl/, aclnn/, aclnnop/) and exit")
+    parser.add_argument("--cmake-dir", action=_PrintDir, locate=cpp_package.cmake_dir,
+                        help="print the directory of normgradConfig.cmake, for -Dnormgrad_DIR, and exit")
     sub = parser.add_subparsers(dest="command", required=True)
 
     info = sub.add_parser("info", help="version, library, SoC profiles and the simulator self-check")
