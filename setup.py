@@ -116,6 +116,8 @@ class BuildWithCMake(build_py):
             # CMake's install step puts lib/libnormgrad.so, the public headers (include/) and the CMake
             # package config (share/cmake/normgrad) into the package (cmake/normgrad_install.cmake).
             package = Path(self.build_lib) / "normgrad"
+            for owned in (package / "include", package / "share"):  # no header a former build installed
+                shutil.rmtree(owned, ignore_errors=True)
             _run_build(["cmake", "--install", str(build_dir), "--prefix", str(package)], status)
             status.say("normgrad: libnormgrad.so built, with its headers and CMake package config")
         finally:

@@ -252,3 +252,23 @@ def test_the_package_config_is_relocatable(package: Package, tmp_path: Path):
     includes = re.search(r"normgrad includes=(.*)", out).group(1)
     assert Path(location) == moved / "lib" / "libnormgrad.so", out
     assert [Path(i) for i in includes.split(";")] == [moved / "include"], out
+
+
+@pytest.mark.parametrize("flag, attr", [("--include-dir", "INCLUDE_DIR"), ("--cmake-dir", "CMAKE_DIR")])
+def test_the_dir_flags_print_the_directory_or_say_why_not(flag, attr, tmp_path, monkeypatch, capsys):
+    from normgrad import cli, cpp_package
+
+    monkeypatch.setattr(cpp_package, attr, tmp_path)
+    with pytest.raises(SystemExit) as exited:
+        cli.main([flag])  # no command needed, as with --version
+    assert exited.value.code == 0
+    assert capsys.readouterr().out == f"{tmp_path}\n"
+
+    monkeypatch.setattr(cpp_package, attr, tmp_path / "absent")  # a source tree, or an older install
+    with pytest.raises(SystemExit) as exited:
+        cli.main([flag])
+    assert exited.value.code == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith(f"normgrad {flag}: ") and str(tmp_path / "absent") in captured.err
+    assert "pip install ." in captured.err
