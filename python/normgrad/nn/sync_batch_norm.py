@@ -2,9 +2,9 @@
 whose input gradient is normgrad::batch_norm_elemt_backward.
 
 Forward, per channel, on each rank r with n_r values (n_r = 0 allowed):
-  1. local mean_r and squared deviations m2_r (float32, torch.var_mean);
-  2. one all_gather of [n_r, mean_r, m2_r] in float64;
-  3. Chan's combination, summed in rank order in float64: N = sum n_r,
+  1. local mean_r and variance var_r (float32, torch.var_mean);
+  2. one all_gather of [n_r, mean_r, var_r] in float64 (cast on the device), copied to the host;
+  3. Chan's combination on the host, summed in rank order in float64: N = sum n_r, m2_r = n_r var_r,
      mean = sum n_r mean_r / N, var = (sum m2_r + n_r (mean_r - mean)^2) / N, invstd = 1/sqrt(var + eps).
   y = (x - mean) * invstd * weight + bias in float32, returned in x's dtype and memory format.
 Backward:
@@ -25,6 +25,10 @@ Every rank must call forward and backward the same number of times (they are col
 with an empty batch included. Without an initialized process group (or with one rank) there are no
 collectives: the same math on the local batch. In eval mode the running statistics are used, through
 torch's F.batch_norm (and its backward), as torch.nn.SyncBatchNorm does.
+
+Under DistributedDataParallel, which averages the ranks' parameter gradients, the loss of rank r is
+its samples' summed loss times world_size / N for the gradient of the whole batch's mean loss, with
+shards of any size (docs/torch.md, examples/sync_batch_norm_ddp.py).
 """
 
 from __future__ import annotations
@@ -195,7 +199,8 @@ class SyncBatchNorm(_BatchNorm):
         out = module
         if isinstance(module, _BatchNorm) and not isinstance(module, cls):
             out = _rebuilt(module, cls, process_group)
-            out._normgrad_converted_from = type(module)
+            if type(module) in _REVERTS_TO:
+                out._normgrad_converted_from = type(module)
         for name, child in module.named_children():
             out.add_module(name, cls.convert_sync_batchnorm(child, process_group))
         return out
@@ -203,9 +208,11 @@ class SyncBatchNorm(_BatchNorm):
     @classmethod
     def revert_sync_batchnorm(cls, module: torch.nn.Module) -> torch.nn.Module:
         """The reverse of convert_sync_batchnorm: every normgrad SyncBatchNorm in module becomes the
-        class it was converted from (BatchNorm2d, say: for single-process evaluation, export or
-        conv-bn fusion, which look for those classes), sharing its parameters and buffers; one built
-        directly becomes torch.nn.SyncBatchNorm (same constructor). Returns module, or the new layer."""
+        class it was converted from when that was torch's BatchNorm1d/2d/3d or SyncBatchNorm (for
+        single-process evaluation, export or conv-bn fusion, which look for those classes), sharing
+        its parameters and buffers; any other (built directly, or from a user's subclass, whose
+        constructor may differ) becomes torch.nn.SyncBatchNorm (our constructor). Returns module, or
+        the new layer."""
         out = module
         if isinstance(module, cls):
             target = getattr(module, "_normgrad_converted_from", torch.nn.SyncBatchNorm)
@@ -213,6 +220,9 @@ class SyncBatchNorm(_BatchNorm):
         for name, child in module.named_children():
             out.add_module(name, cls.revert_sync_batchnorm(child))
         return out
+
+
+_REVERTS_TO = (torch.nn.BatchNorm1d, torch.nn.BatchNorm2d, torch.nn.BatchNorm3d, torch.nn.SyncBatchNorm)
 
 
 def _rebuilt(module: _BatchNorm, target: type, process_group: Any) -> _BatchNorm:
