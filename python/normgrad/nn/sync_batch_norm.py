@@ -2,9 +2,9 @@
 whose input gradient is normgrad::batch_norm_elemt_backward.
 
 Forward, per channel, on each rank r with n_r values (n_r = 0 allowed):
-  1. local mean_r and squared deviations m2_r (float32, torch.var_mean);
-  2. one all_gather of [n_r, mean_r, m2_r] in float64;
-  3. Chan's combination, summed in rank order in float64: N = sum n_r,
+  1. local mean_r and variance var_r (float32, torch.var_mean);
+  2. one all_gather of [n_r, mean_r, var_r] in float64 (cast on the device), copied to the host;
+  3. Chan's combination on the host, summed in rank order in float64: N = sum n_r, m2_r = n_r var_r,
      mean = sum n_r mean_r / N, var = (sum m2_r + n_r (mean_r - mean)^2) / N, invstd = 1/sqrt(var + eps).
   y = (x - mean) * invstd * weight + bias in float32, returned in x's dtype and memory format.
 Backward:
@@ -25,6 +25,10 @@ Every rank must call forward and backward the same number of times (they are col
 with an empty batch included. Without an initialized process group (or with one rank) there are no
 collectives: the same math on the local batch. In eval mode the running statistics are used, through
 torch's F.batch_norm (and its backward), as torch.nn.SyncBatchNorm does.
+
+Under DistributedDataParallel, which averages the ranks' parameter gradients, the loss of rank r is
+its samples' summed loss times world_size / N for the gradient of the whole batch's mean loss, with
+shards of any size (docs/torch.md, examples/sync_batch_norm_ddp.py).
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from typing import Any
 import torch
 import torch.distributed as dist
 import torch.nn.functional as F  # noqa: N812
+from torch.nn.modules.batchnorm import _BatchNorm
 
 import normgrad.torch  # noqa: F401  (defines torch.ops.normgrad.*)
 
@@ -59,7 +64,11 @@ def _all_gather(t: torch.Tensor, group: Any, world_size: int) -> torch.Tensor:
 
 def _global_stats(x: torch.Tensor, eps: float, group: Any, world_size: int) -> tuple:
     """mean and invstd (float32, [C]), unbiased variance (float64, for the running estimate) and
-    the per-rank counts (int32, [world_size]) over all ranks' batches."""
+    the per-rank counts (int32, [world_size]) over all ranks' batches, on the host.
+
+    On the device only float32 reductions, casts and the gather (HCCL gathers any dtype); the
+    (world_size, 1 + 2C) float64 combination runs on the host, where float64 arithmetic exists on
+    every backend (NPUs have little of it). The host needs the total for the check below anyway."""
     c = x.shape[1]
     n = x.numel() // c if c else 0
     local = torch.zeros(1 + 2 * c, dtype=torch.float64, device=x.device)
@@ -67,9 +76,9 @@ def _global_stats(x: torch.Tensor, eps: float, group: Any, world_size: int) -> t
     if n > 0:
         var, mean = torch.var_mean(x.float(), dim=_reduce_dims(x), correction=0)
         local[1:1 + c] = mean
-        local[1 + c:] = var.double() * n
-    rows = _all_gather(local, group, world_size)
-    counts, means, m2s = rows[:, 0], rows[:, 1:1 + c], rows[:, 1 + c:]
+        local[1 + c:] = var
+    rows = _all_gather(local, group, world_size).cpu()
+    counts, means, m2s = rows[:, 0], rows[:, 1:1 + c], rows[:, 1 + c:] * rows[:, :1]
     total = counts.sum()
     if total <= 1:
         # Every rank sees the same total, so every rank raises: no rank is left waiting.
@@ -81,6 +90,11 @@ def _global_stats(x: torch.Tensor, eps: float, group: Any, world_size: int) -> t
     return mean.float(), invstd.float(), var * total / (total - 1), counts.to(torch.int32)
 
 
+def _on(device: torch.device, dtype: torch.dtype, t: torch.Tensor) -> torch.Tensor:
+    """t (on the host) cast there, then copied to device: no float64 arithmetic on the device."""
+    return t.to(dtype).to(device)
+
+
 class _SyncBatchNormFunction(torch.autograd.Function):
     @staticmethod
     def forward(ctx: Any, x: torch.Tensor, weight: torch.Tensor | None, bias: torch.Tensor | None,
@@ -88,8 +102,12 @@ class _SyncBatchNormFunction(torch.autograd.Function):
                 momentum: float, group: Any, world_size: int) -> torch.Tensor:
         mean, invstd, unbiased_var, counts = _global_stats(x, eps, group, world_size)
         if running_mean is not None and running_var is not None:
-            running_mean.mul_(1 - momentum).add_(mean.to(running_mean.dtype), alpha=momentum)
-            running_var.mul_(1 - momentum).add_(unbiased_var.to(running_var.dtype), alpha=momentum)
+            running_mean.mul_(1 - momentum).add_(_on(running_mean.device, running_mean.dtype, mean),
+                                                 alpha=momentum)
+            running_var.mul_(1 - momentum).add_(_on(running_var.device, running_var.dtype, unbiased_var),
+                                                alpha=momentum)
+        mean, invstd = _on(x.device, torch.float32, mean), _on(x.device, torch.float32, invstd)
+        counts = _on(x.device, torch.int32, counts)
         scale = invstd if weight is None else invstd * weight.float()
         shift = -mean * scale if bias is None else bias.float() - mean * scale
         nd = x.dim()
@@ -124,15 +142,32 @@ class _SyncBatchNormFunction(torch.autograd.Function):
         return dx, dw, db, None, None, None, None, None, None
 
 
-class SyncBatchNorm(torch.nn.SyncBatchNorm):
-    """torch.nn.SyncBatchNorm (same arguments, parameters, buffers and state_dict keys) that runs on
-    any device torch.distributed has a backend for (gloo on CPU) and whose input gradient is
-    normgrad::batch_norm_elemt_backward. Input (N, C, *) in float32, float16 or bfloat16; N may be 0
-    on some ranks. See the module docstring for the algorithm."""
+class SyncBatchNorm(_BatchNorm):
+    """torch.nn.SyncBatchNorm's constructor, parameters, buffers, state_dict keys, process_group and
+    convert_sync_batchnorm, running on any device torch.distributed has a backend for (gloo on CPU,
+    HCCL on NPU) and whose input gradient is normgrad::batch_norm_elemt_backward. Input (N, C, *) in
+    float32, float16 or bfloat16; N may be 0 on some ranks. See the module docstring for the algorithm.
+
+    A _BatchNorm (as BatchNorm2d is) but not a torch.nn.SyncBatchNorm: DistributedDataParallel
+    refuses any torch.nn.SyncBatchNorm in a CPU module ("SyncBatchNorm layers only work with GPU
+    modules"), which would rule out gloo; code that looks for batch norms through _BatchNorm (weight
+    decay filters, torch.nn.SyncBatchNorm.convert_sync_batchnorm) still finds this one."""
+
+    def __init__(self, num_features: int, eps: float = 1e-5, momentum: float | None = 0.1,
+                 affine: bool = True, track_running_stats: bool = True, process_group: Any = None,
+                 device: Any = None, dtype: torch.dtype | None = None, *, bias: bool = True) -> None:
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device=device,
+                         dtype=dtype, bias=bias)
+        self.process_group = process_group
+
+    def _check_input_dim(self, input: torch.Tensor) -> None:  # noqa: A002
+        if input.dim() < 2:
+            raise ValueError(f"{_WHO}: expected at least 2D input (got {input.dim()}D input)")
 
     def forward(self, input: torch.Tensor) -> torch.Tensor:  # noqa: A002  (torch's argument name)
         self._check_input_dim(input)
-        self._check_non_zero_input_channels(input)
+        if input.size(1) == 0:
+            raise ValueError(f"{_WHO}: input has 0 channels (dimension 1); expected at least one")
         for name, t in (("input", input), ("weight", self.weight), ("bias", self.bias)):
             if t is not None and t.dtype not in (torch.float32, torch.float16, torch.bfloat16):
                 raise TypeError(f"{_WHO}: {name} has dtype {t.dtype}; the Ascend C kernel supports "
@@ -159,18 +194,52 @@ class SyncBatchNorm(torch.nn.SyncBatchNorm):
     def convert_sync_batchnorm(cls, module: torch.nn.Module, process_group: Any = None) -> torch.nn.Module:
         """torch.nn.SyncBatchNorm.convert_sync_batchnorm, making normgrad's SyncBatchNorm: every
         BatchNorm*d (and torch's SyncBatchNorm) in module becomes one sharing its parameters and
-        buffers. Returns module, or the new layer if module itself is a BatchNorm."""
+        buffers. Returns module, or the new layer if module itself is a batch norm. The class each
+        layer had is kept for revert_sync_batchnorm."""
         out = module
-        if isinstance(module, torch.nn.modules.batchnorm._BatchNorm) and not isinstance(module, cls):
-            out = cls(module.num_features, module.eps, module.momentum, module.affine,
-                      module.track_running_stats, process_group, bias=module.bias is not None)
-            if module.affine:
-                out.weight = module.weight
-                out.bias = module.bias
-            out.running_mean = module.running_mean
-            out.running_var = module.running_var
-            out.num_batches_tracked = module.num_batches_tracked
-            out.train(module.training)
+        if isinstance(module, _BatchNorm) and not isinstance(module, cls):
+            out = _rebuilt(module, cls, process_group)
+            if type(module) in _REVERTS_TO:
+                out._normgrad_converted_from = type(module)
         for name, child in module.named_children():
             out.add_module(name, cls.convert_sync_batchnorm(child, process_group))
         return out
+
+    @classmethod
+    def revert_sync_batchnorm(cls, module: torch.nn.Module) -> torch.nn.Module:
+        """The reverse of convert_sync_batchnorm: every normgrad SyncBatchNorm in module becomes the
+        class it was converted from when that was torch's BatchNorm1d/2d/3d or SyncBatchNorm (for
+        single-process evaluation, export or conv-bn fusion, which look for those classes), sharing
+        its parameters and buffers; any other (built directly, or from a user's subclass, whose
+        constructor may differ) becomes torch.nn.SyncBatchNorm (our constructor). Returns module, or
+        the new layer."""
+        out = module
+        if isinstance(module, cls):
+            target = getattr(module, "_normgrad_converted_from", torch.nn.SyncBatchNorm)
+            out = _rebuilt(module, target, module.process_group)
+        for name, child in module.named_children():
+            out.add_module(name, cls.revert_sync_batchnorm(child))
+        return out
+
+
+_REVERTS_TO = (torch.nn.BatchNorm1d, torch.nn.BatchNorm2d, torch.nn.BatchNorm3d, torch.nn.SyncBatchNorm)
+
+
+def _rebuilt(module: _BatchNorm, target: type, process_group: Any) -> _BatchNorm:
+    """A target (a _BatchNorm class) with module's settings, sharing module's parameters and buffers
+    (the very objects: an optimizer built before keeps working), training flag and qconfig, as
+    torch.nn.SyncBatchNorm.convert_sync_batchnorm does. process_group goes to the SyncBatchNorm kinds."""
+    sync = issubclass(target, (SyncBatchNorm, torch.nn.SyncBatchNorm))
+    extra = {"process_group": process_group} if sync else {}
+    out = target(module.num_features, module.eps, module.momentum, module.affine,
+                 module.track_running_stats, bias=module.bias is not None, **extra)
+    if module.affine:
+        out.weight = module.weight
+        out.bias = module.bias
+    out.running_mean = module.running_mean
+    out.running_var = module.running_var
+    out.num_batches_tracked = module.num_batches_tracked
+    out.train(module.training)
+    if hasattr(module, "qconfig"):
+        out.qconfig = module.qconfig
+    return out
