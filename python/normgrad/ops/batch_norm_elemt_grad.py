@@ -7,13 +7,10 @@ from contextlib import ExitStack
 import numpy as np
 
 from normgrad import _native
-from normgrad.ops._args import require_array
+from normgrad.ops._args import BN_COUNTER, FLOATS, require_array
 
 _API = "aclnnBatchNormElemtBackward"
-
-
-
-_FUNC = "batch_norm_elemt_backward"
+_FUNC = "normgrad.batch_norm_elemt_backward"
 
 
 def batch_norm_elemt_backward(
@@ -34,9 +31,9 @@ def batch_norm_elemt_backward(
     dx has x's dtype. Errors found by the aclnn layer raise normgrad.AclnnError (a ValueError with
     .status 161001/161002) naming the argument.
     """
-    arrays = [require_array(_FUNC, name, value) for name, value in (
-        ("grad_out", grad_out), ("x", x), ("mean", mean), ("invstd", invstd), ("sum_dy", sum_dy),
-        ("sum_dy_xmu", sum_dy_xmu), ("counter", counter))]
+    arrays = [require_array(_FUNC, name, value, BN_COUNTER if name == "counter" else FLOATS)
+              for name, value in (("grad_out", grad_out), ("x", x), ("mean", mean), ("invstd", invstd),
+                                  ("sum_dy", sum_dy), ("sum_dy_xmu", sum_dy_xmu), ("counter", counter))]
     if weight is not None:
         weight = require_array(_FUNC, "weight", weight)
     with ExitStack() as stack:
