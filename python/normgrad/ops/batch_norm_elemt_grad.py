@@ -38,8 +38,8 @@ def batch_norm_elemt_backward(
         weight = require_array(_FUNC, "weight", weight)
     with ExitStack() as stack:
         dy_t, x_t, mean_t, invstd_t, sum_dy_t, sum_dy_xmu_t, counter_t = (
-            stack.enter_context(_native.tensor(a)) for a in arrays)
-        weight_t = stack.enter_context(_native.tensor(weight)) if weight is not None else None
+            stack.enter_context(_native.tensor(a, mapped=True)) for a in arrays)
+        weight_t = stack.enter_context(_native.tensor(weight, mapped=True)) if weight is not None else None
         dx_t = stack.enter_context(_native.empty(x.shape, x.dtype))
         _native.call_aclnn(_API, dy_t, x_t, mean_t, invstd_t, weight_t, sum_dy_t, sum_dy_xmu_t, counter_t,
                            dx_t)

@@ -47,14 +47,12 @@ def group_norm_backward(
     consistent = n >= 0 and c >= 0 and hw >= 0 and n * c * hw == x.size
     param_shape = gamma.shape if gamma is not None else ((c,) if consistent else (0,))
     with ExitStack() as stack:
-        inputs = [stack.enter_context(_native.tensor(a)) if a is not None else None
+        inputs = [stack.enter_context(_native.tensor(a, mapped=True)) if a is not None else None
                   for a in (grad_out, x, mean, rstd, gamma)]
-        outs = [
-            stack.enter_context(_native.empty(x.shape, grad_out.dtype)),
-            stack.enter_context(_native.empty(param_shape, grad_out.dtype)),
-            stack.enter_context(_native.empty(param_shape, grad_out.dtype)),
-        ]
-        outs = [o if i < len(mask) and mask[i] else None for i, o in enumerate(outs)]
+        # Only the requested outputs are allocated (an unrequested dx would cost x's size).
+        layouts = [(x.shape, grad_out.dtype), (param_shape, grad_out.dtype), (param_shape, grad_out.dtype)]
+        outs = [stack.enter_context(_native.empty(*layouts[i])) if i < len(mask) and mask[i] else None
+                for i in range(3)]
         mask_arg = stack.enter_context(_native.bool_array(mask))
         _native.call_aclnn(_API, *inputs, n, c, hw, g, mask_arg, *outs)
         result = tuple(o.take() if o is not None else None for o in outs)

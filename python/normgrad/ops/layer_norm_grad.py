@@ -47,14 +47,12 @@ def layer_norm_backward(
     matches = 0 < len(shape) <= x.ndim and tuple(x.shape[x.ndim - len(shape):]) == tuple(shape)
     param_shape = shape if matches else [0]
     with ExitStack() as stack:
-        t = [stack.enter_context(_native.tensor(a)) if a is not None else None
+        t = [stack.enter_context(_native.tensor(a, mapped=True)) if a is not None else None
              for a in (grad_out, x, mean, rstd, weight, bias)]
-        outs = [
-            stack.enter_context(_native.empty(x.shape, x.dtype)),
-            stack.enter_context(_native.empty(param_shape, param_dtype)),
-            stack.enter_context(_native.empty(param_shape, param_dtype)),
-        ]
-        outs = [o if i < len(mask) and mask[i] else None for i, o in enumerate(outs)]
+        # Only the requested outputs are allocated (an unrequested dx would cost x's size).
+        layouts = [(x.shape, x.dtype), (param_shape, param_dtype), (param_shape, param_dtype)]
+        outs = [stack.enter_context(_native.empty(*layouts[i])) if i < len(mask) and mask[i] else None
+                for i in range(3)]
         norm = stack.enter_context(_native.int_array(shape))
         mask_arg = stack.enter_context(_native.bool_array(mask))
         _native.call_aclnn(_API, t[0], t[1], norm, t[2], t[3], t[4], t[5], mask_arg, *outs)
