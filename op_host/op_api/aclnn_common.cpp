@@ -46,6 +46,14 @@ bool IsContiguous(const TensorDesc& t) {
   return true;
 }
 
+// A zero stride on a dim of size > 1: the view repeats elements (an expanded, broadcast tensor).
+bool IsBroadcast(const TensorDesc& t) {
+  for (size_t d = 0; d < t.shape.size(); ++d) {
+    if (t.shape[d] > 1 && t.strides[d] == 0) return true;
+  }
+  return false;
+}
+
 // A device buffer holding the tiling bytes for one launch (kernels read tiling from GM).
 class DeviceTiling {
  public:
@@ -275,6 +283,7 @@ aclOpExecutor::aclOpExecutor() {
 }
 
 aclOpExecutor::~aclOpExecutor() {
+  for (void* view : views_) sim::gm::UnregisterView(view);
   std::lock_guard<std::mutex> lock(g_liveMutex);
   g_live.erase(this);
 }
@@ -293,6 +302,18 @@ aclOpExecutor::Claim aclOpExecutor::ClaimFor(aclOpExecutor* e, const char* api, 
 DevPtr aclOpExecutor::ContiguousInput(const TensorDesc& t) {
   if (t.contiguous) return DevPtr{t.data, -1};
   const size_t elem = normgrad::DtypeBytes(t.dtype);
+  if (normgrad::IsBroadcast(t)) {
+    sim::gm::StridedSource src;
+    src.storage = static_cast<const uint8_t*>(t.data);
+    src.shape = t.shape;
+    src.strides = t.strides;
+    src.offset = t.offset;
+    src.elemBytes = static_cast<uint32_t>(elem);
+    if (void* view = sim::gm::RegisterView(src)) {
+      views_.push_back(view);
+      return DevPtr{view, -1};
+    }  // no address space for it: gathered into the workspace below
+  }
   DevPtr dst = ReserveWorkspace(static_cast<uint64_t>(t.numel) * elem);
   pre_.push_back({[t, elem, dst](uint8_t* ws) {
     const uint8_t* src = static_cast<const uint8_t*>(t.data);

@@ -136,8 +136,11 @@ struct aclOpExecutor {
 
   std::string api;  // "aclnnGroupNormBackward", for messages
 
-  // A contiguous device image of an input: the tensor itself when it is contiguous, otherwise
-  // workspace that the execute phase fills by gathering the strided view first.
+  // A contiguous device image of an input: the tensor itself when it is contiguous; for a
+  // broadcast view (a zero stride on a dim of size > 1) a view region of the simulator
+  // (sim::gm::RegisterView) that the kernels read as the image without it being stored, so an
+  // expanded input costs no memory (on a device CANN materialises it in the workspace);
+  // otherwise workspace that the execute phase fills by gathering the strided view first.
   normgrad::DevPtr ContiguousInput(const normgrad::TensorDesc& t);
   // A contiguous device image of an output: the tensor itself when contiguous, otherwise
   // workspace that the execute phase scatters into the strided view after the kernels ran.
@@ -165,6 +168,7 @@ struct aclOpExecutor {
   std::vector<Step> pre_;     // gathers, zero fills
   std::vector<Step> kernels_;
   std::vector<Step> post_;    // scatters of strided outputs
+  std::vector<void*> views_;  // view regions of broadcast inputs, released with the executor
   uint64_t workspaceBytes_ = 0;
 };
 

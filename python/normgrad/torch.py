@@ -29,10 +29,12 @@ import numpy as np
 import torch
 import torch._prims_common
 
+from normgrad.ops._args import require_int, require_ints
+
 __all__ = ["enable_npu", "group_norm", "layer_norm"]
 
 _NS = "normgrad"
-_SUPPORTED = (torch.float32, torch.float16, torch.bfloat16)
+SUPPORTED_DTYPES = (torch.float32, torch.float16, torch.bfloat16)  # what the kernels take
 
 _lib = torch.library.Library(_NS, "DEF")
 _lib.define(
@@ -86,10 +88,30 @@ def _like_input(out: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
     return out.contiguous(memory_format=_memory_format(x))
 
 
-def _check_dtype(op: str, name: str, t: torch.Tensor) -> None:
-    if t.dtype not in _SUPPORTED:
-        raise TypeError(f"normgrad::{op}: {name} has dtype {t.dtype}; the Ascend C kernel supports "
+def _require_tensor(func: str, name: str, value: object) -> None:
+    if not isinstance(value, torch.Tensor):
+        raise TypeError(f"{func}: {name} must be a torch.Tensor, got {type(value).__name__}")
+
+
+def check_dtype(who: str, name: str, dtype: torch.dtype) -> None:
+    """TypeError naming who (the function: "normgrad::layer_norm", "normgrad.nn.LayerNorm"), the
+    argument and the dtype unless it is one the kernels take (SUPPORTED_DTYPES). name "dtype" is a
+    module constructor's dtype argument."""
+    if dtype not in SUPPORTED_DTYPES:
+        subject = "dtype is" if name == "dtype" else f"{name} has dtype"
+        raise TypeError(f"{who}: {subject} {dtype}; the Ascend C kernel supports "
                         f"torch.float32, torch.float16 and torch.bfloat16")
+
+
+def check_num_groups(who: str, num_groups: object, channels: int, channels_text: str) -> int:
+    """num_groups as an int if it is a positive int dividing channels, else TypeError/ValueError
+    naming who and num_groups; channels_text.format(channels) names the channels in the message."""
+    groups = require_int(who, "num_groups", num_groups)
+    if groups <= 0:
+        raise ValueError(f"{who}: num_groups = {groups}; expected a positive number of groups")
+    if channels % groups != 0:
+        raise ValueError(f"{who}: num_groups = {groups} does not divide {channels_text.format(channels)}")
+    return groups
 
 
 def _mask(op: str, output_mask: Sequence[bool]) -> list[bool]:
@@ -126,7 +148,7 @@ def _group_norm_backward_cpu(grad_out: torch.Tensor, x: torch.Tensor, mean: torc
     mask = _mask(op, output_mask)
     for name, t in (("grad_out", grad_out), ("input", x), ("mean", mean), ("rstd", rstd), ("weight", weight)):
         if t is not None:
-            _check_dtype(op, name, t)
+            check_dtype(f"{_NS}::{op}", name, t.dtype)
     if grad_out.dtype != x.dtype:
         raise TypeError(f"normgrad::{op}: grad_out has dtype {grad_out.dtype}, expected input's {x.dtype}")
     args = [grad_out, x, mean, rstd, weight]
@@ -166,7 +188,7 @@ def _layer_norm_backward_cpu(grad_out: torch.Tensor, x: torch.Tensor, normalized
     for name, t in (("grad_out", grad_out), ("input", x), ("mean", mean), ("rstd", rstd),
                     ("weight", weight), ("bias", bias)):
         if t is not None:
-            _check_dtype(op, name, t)
+            check_dtype(f"{_NS}::{op}", name, t.dtype)
     # The kernel takes every dtype combination torch's forward produces (float32 stats and weight
     # with a half/bf16 input included), so the tensors go as they are.
     dx, dw, db = layer_norm_backward(*(_to_numpy(t) for t in (grad_out, x)), list(normalized_shape),
@@ -193,7 +215,7 @@ def _batch_norm_elemt_backward_cpu(grad_out: torch.Tensor, x: torch.Tensor, mean
     for name, t in (("grad_out", grad_out), ("input", x), ("mean", mean), ("invstd", invstd),
                     ("weight", weight), ("sum_dy", sum_dy), ("sum_dy_xmu", sum_dy_xmu)):
         if t is not None:
-            _check_dtype(op, name, t)
+            check_dtype(f"{_NS}::{op}", name, t.dtype)
     if count.dtype not in (torch.int32, torch.float16, torch.float32):
         raise TypeError(f"normgrad::{op}: count has dtype {count.dtype}, expected torch.int32 (as "
                         f"SyncBatchNorm passes it), torch.float16 or torch.float32")
@@ -221,13 +243,14 @@ for _name in ("group_norm_backward", "layer_norm_backward", "batch_norm_elemt_ba
 
 # ---- forward ops with autograd -----------------------------------------------------------------
 
-def _check_forward_dtypes(op: str, x: torch.Tensor, weight: torch.Tensor | None,
+def _check_forward_dtypes(who: str, x: torch.Tensor, weight: torch.Tensor | None,
                           bias: torch.Tensor | None) -> None:
     # The forward itself is torch's and would run in float64, but the backward kernel would not:
     # fail here, where the caller still knows which tensor it passed.
     for name, t in (("input", x), ("weight", weight), ("bias", bias)):
         if t is not None:
-            _check_dtype(op, name, t)
+            _require_tensor(who, name, t)
+            check_dtype(who, name, t.dtype)
 
 
 def _stats_dtype(x: torch.Tensor, weight: torch.Tensor | None, bias: torch.Tensor | None) -> torch.dtype:
@@ -241,7 +264,7 @@ def _stats_dtype(x: torch.Tensor, weight: torch.Tensor | None, bias: torch.Tenso
 @torch.library.impl(f"{_NS}::group_norm", "CompositeExplicitAutograd", lib=_lib)
 def _group_norm_forward(x: torch.Tensor, num_groups: int, weight: torch.Tensor | None,
                         bias: torch.Tensor | None, eps: float) -> tuple:
-    _check_forward_dtypes("group_norm", x, weight, bias)
+    _check_forward_dtypes(f"{_NS}::group_norm", x, weight, bias)
     n, c = x.shape[0], x.shape[1]
     # aten's CPU kernel requires an input dense in its suggested memory format (F.group_norm makes
     # one the same way, so channels_last stays channels_last); the backward gets the original
@@ -254,7 +277,7 @@ def _group_norm_forward(x: torch.Tensor, num_groups: int, weight: torch.Tensor |
 @torch.library.register_fake(f"{_NS}::group_norm", lib=_lib)
 def _group_norm_forward_fake(x: torch.Tensor, num_groups: int, weight: torch.Tensor | None,
                              bias: torch.Tensor | None, eps: float) -> tuple:
-    _check_forward_dtypes("group_norm", x, weight, bias)
+    _check_forward_dtypes(f"{_NS}::group_norm", x, weight, bias)
     if x.device.type != "cpu":
         return _group_norm_forward(x, num_groups, weight, bias, eps)  # that device's own meta kernel
     # aten's meta kernel gets the stats dtype of torch's mixed precision wrong on CPU (input dtype
@@ -287,14 +310,14 @@ torch.library.register_autograd(f"{_NS}::group_norm", _group_norm_grad, setup_co
 @torch.library.impl(f"{_NS}::layer_norm", "CompositeExplicitAutograd", lib=_lib)
 def _layer_norm_forward(x: torch.Tensor, normalized_shape: Sequence[int], weight: torch.Tensor | None,
                         bias: torch.Tensor | None, eps: float) -> tuple:
-    _check_forward_dtypes("layer_norm", x, weight, bias)
+    _check_forward_dtypes(f"{_NS}::layer_norm", x, weight, bias)
     return torch.ops.aten.native_layer_norm(x, normalized_shape, weight, bias, eps)
 
 
 @torch.library.register_fake(f"{_NS}::layer_norm", lib=_lib)
 def _layer_norm_forward_fake(x: torch.Tensor, normalized_shape: Sequence[Any], weight: torch.Tensor | None,
                              bias: torch.Tensor | None, eps: float) -> tuple:
-    _check_forward_dtypes("layer_norm", x, weight, bias)
+    _check_forward_dtypes(f"{_NS}::layer_norm", x, weight, bias)
     if x.device.type != "cpu":
         return _layer_norm_forward(x, normalized_shape, weight, bias, eps)  # that device's meta kernel
     # aten's meta kernel says float32 mean/rstd for a half/bf16 input (CUDA's rule); the CPU
@@ -329,19 +352,22 @@ def group_norm(x: torch.Tensor, num_groups: int, weight: torch.Tensor | None = N
 
     x is (N, C, *); weight and bias (C,) or None. Only the gradients autograd asks for are computed.
     """
+    who = "normgrad.torch.group_norm"
+    _require_tensor(who, "input", x)
     if x.dim() < 2:
-        raise ValueError(f"normgrad.torch.group_norm: input has {x.dim()} dims {list(x.shape)}, "
-                         f"expected at least 2 (N, C, *)")
-    if num_groups <= 0 or x.shape[1] % num_groups != 0:
-        raise ValueError(f"normgrad.torch.group_norm: C = {x.shape[1]} channels is not divisible by "
-                         f"num_groups = {num_groups}")
-    return torch.ops.normgrad.group_norm(x, num_groups, weight, bias, eps)[0]
+        raise ValueError(f"{who}: input has {x.dim()} dims {list(x.shape)}, expected at least 2 (N, C, *)")
+    groups = check_num_groups(who, num_groups, x.shape[1], "the C = {} channels of input")
+    _check_forward_dtypes(who, x, weight, bias)
+    return torch.ops.normgrad.group_norm(x, groups, weight, bias, eps)[0]
 
 
 def layer_norm(x: torch.Tensor, normalized_shape: int | Sequence[int], weight: torch.Tensor | None = None,
                bias: torch.Tensor | None = None, eps: float = 1e-5) -> torch.Tensor:
     """torch.nn.functional.layer_norm whose backward is normgrad::layer_norm_backward."""
-    shape = [normalized_shape] if isinstance(normalized_shape, int) else list(normalized_shape)
+    who = "normgrad.torch.layer_norm"
+    _require_tensor(who, "input", x)
+    shape = require_ints(who, "normalized_shape", normalized_shape)
+    _check_forward_dtypes(who, x, weight, bias)
     return torch.ops.normgrad.layer_norm(x, shape, weight, bias, eps)[0]
 
 

@@ -24,6 +24,7 @@ thread_local std::string t_recentErr;
 std::mutex g_mutex;
 bool g_initialized = false;
 std::map<void*, size_t> g_deviceAllocs;  // aclrtMalloc base -> requested bytes
+std::map<void*, uint64_t> g_hostRegistered;  // aclrtHostRegister base -> bytes
 std::set<void*> g_hostAllocs;
 std::set<aclrtStream> g_streams;
 
@@ -259,6 +260,47 @@ aclError aclrtFree(void* devPtr) {
   }
   sim::gm::Unregister(devPtr);
   KeepOrFree(devPtr, RoundUp(size, kDeviceAlign));
+  return ACL_SUCCESS;
+}
+
+aclError aclrtHostRegister(void* ptr, uint64_t size, aclrtHostRegisterType type, void** devPtr) {
+  const char* api = "aclrtHostRegister";
+  if (ptr == nullptr || devPtr == nullptr) {
+    return AclFail(ACL_ERROR_INVALID_PARAM, api, "%s is null", ptr == nullptr ? "ptr" : "devPtr");
+  }
+  if (size == 0) return AclFail(ACL_ERROR_INVALID_PARAM, api, "size is 0; it must be > 0");
+  if (type != ACL_HOST_REGISTER_MAPPED && type != ACL_HOST_REGISTER_READONLY) {
+    return AclFail(ACL_ERROR_INVALID_PARAM, api, "type %d is not ACL_HOST_REGISTER_MAPPED or _READONLY",
+                   static_cast<int>(type));
+  }
+  uintptr_t base = 0;
+  uint64_t bytes = 0;
+  const uintptr_t a = reinterpret_cast<uintptr_t>(ptr);
+  // Any registered region meeting [ptr, ptr + size): the one holding its last byte or starting inside it.
+  bool meets = sim::gm::FindAllocation(reinterpret_cast<const uint8_t*>(ptr) + size - 1, &base, &bytes) &&
+               base + bytes > a;
+  std::lock_guard<std::mutex> lock(g_mutex);
+  for (const auto& [p, n] : g_deviceAllocs) meets = meets || (reinterpret_cast<uintptr_t>(p) < a + size &&
+                                                               a < reinterpret_cast<uintptr_t>(p) + n);
+  for (const auto& [p, n] : g_hostRegistered) meets = meets || (reinterpret_cast<uintptr_t>(p) < a + size &&
+                                                                a < reinterpret_cast<uintptr_t>(p) + n);
+  if (meets) {
+    return AclFail(ACL_ERROR_INVALID_PARAM, api, "%p + %llu bytes meets device memory or another registration",
+                   ptr, static_cast<unsigned long long>(size));
+  }
+  g_hostRegistered[ptr] = size;
+  sim::gm::Register(ptr, size, type == ACL_HOST_REGISTER_READONLY);
+  *devPtr = ptr;
+  return ACL_SUCCESS;
+}
+
+aclError aclrtHostUnregister(void* ptr) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  if (g_hostRegistered.erase(ptr) == 0) {
+    return AclFail(ACL_ERROR_INVALID_PARAM, "aclrtHostUnregister",
+                   "%p was not registered by aclrtHostRegister (or is unregistered)", ptr);
+  }
+  sim::gm::Unregister(ptr);
   return ACL_SUCCESS;
 }
 

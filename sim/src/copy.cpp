@@ -68,6 +68,15 @@ void CopyBlocks(uint8_t* dst, const uint8_t* src, uint32_t n, uint64_t bytes, ui
   for (uint32_t i = 0; i < n; ++i) std::memmove(dst + i * dstPitch, src + i * srcPitch, bytes);
 }
 
+// CopyBlocks with a GM source: through gm::Read, which serves view regions (gm::RegisterView).
+void ReadBlocks(uint8_t* dst, const uint8_t* gm, uint32_t n, uint64_t bytes, uint64_t gmPitch, uint64_t dstPitch) {
+  if (gmPitch == bytes && dstPitch == bytes) {
+    gm::Read(dst, gm, n * bytes);
+    return;
+  }
+  for (uint32_t i = 0; i < n; ++i) gm::Read(dst + i * dstPitch, gm + i * gmPitch, bytes);
+}
+
 // Saturation mode (A2/A3 default): an inf result becomes +-max, a NaN result 0.
 uint16_t SaturateHalf(uint16_t h) {
   if ((h & 0x7c00u) != 0x7c00u) return h;
@@ -208,7 +217,7 @@ void GmToUb(const char* api, Ub dst, const uint8_t* gm, uint32_t elemBytes, uint
   TrackUbRows(hazard::kMte2, true, api, dst.addr, blockCount, blockBytes, ubPitch);
   hazard::GmRead(api, gm, blockCount, blockBytes, gmPitch);
   race::GmAccess(race::kRead, api, gm, blockCount, blockBytes, gmPitch);
-  CopyBlocks(c.ub.data() + dst.addr, gm, blockCount, blockBytes, gmPitch, ubPitch);
+  ReadBlocks(c.ub.data() + dst.addr, gm, blockCount, blockBytes, gmPitch, ubPitch);
   c.counters.gmToUbBytes += blockCount * blockBytes;
   c.counters.l2HitBytes += c.l2.Read(gm, blockCount, blockBytes, gmPitch);
 }
@@ -277,7 +286,7 @@ void PadGmToUb(Ub dst, const uint8_t* gm, uint32_t elemBytes, const PadArgs& a) 
   for (uint32_t i = 0; i < a.blockCount; ++i) {
     uint32_t base = dst.addr + static_cast<uint32_t>(i * ubPitch);
     uint8_t* p = c.ub.data() + base;
-    std::memcpy(p + leftBytes, gm + i * gmPitch, a.blockLen);
+    gm::Read(p + leftBytes, gm + i * gmPitch, a.blockLen);
     // Padding holds paddingValue when isPad, else whatever the pad register held ("random").
     if (a.isPad) {
       FillValue(p, leftBytes, padValue, elemBytes);

@@ -2,11 +2,16 @@
 #include "ascendc/core.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
+#include <cstring>
 #include <iterator>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <shared_mutex>
+
+#include "gm_view.h"
 
 namespace sim {
 namespace {
@@ -66,13 +71,29 @@ void BindCore(CoreContext* ctx) { t_core = ctx; }
 
 namespace gm {
 namespace {
+
+struct Region {
+  uint64_t bytes;
+  bool readOnly;
+  std::shared_ptr<const StridedSource> view;  // a view region (RegisterView), else null
+};
 std::shared_mutex g_mutex;
-std::map<uintptr_t, uint64_t> g_regions;  // base -> bytes
+std::map<uintptr_t, Region> g_regions;  // base -> region
+std::atomic<int> g_views{0};           // live view regions: Read is a plain memcpy while 0
+
+// The region holding [a, a + bytes), or nullptr. Caller holds g_mutex.
+const std::pair<const uintptr_t, Region>* Find(uintptr_t a, uint64_t bytes) {
+  auto it = g_regions.upper_bound(a);
+  if (it == g_regions.begin()) return nullptr;
+  --it;
+  return a >= it->first && a + bytes <= it->first + it->second.bytes ? &*it : nullptr;
+}
+
 }  // namespace
 
-void Register(const void* base, uint64_t bytes) {
+void Register(const void* base, uint64_t bytes, bool readOnly) {
   std::unique_lock<std::shared_mutex> lock(g_mutex);
-  g_regions[reinterpret_cast<uintptr_t>(base)] = bytes;
+  g_regions[reinterpret_cast<uintptr_t>(base)] = Region{bytes, readOnly, nullptr};
 }
 
 void Unregister(const void* base) {
@@ -87,13 +108,17 @@ bool IsRegistered(const void* base) {
 
 void CheckRange(const char* api, const void* p, uint64_t bytes, bool isWrite) {
   uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  bool readOnly = false;
   {
     std::shared_lock<std::shared_mutex> lock(g_mutex);
-    auto it = g_regions.upper_bound(a);
-    if (it != g_regions.begin()) {
-      --it;
-      if (a >= it->first && a + bytes <= it->first + it->second) return;
+    if (const auto* r = Find(a, bytes)) {
+      if (!isWrite || !r->second.readOnly) return;
+      readOnly = true;
     }
+  }
+  if (readOnly) {
+    Fail(api, "global-memory write of %llu bytes at %p into a read-only input (registered host memory or a "
+         "broadcast view): kernels must not write their inputs", static_cast<unsigned long long>(bytes), p);
   }
   Fail(api, "global-memory %s of %llu bytes at %p is outside every device allocation",
        isWrite ? "write" : "read", static_cast<unsigned long long>(bytes), p);
@@ -105,10 +130,52 @@ bool FindAllocation(const void* p, uintptr_t* base, uint64_t* bytes) {
   auto it = g_regions.upper_bound(a);
   if (it == g_regions.begin()) return false;
   --it;
-  if (a >= it->first + std::max<uint64_t>(it->second, 1)) return false;
+  if (a >= it->first + std::max<uint64_t>(it->second.bytes, 1)) return false;
   *base = it->first;
-  *bytes = it->second;
+  *bytes = it->second.bytes;
   return true;
+}
+
+void* RegisterView(const StridedSource& src) {
+  uint64_t bytes = src.elemBytes;
+  for (int64_t n : src.shape) bytes *= static_cast<uint64_t>(n);
+  if (bytes == 0) return nullptr;
+  void* base = ReserveAddressSpace(bytes);
+  if (base == nullptr) return nullptr;
+  std::unique_lock<std::shared_mutex> lock(g_mutex);
+  g_regions[reinterpret_cast<uintptr_t>(base)] = Region{bytes, true, std::make_shared<const StridedSource>(src)};
+  ++g_views;
+  return base;
+}
+
+void UnregisterView(void* base) {
+  uint64_t bytes = 0;
+  {
+    std::unique_lock<std::shared_mutex> lock(g_mutex);
+    auto it = g_regions.find(reinterpret_cast<uintptr_t>(base));
+    if (it == g_regions.end() || it->second.view == nullptr) return;
+    bytes = it->second.bytes;
+    g_regions.erase(it);
+    --g_views;
+  }
+  ReleaseAddressSpace(base, bytes);
+}
+
+void Read(void* dst, const void* src, uint64_t bytes) {
+  if (g_views.load(std::memory_order_relaxed) != 0) {
+    uintptr_t a = reinterpret_cast<uintptr_t>(src);
+    std::shared_ptr<const StridedSource> view;
+    uintptr_t base = 0;
+    {
+      std::shared_lock<std::shared_mutex> lock(g_mutex);
+      if (const auto* r = Find(a, bytes)) {
+        view = r->second.view;
+        base = r->first;
+      }
+    }
+    if (view != nullptr) return ReadStrided(*view, a - base, static_cast<uint8_t*>(dst), bytes);
+  }
+  std::memcpy(dst, src, bytes);
 }
 
 }  // namespace gm

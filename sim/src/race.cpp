@@ -2,6 +2,8 @@
 // and the check after the launch that sweeps them in address order.
 #include "ascendc/race.h"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cinttypes>
@@ -10,6 +12,8 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <new>
+#include <utility>
 
 namespace sim {
 namespace {
@@ -47,6 +51,40 @@ bool RaceDetectionEnabled() {
 
 namespace race {
 
+ShadowBytes::ShadowBytes(ShadowBytes&& o) noexcept : data_(o.data_), size_(o.size_), capacity_(o.capacity_) {
+  o.data_ = nullptr;
+  o.size_ = o.capacity_ = 0;
+}
+
+ShadowBytes& ShadowBytes::operator=(ShadowBytes&& o) noexcept {
+  std::swap(data_, o.data_);  // o unmaps what this held
+  std::swap(size_, o.size_);
+  std::swap(capacity_, o.capacity_);
+  return *this;
+}
+
+ShadowBytes::~ShadowBytes() {
+  if (data_ != nullptr) munmap(data_, capacity_);
+}
+
+uint8_t* ShadowBytes::Append(const uint8_t* src, uint64_t n) {
+  if (size_ + n > capacity_) {
+    constexpr uint64_t kPage = 4096, kMin = uint64_t{1} << 20;
+    uint64_t want = std::max({capacity_ * 2, size_ + n, kMin});
+    want = (want + kPage - 1) / kPage * kPage;
+    void* p = data_ == nullptr
+                  ? mmap(nullptr, want, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
+                  : mremap(data_, capacity_, want, MREMAP_MAYMOVE);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    data_ = static_cast<uint8_t*>(p);
+    capacity_ = want;
+  }
+  uint8_t* at = data_ + size_;
+  if (src != nullptr) std::memcpy(at, src, n);
+  size_ += n;
+  return at;
+}
+
 Recorder TakeRecorder() {
   std::lock_guard<std::mutex> lock(g_poolMutex);
   if (g_pool.empty()) return Recorder();
@@ -66,7 +104,7 @@ void ReturnRecorder(Recorder&& r) {
 void Recorder::Reset(int core, const std::vector<uint32_t>& clock) {
   core_ = core;
   accesses_.clear();
-  shadow_.clear();
+  shadow_.Clear();
   segments_.assign(1, clock);
 }
 
@@ -116,7 +154,7 @@ void Recorder::Add(Kind kind, const char* api, const void* gm, uint64_t rows, ui
         return;
       }
       if (shadowed && begin == last.End() && (data == nullptr || last.shadow + last.rowBytes == shadow_.size())) {
-        if (data != nullptr) shadow_.insert(shadow_.end(), data, data + rowBytes);
+        if (data != nullptr) shadow_.Append(data, rowBytes);
         last.rowBytes += rowBytes;
         last.pitch = last.rowBytes;
         return;
@@ -126,11 +164,10 @@ void Recorder::Add(Kind kind, const char* api, const void* gm, uint64_t rows, ui
   uint64_t shadow = kNoShadow;
   if (data != nullptr && rows == 1) {
     shadow = shadow_.size();
-    shadow_.insert(shadow_.end(), data, data + rowBytes);  // no zero fill before the copy
+    shadow_.Append(data, rowBytes);
   } else if (data != nullptr) {
     shadow = shadow_.size();
-    shadow_.resize(shadow + rows * rowBytes);
-    keep(shadow_.data() + shadow);
+    keep(shadow_.Append(nullptr, rows * rowBytes));
   }
   // Fields stored in place: a temporary copied in whole stalled on store forwarding.
   Access& x = accesses_.emplace_back();

@@ -378,7 +378,7 @@ def test_errors_name_the_op_argument_and_values() -> None:
     bn = bn_case((2, 3, 4), torch.float32)
     with pytest.raises(TypeError, match=r"count has dtype torch.int64"):
         ops.batch_norm_elemt_backward(*bn[:7], bn[7].long())
-    with pytest.raises(ValueError, match=r"C = 6 channels is not divisible by num_groups = 4"):
+    with pytest.raises(ValueError, match=r"group_norm: num_groups = 4 does not divide the C = 6 channels"):
         ngt.group_norm(torch.ones(2, 6, 3), 4)
 
 
@@ -389,10 +389,14 @@ def test_float64_input_fails_in_the_forward_naming_the_dtype(op: str) -> None:
     w = torch.ones(4 if op == "group_norm" else 3, dtype=torch.float64)
     call = ((lambda t, p: ngt.group_norm(t, 2, p)) if op == "group_norm"
             else (lambda t, p: ngt.layer_norm(t, 3, p)))
-    with pytest.raises(TypeError, match=rf"normgrad::{op}: input has dtype torch.float64; the Ascend C"):
+    with pytest.raises(TypeError, match=rf"normgrad.torch.{op}: input has dtype torch.float64; the Ascend C"):
         call(x, None)
-    with pytest.raises(TypeError, match=rf"normgrad::{op}: weight has dtype torch.float64"):
+    with pytest.raises(TypeError, match=rf"normgrad.torch.{op}: weight has dtype torch.float64"):
         call(x.detach().float(), w)
+    # The op itself, called directly, names itself.
+    size = 2 if op == "group_norm" else [3]
+    with pytest.raises(TypeError, match=rf"normgrad::{op}: input has dtype torch.float64; the Ascend C"):
+        getattr(torch.ops.normgrad, op)(x, size, None, None, 1e-5)
 
 
 # ---- memory format ------------------------------------------------------------------------------

@@ -446,3 +446,52 @@ TEST(Acl, MallocFromCopiesTheHostBytesAndAFreedBlockIsPoisonedAgainWhenReused) {
   EXPECT_NE(normgradSimMallocFrom(&dev, nullptr, 16), ACL_SUCCESS);
   EXPECT_NE(normgradSimMallocFrom(&dev, host.data(), 0), ACL_SUCCESS);
 }
+
+TEST(Acl, HostRegisterMapsHostMemoryInPlaceReadOnly) {
+  std::vector<float> host = {1, 2, 3, 4};
+  void* dev = nullptr;
+  ASSERT_EQ(aclrtHostRegister(host.data(), 16, ACL_HOST_REGISTER_READONLY, &dev), ACL_SUCCESS);
+  EXPECT_EQ(dev, host.data());
+  void* again = nullptr;  // an overlapping second registration is refused
+  EXPECT_EQ(aclrtHostRegister(host.data() + 1, 8, ACL_HOST_REGISTER_MAPPED, &again), ACL_ERROR_INVALID_PARAM);
+  EXPECT_NE(Msg().find("meets device memory or another registration"), std::string::npos) << Msg();
+  EXPECT_EQ(aclrtFree(dev), ACL_ERROR_INVALID_PARAM);  // not aclrtMalloc's
+  auto* exec = new aclOpExecutor;
+  exec->api = "aclnnTestReadOnly";
+  int tiling = 0;
+  float read = 0;
+  exec->AddKernel("test_read_only", 1, &tiling, sizeof(tiling), {normgrad::DevPtr{dev, -1}}, 0,
+                  [&read](uint8_t* const* args, uint8_t*, uint8_t*) {
+                    AscendC::GlobalTensor<float> g;
+                    g.SetGlobalBuffer(reinterpret_cast<float*>(args[0]));
+                    read = g.GetValue(3);
+                    g.SetValue(0, 9.0f);  // an input is never written
+                  });
+  EXPECT_EQ(normgrad::RunExecutor("aclnnTestReadOnly", nullptr, 0, exec, nullptr), normgrad::kStatusInner);
+  EXPECT_NE(Msg().find("into a read-only input"), std::string::npos) << Msg();
+  EXPECT_EQ(read, 4.0f);
+  EXPECT_EQ(host[0], 1.0f);
+  EXPECT_EQ(aclrtHostUnregister(dev), ACL_SUCCESS);
+  EXPECT_EQ(aclrtHostUnregister(dev), ACL_ERROR_INVALID_PARAM);
+}
+
+TEST(AclnnExecutor, BroadcastInputIsAViewRegionReadAsItsImage) {
+  // A [3, 4] view of a 4-element storage with stride 0 on dim 0: no workspace, and the kernel
+  // reads the 12-element image (DataCopy goes through the same gm::Read: tests/python/test_memory.py).
+  DeviceTensor in({1, 2, 3, 4}, {4}, {3, 4}, {0, 1}, 0);
+  auto* exec = new aclOpExecutor;
+  exec->api = "aclnnTestView";
+  normgrad::DevPtr view = exec->ContiguousInput(normgrad::Describe(in.t));
+  EXPECT_EQ(exec->WorkspaceBytes(), 0u);
+  ASSERT_NE(view.direct, nullptr);
+  int tiling = 0;
+  std::vector<float> got;
+  exec->AddKernel("test_view", 1, &tiling, sizeof(tiling), {view}, 0,
+                  [&got](uint8_t* const* args, uint8_t*, uint8_t*) {
+                    AscendC::GlobalTensor<float> g;
+                    g.SetGlobalBuffer(reinterpret_cast<float*>(args[0]));
+                    for (int i = 0; i < 12; ++i) got.push_back(g.GetValue(i));
+                  });
+  EXPECT_EQ(normgrad::RunExecutor("aclnnTestView", nullptr, 0, exec, nullptr), ACL_SUCCESS) << Msg();
+  EXPECT_EQ(got, (std::vector<float>{1, 2, 3, 4, 1, 2, 3, 4, 1, 2, 3, 4}));
+}

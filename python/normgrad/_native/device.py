@@ -108,7 +108,7 @@ class DeviceTensor(_Owned):
 
     def __init__(self, shape: Sequence[int], dtype: Any, strides: Sequence[int], offset: int,
                  storage_shape: Sequence[int], host_storage: np.ndarray | None = None,
-                 poison: bool = False) -> None:
+                 poison: bool = False, mapped: bool = False) -> None:
         self.dtype, acl_type = acl_dtype(dtype)
         self.shape = tuple(int(n) for n in shape)
         self.strides = tuple(int(s) for s in strides)  # elements
@@ -118,19 +118,25 @@ class DeviceTensor(_Owned):
         self._storage_bytes = self.storage_elems * self.dtype.itemsize
         self._data = 0
         self._ptr = 0
+        self._host: np.ndarray | None = None  # the caller's storage while it is mapped (kept alive)
         lib = library.load()
         library.stream()
         # Exactly the storage bytes, so the simulator catches a kernel reading past the end;
         # an empty storage has no memory at all (aclrtMalloc refuses 0 bytes, and needs none).
-        if host_storage is not None and self._storage_bytes:
+        host = np.ascontiguousarray(host_storage.reshape(-1)) if host_storage is not None else None
+        aligned = host is not None and host.ctypes.data % self.dtype.itemsize == 0
+        if mapped and aligned and self._storage_bytes:
+            # The caller's own memory, read-only to the kernels: no copy (docs/memory.md).
+            self._data = library.register_readonly(host.ctypes.data, self._storage_bytes)
+            self._host = host if self._data else None
+        if not self._data and host is not None and self._storage_bytes:
             # One pass: allocate and copy (aclrtMalloc would first fill the block with 0xFF).
-            host = np.ascontiguousarray(host_storage.reshape(-1))
             ptr = library.vp()
             library.check("normgradSimMallocFrom",
                           lib.normgradSimMallocFrom(ctypes.byref(ptr), host.ctypes.data, self._storage_bytes))
             self._data = ptr.value or 0
-        else:
-            self._data = library.malloc(self._storage_bytes) if self._storage_bytes else 0
+        elif not self._data and self._storage_bytes:
+            self._data = library.malloc(self._storage_bytes)
         try:
             # poison: nothing to do, the simulator's aclrtMalloc fills fresh device memory with
             # 0xFF bytes (NaN in floats, -1 in ints), so an output element the kernel never
@@ -143,8 +149,7 @@ class DeviceTensor(_Owned):
                 raise AclError("aclCreateTensor", None, library.recent_error())
             self._ptr = ptr
         except BaseException:
-            library.free(self._data)
-            self._data = 0
+            self._release()
             raise
 
     @property
@@ -203,7 +208,15 @@ class DeviceTensor(_Owned):
         if self._ptr and library.runtime_alive():
             library.load().aclDestroyTensor(self._ptr)
         self._ptr = 0
-        library.free(self._data)
+        self._release()
+
+    def _release(self) -> None:
+        """Frees the device memory, or ends the mapping of the caller's."""
+        if self._host is not None:
+            library.unregister(self._data, self._storage_bytes)
+            self._host = None
+        else:
+            library.free(self._data)
         self._data = 0
 
     def __repr__(self) -> str:
@@ -225,8 +238,11 @@ class _DeviceBuffer:
             self._data = 0
 
 
-def tensor(array: np.ndarray) -> DeviceTensor:
-    """A device tensor holding a copy of array (any layout; see DeviceTensor for views)."""
+def tensor(array: np.ndarray, *, mapped: bool = False) -> DeviceTensor:
+    """A device tensor holding a copy of array (any layout; see DeviceTensor for views). With mapped
+    (for an operator's inputs) the tensor's storage is the array's own memory when the runtime can
+    map it (aclrtHostRegister, read-only to the kernels: a kernel writing an input is an error), so
+    the call holds no copy; the array must not change until the tensor is closed."""
     if not isinstance(array, np.ndarray):
         raise TypeError(f"normgrad.tensor: expected a numpy.ndarray, got {type(array).__name__}")
     acl_dtype(array.dtype)
@@ -234,10 +250,12 @@ def tensor(array: np.ndarray) -> DeviceTensor:
     regular = all(s >= 0 and s % item == 0 for s in array.strides)
     if array.flags.c_contiguous or array.size == 0 or not regular:
         host = array if array.flags.c_contiguous else array.copy(order="C")  # keeps 0-d arrays 0-d
-        return DeviceTensor(host.shape, host.dtype, _row_major(host.shape), 0, host.shape, host_storage=host)
+        return DeviceTensor(host.shape, host.dtype, _row_major(host.shape), 0, host.shape, host_storage=host,
+                            mapped=mapped)
     storage, storage_shape, offset = _storage_of(array)
     strides = [s // item for s in array.strides]
-    return DeviceTensor(array.shape, array.dtype, strides, offset, storage_shape, host_storage=storage)
+    return DeviceTensor(array.shape, array.dtype, strides, offset, storage_shape, host_storage=storage,
+                        mapped=mapped)
 
 
 def _row_major(shape: Sequence[int]) -> list[int]:

@@ -40,6 +40,8 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "aclrtMalloc": (_int, [ctypes.POINTER(vp), _size, _int]),
     "aclrtFree": (_int, [vp]),
     "aclrtMemcpy": (_int, [vp, _size, vp, _size, _int]),
+    "aclrtHostRegister": (_int, [vp, ctypes.c_uint64, _int, ctypes.POINTER(vp)]),
+    "aclrtHostUnregister": (_int, [vp]),
     "aclrtMemset": (_int, [vp, _size, ctypes.c_int32, _size]),
     "aclCreateTensor": (vp, [_i64p, ctypes.c_uint64, _int, _i64p, ctypes.c_int64, _int, _i64p,
                               ctypes.c_uint64, vp]),
@@ -183,6 +185,36 @@ def malloc(nbytes: int) -> int:
 def free(ptr: int) -> None:
     if _runtime_alive and ptr:
         load().aclrtFree(ptr)
+
+
+_HOST_REGISTER_READONLY = 0x08  # acl/acl_rt.h
+_registered: dict[tuple[int, int], int] = {}  # (host address, bytes) -> tensors using the registration
+
+
+def register_readonly(ptr: int, nbytes: int) -> int:
+    """ptr as device memory kernels may read but not write (aclrtHostRegister READONLY; shared by
+    every tensor over the same range), or 0 when the runtime refuses it (the range meets device
+    memory or another registration): then the caller copies."""
+    with _lock:
+        key = (ptr, nbytes)
+        if key not in _registered:
+            dev = vp()
+            if load().aclrtHostRegister(ptr, nbytes, _HOST_REGISTER_READONLY, ctypes.byref(dev)) != 0:
+                return 0
+            _registered[key] = 0
+        _registered[key] += 1
+        return ptr
+
+
+def unregister(ptr: int, nbytes: int) -> None:
+    """Ends one use of register_readonly(ptr, nbytes); the last one unregisters the range."""
+    with _lock:
+        key = (ptr, nbytes)
+        _registered[key] -= 1
+        if _registered[key] == 0:
+            del _registered[key]
+            if _runtime_alive:
+                load().aclrtHostUnregister(ptr)
 
 
 def i64_array(values: Sequence[int]) -> Any:

@@ -7,13 +7,10 @@ from contextlib import ExitStack
 import numpy as np
 
 from normgrad import _native
-from normgrad.ops._args import require_array
+from normgrad.ops._args import BN_COUNTER, FLOATS, require_array
 
 _API = "aclnnBatchNormElemtBackward"
-
-
-
-_FUNC = "batch_norm_elemt_backward"
+_FUNC = "normgrad.batch_norm_elemt_backward"
 
 
 def batch_norm_elemt_backward(
@@ -34,15 +31,15 @@ def batch_norm_elemt_backward(
     dx has x's dtype. Errors found by the aclnn layer raise normgrad.AclnnError (a ValueError with
     .status 161001/161002) naming the argument.
     """
-    arrays = [require_array(_FUNC, name, value) for name, value in (
-        ("grad_out", grad_out), ("x", x), ("mean", mean), ("invstd", invstd), ("sum_dy", sum_dy),
-        ("sum_dy_xmu", sum_dy_xmu), ("counter", counter))]
+    arrays = [require_array(_FUNC, name, value, BN_COUNTER if name == "counter" else FLOATS)
+              for name, value in (("grad_out", grad_out), ("x", x), ("mean", mean), ("invstd", invstd),
+                                  ("sum_dy", sum_dy), ("sum_dy_xmu", sum_dy_xmu), ("counter", counter))]
     if weight is not None:
         weight = require_array(_FUNC, "weight", weight)
     with ExitStack() as stack:
         dy_t, x_t, mean_t, invstd_t, sum_dy_t, sum_dy_xmu_t, counter_t = (
-            stack.enter_context(_native.tensor(a)) for a in arrays)
-        weight_t = stack.enter_context(_native.tensor(weight)) if weight is not None else None
+            stack.enter_context(_native.tensor(a, mapped=True)) for a in arrays)
+        weight_t = stack.enter_context(_native.tensor(weight, mapped=True)) if weight is not None else None
         dx_t = stack.enter_context(_native.empty(x.shape, x.dtype))
         _native.call_aclnn(_API, dy_t, x_t, mean_t, invstd_t, weight_t, sum_dy_t, sum_dy_xmu_t, counter_t,
                            dx_t)

@@ -8,13 +8,10 @@ from contextlib import ExitStack
 import numpy as np
 
 from normgrad import _native
-from normgrad.ops._args import require_array
+from normgrad.ops._args import require_array, require_bools, require_ints
 
 _API = "aclnnLayerNormBackward"
-
-
-
-_FUNC = "layer_norm_backward"
+_FUNC = "normgrad.layer_norm_backward"
 
 
 def layer_norm_backward(
@@ -35,36 +32,27 @@ def layer_norm_backward(
     weight). Outputs whose output_mask entry is False are None. Argument errors the aclnn layer finds
     raise normgrad.AclnnError (a ValueError with .status 161001/161002) naming the argument.
     """
-    grad_out = require_array(_FUNC, "grad_out", grad_out)
-    x = require_array(_FUNC, "x", x)
-    mean = require_array(_FUNC, "mean", mean)
-    rstd = require_array(_FUNC, "rstd", rstd)
+    grad_out, x, mean, rstd = (require_array(_FUNC, name, value) for name, value in (
+        ("grad_out", grad_out), ("x", x), ("mean", mean), ("rstd", rstd)))
     if weight is not None:
         weight = require_array(_FUNC, "weight", weight)
     if bias is not None:
         bias = require_array(_FUNC, "bias", bias)
-    if isinstance(normalized_shape, int | np.integer):
-        normalized_shape = (int(normalized_shape),)
-    shape = list(normalized_shape)
-    mask = list(output_mask)
+    shape = require_ints(_FUNC, "normalized_shape", normalized_shape)
+    mask = require_bools(_FUNC, "output_mask", output_mask)
     param_dtype = weight.dtype if weight is not None else x.dtype
     # dweight/dbias have normalized_shape, allocated only when it matches x's trailing dims: a
     # wrong normalized_shape ([2**28] for x of 4 x 16, say) is reported by the aclnn checks
     # instead of allocated first.
-    ints = [int(n) for n in shape if isinstance(n, int | np.integer) and not isinstance(n, bool | np.bool_)]
-    matches = (len(ints) == len(shape) and 0 < len(ints) <= x.ndim
-               and tuple(x.shape[x.ndim - len(ints):]) == tuple(ints))
-    param_shape = ints if matches else [0]
+    matches = 0 < len(shape) <= x.ndim and tuple(x.shape[x.ndim - len(shape):]) == tuple(shape)
+    param_shape = shape if matches else [0]
     with ExitStack() as stack:
-        t = [stack.enter_context(_native.tensor(a)) if a is not None else None
+        t = [stack.enter_context(_native.tensor(a, mapped=True)) if a is not None else None
              for a in (grad_out, x, mean, rstd, weight, bias)]
-        outs = [
-            stack.enter_context(_native.empty(x.shape, x.dtype)),
-            stack.enter_context(_native.empty(param_shape, param_dtype)),
-            stack.enter_context(_native.empty(param_shape, param_dtype)),
-        ]
-        outs = [o if i < len(mask) and isinstance(mask[i], bool | np.bool_) and mask[i] else None
-                for i, o in enumerate(outs)]
+        # Only the requested outputs are allocated (an unrequested dx would cost x's size).
+        layouts = [(x.shape, x.dtype), (param_shape, param_dtype), (param_shape, param_dtype)]
+        outs = [stack.enter_context(_native.empty(*layouts[i])) if i < len(mask) and mask[i] else None
+                for i in range(3)]
         norm = stack.enter_context(_native.int_array(shape))
         mask_arg = stack.enter_context(_native.bool_array(mask))
         _native.call_aclnn(_API, t[0], t[1], norm, t[2], t[3], t[4], t[5], mask_arg, *outs)

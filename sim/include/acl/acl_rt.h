@@ -49,6 +49,17 @@ aclError aclrtSynchronizeStream(aclrtStream stream);
 // size must be > 0 (as in CANN). *devPtr is 512-byte aligned.
 aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy);
 aclError aclrtFree(void* devPtr);
+typedef enum {
+  ACL_HOST_REGISTER_MAPPED = 0,
+  ACL_HOST_REGISTER_IOMEMORY = 0x04,
+  ACL_HOST_REGISTER_READONLY = 0x08
+} aclrtHostRegisterType;
+// Maps size bytes of host memory at ptr for the device: *devPtr is ptr itself (the simulator's
+// device memory is host memory), readable by kernels without a copy; with
+// ACL_HOST_REGISTER_READONLY a kernel write into it is an error. The range must not meet device
+// memory or another registration; aclrtHostUnregister(ptr) ends it (aclrtFree refuses it).
+aclError aclrtHostRegister(void* ptr, uint64_t size, aclrtHostRegisterType type, void** devPtr);
+aclError aclrtHostUnregister(void* ptr);
 // Host memory for staging (plain aligned memory, not device memory).
 aclError aclrtMallocHost(void** hostPtr, size_t size);
 aclError aclrtFreeHost(void* hostPtr);

@@ -115,13 +115,32 @@ inline uint8_t* UbPtr(uint32_t addr) { return Core().ub.data() + addr; }
 // Global memory registry: every device allocation (aclrtMalloc, GmAlloc) is registered so
 // that any access outside an allocation is caught, as the device MMU / CANN's CPU mode does.
 namespace gm {
-void Register(const void* base, uint64_t bytes);
+// readOnly: a kernel write into it fails (host memory registered with ACL_HOST_REGISTER_READONLY).
+void Register(const void* base, uint64_t bytes, bool readOnly = false);
 void Unregister(const void* base);
 bool IsRegistered(const void* base);
-// Fails (inside a kernel) if [p, p+bytes) is not inside one registered allocation.
+// Fails (inside a kernel) if [p, p+bytes) is not inside one registered allocation, or is a write
+// into a read-only one.
 void CheckRange(const char* api, const void* p, uint64_t bytes, bool isWrite);
 // The registered allocation holding p: its base and size; false if none.
 bool FindAllocation(const void* p, uintptr_t* base, uint64_t* bytes);
+
+// A strided view of device memory (shape, strides and offset in elements, as an aclTensor's).
+struct StridedSource {
+  const uint8_t* storage = nullptr;  // element 0 of the storage
+  std::vector<int64_t> shape, strides;
+  int64_t offset = 0;
+  uint32_t elemBytes = 0;
+};
+// The row-major contiguous image of src (numel * elemBytes bytes) as a read-only allocation whose
+// bytes are never stored: reads (Read) compute them from src.storage, so a broadcast (zero-stride)
+// input of any size costs address space only. Returns its base (reserved, inaccessible address
+// space: a direct dereference faults); nullptr if the space cannot be reserved.
+void* RegisterView(const StridedSource& src);
+void UnregisterView(void* base);
+// Copies bytes of device memory at src (inside one allocation, checked by CheckRange) to the host
+// memory dst: a memcpy, or for a view region the elements it stands for.
+void Read(void* dst, const void* src, uint64_t bytes);
 }  // namespace gm
 
 }  // namespace sim

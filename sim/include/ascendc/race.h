@@ -24,6 +24,31 @@ namespace race {
 
 enum Kind : uint8_t { kRead = 0, kWrite, kAtomic };
 
+// A growable byte buffer in its own anonymous mapping: growing remaps the pages instead of copying
+// them (std::vector's reallocation held the old and new buffers at once, and the freed ones stayed
+// in malloc's per-thread arenas: about twice the bytes stored, for every core of a launch), and
+// only the bytes written are resident.
+class ShadowBytes {
+ public:
+  ShadowBytes() = default;
+  ShadowBytes(ShadowBytes&& o) noexcept;
+  ShadowBytes& operator=(ShadowBytes&& o) noexcept;
+  ShadowBytes(const ShadowBytes&) = delete;
+  ShadowBytes& operator=(const ShadowBytes&) = delete;
+  ~ShadowBytes();
+  // Appends n bytes (uninitialised when src is null) and returns where they start.
+  uint8_t* Append(const uint8_t* src, uint64_t n);
+  void Clear() { size_ = 0; }
+  uint64_t size() const { return size_; }
+  uint64_t capacity() const { return capacity_; }
+  uint8_t* data() const { return data_; }
+
+ private:
+  uint8_t* data_ = nullptr;
+  uint64_t size_ = 0;
+  uint64_t capacity_ = 0;  // mapped bytes
+};
+
 // The GM accesses of one core during one launch.
 class Recorder {
  public:
@@ -64,7 +89,7 @@ class Recorder {
   int core_ = 0;
   std::vector<Access> accesses_;
   std::vector<std::vector<uint32_t>> segments_;
-  std::vector<uint8_t> shadow_;
+  ShadowBytes shadow_;
 };
 
 // Recorders reused across launches: their buffers keep their capacity, so a launch that stores

@@ -138,7 +138,9 @@ class GlobalTensor {
     sim::gm::CheckRange("GlobalTensor::GetValue", base_ + offset, sizeof(T), false);
     sim::ScalarGmRead(base_ + offset, sizeof(T));
     sim::race::GmAccess(sim::race::kRead, "GlobalTensor::GetValue", base_ + offset, 1, sizeof(T), sizeof(T));
-    return base_[offset];
+    T value;
+    sim::gm::Read(&value, base_ + offset, sizeof(T));  // a view region has no bytes to dereference
+    return value;
   }
   void SetValue(const uint64_t offset, T value) const {
     sim::gm::CheckRange("GlobalTensor::SetValue", base_ + offset, sizeof(T), true);
