@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 import normgrad
+from normgrad import _native
 from normgrad.golden.batch_norm_elemt_grad import batch_norm_elemt_backward as golden
 from normgrad.golden.batch_norm_elemt_grad import batch_stats
 
@@ -208,13 +209,30 @@ ACLNN_NAME = {"grad_out": "gradOut", "x": "input", "mean": "mean", "invstd": "in
 
 @pytest.mark.parametrize("name", list(ACLNN_NAME))
 def test_error_dtype_not_supported(name):
-    _error(dict(GOOD, **{name: GOOD[name].astype(np.int32)}), 161002, f"{ACLNN_NAME[name]} has dtype int32",
-           "expected FLOAT, FLOAT16 or BFLOAT16")
+    _c_error(dict(GOOD, **{name: GOOD[name].astype(np.int32)}), 161002, f"{ACLNN_NAME[name]} has dtype int32",
+             "expected FLOAT, FLOAT16 or BFLOAT16")
 
 
 def test_error_counter_dtype():
-    _error(dict(GOOD, counter=np.array([1.0], ml_dtypes.bfloat16)), 161002, "counter has dtype bfloat16",
-           "expected INT32, FLOAT16 or FLOAT")
+    _c_error(dict(GOOD, counter=np.array([1.0], ml_dtypes.bfloat16)), 161002, "counter has dtype bfloat16",
+             "expected INT32, FLOAT16 or FLOAT")
+
+
+def _c_error(args, status, *fragments):
+    """As _error, through the C API itself: the NumPy API refuses these dtypes before the call
+    (tests/python/test_argument_errors.py), so the aclnn layer's own dtype checks are reached here."""
+    names = ("grad_out", "x", "mean", "invstd", "weight", "sum_dy", "sum_dy_xmu", "counter")
+    tensors = [_native.tensor(args[n]) for n in names]
+    dx = _native.empty(args["x"].shape, args["x"].dtype)
+    try:
+        with pytest.raises(normgrad.AclnnError) as err:
+            _native.call_aclnn("aclnnBatchNormElemtBackward", *tensors, dx)
+    finally:
+        for t in (*tensors, dx):
+            t.close()
+    assert err.value.status == status
+    for f in ("aclnnBatchNormElemtBackward", *fragments):
+        assert f in str(err.value), str(err.value)
 
 
 def test_error_input_fewer_than_2_dims():
