@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "chips_under_test.h"
 #include "group_norm_grad_tiling.h"
 
 namespace {
@@ -584,8 +585,14 @@ void CheckCoverage(const GroupNormGradTiling& t) {
   }
 }
 
+// On every chip of every core count (chips_under_test.h), and on kTraining (the training series'
+// sizes with A2's features, no real chip).
 TEST(GroupNormGradTiling, InvariantsOverManyShapes) {
-  for (SocFeatures soc : {kA2, kTraining, kAscend910}) {
+  std::vector<normgrad_test::ChipUnderTest> chips = normgrad_test::ChipsOfEveryCoreCount();
+  chips.push_back({"32 cores of 256 KiB with A2's features", kTraining});
+  for (const normgrad_test::ChipUnderTest& chip : chips) {
+    SCOPED_TRACE(chip.label);
+    const SocFeatures& soc = chip.soc;
     const uint32_t budget = soc.ubBytes - normgrad::kGngUbReserveBytes;
     for (const Shape& s : ManyShapes()) {
       for (KernelDtype dt : {kDtypeFloat32, kDtypeFloat16, kDtypeBfloat16}) {
