@@ -231,17 +231,18 @@ aclnnStatus aclnnBatchNormElemtBackwardGetWorkspaceSize(const aclTensor* gradOut
   }
   a.counter = normgrad::Describe(counter);
   a.dx = normgrad::Describe(gradInput);
-  // The SoCs the OpDef lists (AICore().AddConfig) are the ones served: the kernel moves rows of any
-  // length with DataCopyPad, which the training series lacks.
-  const char* socName = normgrad::CurrentCallSoc().name;
+  // The SoC families the OpDef lists (AICore().AddConfig) are the ones served, every chip of them:
+  // the kernel moves rows of any length with DataCopyPad, which the training series lacks.
+  const normgrad::CallSoc soc = normgrad::CurrentCallSoc();
   const sim::host::OpDefInfo* def = sim::host::FindOpDef("BatchNormElemtGrad");
-  if (def == nullptr || std::find(def->socs.begin(), def->socs.end(), socName) == def->socs.end()) {
+  if (def == nullptr || std::find(def->socs.begin(), def->socs.end(), soc.family) == def->socs.end()) {
     std::string served;
     for (const std::string& s : def == nullptr ? std::vector<std::string>{} : def->socs) {
       served += (served.empty() ? "" : " and ") + s;
     }
-    return Error(kStatusInvalid, kApi, "SoC %s is not served: this operator runs on %s (its kernel needs DataCopyPad)",
-                 socName, served.c_str());
+    const std::string family = std::strcmp(soc.name, soc.family) == 0 ? "" : std::string(" (") + soc.family + ")";
+    return Error(kStatusInvalid, kApi, "SoC %s%s is not served: this operator runs on %s (its kernel needs DataCopyPad)",
+                 soc.name, family.c_str(), served.c_str());
   }
   aclnnStatus st = CheckDtypes(a);
   if (st == ACL_SUCCESS) st = CheckFormats(a);
@@ -255,7 +256,7 @@ aclnnStatus aclnnBatchNormElemtBackwardGetWorkspaceSize(const aclTensor* gradOut
     const std::string why = Plan(a, &plan);
     if (!why.empty()) {
       delete exec;
-      return Error(kStatusInvalid, kApi, "SoC %s cannot run input %s %s: %s", socName,
+      return Error(kStatusInvalid, kApi, "SoC %s cannot run input %s %s: %s", soc.name,
                    ShapeString(a.x.shape).c_str(), normgrad::DtypeName(a.x.dtype), why.c_str());
     }
     AddLaunch(a, plan, exec);

@@ -233,7 +233,7 @@ aclnnStatus CheckOutputsDisjoint(const char* api, const std::vector<NamedTensor>
 CallSoc CurrentCallSoc() {
   const sim::SocProfile& soc = sim::CurrentSoc();
   fe::PlatFormInfos platform(&soc);
-  return CallSoc{SocFeaturesOf(&platform), soc.name};
+  return CallSoc{SocFeaturesOf(&platform), soc.name, soc.family};
 }
 
 aclnnStatus RunExecutor(const char* api, void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,

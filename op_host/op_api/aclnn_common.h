@@ -96,7 +96,8 @@ aclnnStatus CheckOutputsDisjoint(const char* api, const std::vector<NamedTensor>
 // checks and messages.
 struct CallSoc {
   SocFeatures features;
-  const char* name;
+  const char* name;    // the profile: a family ("ascend910b") or a chip ("Ascend910B3")
+  const char* family;  // its family, the name an OpDef's AddConfig lists
 };
 CallSoc CurrentCallSoc();
 // The values of an array argument ({} for nullptr).

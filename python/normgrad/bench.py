@@ -73,7 +73,8 @@ OP_DEFS = {"group_norm_grad": "GroupNormGrad", "layer_norm_grad": "LayerNormGrad
 
 @functools.cache
 def served_socs(op: str) -> tuple[str, ...] | None:
-    """The SoC profiles the operator of case op serves, from its definition (None: not known)."""
+    """The SoC families the operator of case op serves (every chip of them), from its definition
+    (None: not known)."""
     name = OP_DEFS.get(op)
     for definition in _native.op_defs() if name else []:
         if definition.get("name") == name and definition.get("socs"):
@@ -84,11 +85,17 @@ def served_socs(op: str) -> tuple[str, ...] | None:
 def skip_reason(case: Case, profile: dict[str, Any]) -> str | None:
     """Why profile cannot run case at all, known before running it (None when it can)."""
     served = served_socs(case.op)
-    if served is not None and profile["name"] not in served:
-        return f"{OP_DEFS[case.op]} does not serve {profile['name']} (it runs on {', '.join(served)})"
+    if served is not None and profile["family"] not in served:
+        return f"{OP_DEFS[case.op]} does not serve {soc_label(profile)} (it runs on {', '.join(served)})"
     if case.dtype == "bfloat16" and not profile.get("hasBf16", True):
         return f"{profile['name']} has no bfloat16"
     return None
+
+
+def soc_label(profile: dict[str, Any]) -> str:
+    """The profile's name, with its family when it names one chip ("Ascend910ProA (ascend910)")."""
+    name, family = str(profile["name"]), str(profile["family"])
+    return name if name == family else f"{name} ({family})"
 
 
 def roofline_us(min_bytes: int, profile: dict[str, Any]) -> float:
@@ -145,16 +152,17 @@ def run_bench(case: Case, profile: dict[str, Any], seed: int = 0) -> BenchRow:
 
 
 def _reruns(spec: str) -> bool:
-    # The L2 size changes which re-reads hit, decided while the kernel runs; every other constant
-    # only re-prices the counters the run already recorded.
-    return "l2_mb" in spec
+    # The L2 size changes which re-reads hit, decided while the kernel runs, and a core cap changes
+    # the tiling; every other constant only re-prices the counters the run already recorded.
+    return "l2_mb" in spec or "aiv_cores" in spec
 
 
 def run_bench_what_if(case: Case, soc: str, seed: int, specs: Sequence[str]) -> list[BenchRow]:
     """One row per what-if constant set (specs[0] is the base, "" for the SoC's own) for case on
     SoC profile `soc`, in the order of specs. The case runs once under specs[0] and its launch
     reports are modeled again under each later set; a set that changes the L2 size (decided while
-    the kernel runs) runs the case again. Never raises for a failing case."""
+    the kernel runs) or caps the cores (the tiling) runs the case again. Never raises for a failing
+    case."""
     rows: dict[int, BenchRow] = {}
     with _native.what_if(specs[0]):
         base = _run_once(case, _profile(soc), seed)

@@ -35,11 +35,14 @@ def _yes(value: object) -> str:
 
 
 def _soc_table(profiles: Sequence[dict]) -> str:
-    headers = ["name", "cores", "UB KiB", "GHz", "HBM TB/s", "peak TB/s", "DataCopyPad", "bf16", "SyncAll"]
-    rows = [[p["name"], p["aivCores"], int(p["ubBytes"]) // 1024, f"{p['clockGHz']:.2f}",
-             f"{p['hbmSustainedTBs']:.1f}", f"{p['hbmPeakTBs']:.1f}", _yes(p["hasDataCopyPad"]),
-             _yes(p["hasBf16"]), "hard" if p["hasHardSyncAll"] else "soft"] for p in profiles]
-    return table(headers, rows, right=range(1, 6))
+    # A family's row models its default chip (the "chip" column); a chip's row names its family.
+    headers = ["name", "family", "chip", "cores", "UB KiB", "GHz", "L2 MiB", "HBM TB/s", "peak TB/s",
+               "DataCopyPad", "bf16", "SyncAll"]
+    rows = [[p["name"], p["family"], p["socVersion"], p["aivCores"], int(p["ubBytes"]) // 1024,
+             f"{p['clockGHz']:.2f}", int(p["l2Bytes"]) // 2**20, f"{p['hbmSustainedTBs']:.1f}",
+             f"{p['hbmPeakTBs']:.1f}", _yes(p["hasDataCopyPad"]), _yes(p["hasBf16"]),
+             "hard" if p["hasHardSyncAll"] else "soft"] for p in profiles]
+    return table(headers, rows, right=range(3, 9))
 
 
 def _case_summary() -> str:
@@ -79,12 +82,15 @@ def _validate_op(op: str | None, registered: Sequence[cases.Case], command: str)
 
 
 def _validate_socs(names: Sequence[str], command: str) -> list[dict]:
+    """The profiles of names (a family or a chip each); none given: one per family."""
     profiles = {p["name"]: p for p in _native.socs()}
     for name in names:
         if name not in profiles:
             raise UsageError(f"normgrad {command}: --soc {name} is not a SoC profile; "
                              f"expected one of {', '.join(profiles)}")
-    return [profiles[n] for n in names] if names else list(profiles.values())
+    if names:
+        return [profiles[n] for n in names]
+    return [p for p in profiles.values() if p["name"] == p["family"]]
 
 
 def _no_cases(command: str) -> int:
@@ -314,13 +320,15 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--op", help="only this operator (e.g. group_norm_grad)")
     check.add_argument("--dtype", choices=DTYPES, help="only cases of this dtype")
     check.add_argument("--full", action="store_true", help="also the slow cases (default: quick ones)")
-    check.add_argument("--soc", help="SoC profile to run on (default: the current one)")
+    check.add_argument("--soc", help="SoC profile to run on: a family (ascend910b) or a chip (Ascend910B3); "
+                                     "default: the current one")
     check.add_argument("--seed", type=int, default=0, help="input seed (default 0)")
     check.set_defaults(func=cmd_check)
 
     bench = sub.add_parser("bench", help="modeled time, %% of HBM roofline and traffic per case and SoC")
     bench.add_argument("--op", help="only this operator")
-    bench.add_argument("--soc", action="append", help="a SoC profile (repeatable; default: all)")
+    bench.add_argument("--soc", action="append",
+                       help="a SoC profile, family or chip (repeatable; default: every family)")
     bench.add_argument("--csv", type=Path, help="also write the rows to this CSV file")
     bench.add_argument("--plot", type=Path, help="also draw a chart to this file (needs matplotlib)")
     bench.add_argument("--seed", type=int, default=0, help="input seed (default 0)")

@@ -29,7 +29,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-# SoCs whose official kernels the models describe (ops-nn's A2/A3 code paths).
+# SoC families whose official kernels the models describe (ops-nn's A2/A3 code paths).
 MODELED_SOCS = ("ascend910b", "ascend910_93")
 
 
@@ -299,7 +299,7 @@ def estimate(op: str, params: Mapping[str, int], itemsize: int,
              profile: Mapping[str, Any]) -> Estimate | None:
     """The official path's modeled time for case parameters `params` (Case.params) on profile; None
     when no model exists (an operator or SoC the models do not describe)."""
-    if profile["name"] not in MODELED_SOCS or not params:
+    if profile["family"] not in MODELED_SOCS or not params:
         return None
     if op == "group_norm_grad":
         return group_norm(params["n"], params["c"], params["hw"], params["g"], itemsize, profile)

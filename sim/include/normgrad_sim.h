@@ -9,8 +9,9 @@
 extern "C" {
 #endif
 
-// Selects the SoC profile later launches run on, process-wide: "ascend910b", "ascend910_93",
-// "ascend910". Returns 0, or 1 for an unknown name (the current SoC is unchanged).
+// Selects the SoC profile later launches run on, process-wide: a family ("ascend910b",
+// "ascend910_93", "ascend910") or a chip ("Ascend910B3", docs/soc-profiles.md). Returns 0, or 1 for
+// an unknown name (the current SoC is unchanged).
 int normgradSimSetSoc(const char* name);
 // Selects the calling thread's own SoC profile, which wins over the process-wide one for the
 // operators this thread runs; NULL or "" clears it. Returns 0, or 1 for an unknown name.
@@ -19,7 +20,8 @@ int normgradSimSetThreadSoc(const char* name);
 const char* normgradSimGetSoc(void);
 
 // [{"name":..., "aivCores":..., "ubBytes":..., "clockGHz":..., ... every SocProfile field,
-//   "l2Bytes"}], with the what-if constants of normgradSimSetCostOverrides applied.
+//   "l2Bytes", "family", "shortSocVersion", "socVersion"}], with the what-if constants of
+//   normgradSimSetCostOverrides applied.
 const char* normgradSimSocsJson(void);
 
 // What-if cost-model constants: "launch_us=3,sync_us=1" replaces those constants of every SoC

@@ -39,7 +39,9 @@ std::string SocJson(const sim::SocProfile& s) {
                  Field("eventIdsPerEvent", Int(s.eventIdsPerEvent)), Field("hasDataCopyPad", JsonBool(s.hasDataCopyPad)),
                  Field("hasBf16", JsonBool(s.hasBf16)), Field("hasHardSyncAll", JsonBool(s.hasHardSyncAll)),
                  Field("hasBrcb", JsonBool(s.hasBrcb)), Field("hasMulAdd", JsonBool(s.hasMulAdd)),
-                 Field("l2Bytes", Int(s.l2Bytes))});
+                 Field("l2Bytes", Int(s.l2Bytes)), Field("family", JsonString(s.family)),
+                 Field("shortSocVersion", JsonString(s.shortSocVersion)),
+                 Field("socVersion", JsonString(s.socVersion))});
 }
 
 std::string CoreJson(const sim::CoreCounters& c, const sim::CoreTime& t) {

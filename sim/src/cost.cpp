@@ -2,6 +2,7 @@
 #include "ascendc/cost.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -18,7 +19,7 @@ std::map<std::string, double> g_overrides;  // what-if key -> value
 const char* const kKeys[] = {"launch_us",        "sync_us",          "hbm_tbs",         "hbm_peak_tbs",
                              "core_bytes_per_cycle", "dma_issue_cycles", "vec_issue_cycles", "clock_ghz",
                              "l2_mb",            "cpr_elementwise",  "cpr_reduce",      "cpr_transcendental",
-                             "cpr_cast"};
+                             "cpr_cast",         "aiv_cores"};
 
 bool Override(const char* key, double* value) {
   std::lock_guard<std::mutex> lock(g_overrideMutex);
@@ -70,6 +71,10 @@ bool SetCostOverrides(const std::string& spec, std::string* error) {
       *error = "what-if '" + item + "': " + key + " must be greater than 0";
       return false;
     }
+    if (key == "aiv_cores" && (v < 1 || v > 1e6 || v != std::floor(v))) {
+      *error = "what-if '" + item + "': aiv_cores must be a whole number of cores, at least 1";
+      return false;
+    }
     parsed[key] = v;
   }
   std::lock_guard<std::mutex> lock(g_overrideMutex);
@@ -89,6 +94,9 @@ SocProfile EffectiveSoc(const SocProfile& soc) {
   Override("clock_ghz", &s.clockGHz);
   double l2Mb = 0;
   if (Override("l2_mb", &l2Mb)) s.l2Bytes = static_cast<uint64_t>(l2Mb * 1024 * 1024);
+  // A cap, not a replacement: a chip with fewer cores keeps its own count.
+  double cores = 0;
+  if (Override("aiv_cores", &cores)) s.aivCores = std::min(s.aivCores, static_cast<int>(cores));
   return s;
 }
 

@@ -82,7 +82,7 @@ void CheckWorkspace(const char* api, const int32_t* gm, uint64_t gmElems, uint64
 
 // WaitPreBlock/NotifyNextBlock exist on Atlas A2 only (not A3, not the training series).
 void CheckChainSoc(const char* api, const CoreContext& c) {
-  if (std::strcmp(c.soc->name, "ascend910b") != 0) Fail(api, "does not exist on %s (Atlas A2 only)", c.soc->name);
+  if (std::strcmp(c.soc->family, "ascend910b") != 0) Fail(api, "does not exist on %s (Atlas A2 only)", c.soc->name);
 }
 
 int32_t* RoundCounter(uint32_t ubAddr, int blockNum) {

@@ -319,10 +319,11 @@ LaunchReport LaunchOn(const SocProfile& soc, const std::string& kernel, int bloc
   if (InKernel()) {
     report.ok = false;
     report.error = "Launch: " + kernel + " launched from inside a kernel";
-  } else if (blockDim < 1 || blockDim > soc.aivCores) {
+  } else if (const int cores = EffectiveSoc(soc).aivCores; blockDim < 1 || blockDim > cores) {
+    // The what-if aiv_cores caps the cores as it caps what the tiling saw (PlatformAscendC).
     report.ok = false;
     report.error = "Launch: " + kernel + ": blockDim " + std::to_string(blockDim) + " is outside [1, " +
-                   std::to_string(soc.aivCores) + "] vector cores on " + soc.name;
+                   std::to_string(cores) + "] vector cores on " + soc.name;
   }
   if (!report.ok) {
     AppendToLog(report);

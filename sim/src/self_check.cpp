@@ -186,7 +186,8 @@ namespace normgrad_sim {
 
 int RunSelfCheck(std::string* message) {
   const sim::SocProfile& soc = sim::CurrentSoc();
-  const int blockDim = kBlockDim < soc.aivCores ? kBlockDim : soc.aivCores;
+  const int cores = sim::EffectiveSoc(soc).aivCores;  // the what-if aiv_cores may cap them
+  const int blockDim = kBlockDim < cores ? kBlockDim : cores;
   // 1003 elements per core leave an unaligned tail (235 elements) that needs DataCopyPad.
   SelfCheckTiling tiling{soc.hasDataCopyPad ? 1003u : 1024u, soc.hasDataCopyPad ? 1u : 0u,
                          soc.hasHardSyncAll ? 1u : 0u};

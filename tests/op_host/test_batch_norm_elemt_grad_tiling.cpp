@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "batch_norm_elemt_grad_tiling.h"
+#include "chips_under_test.h"
 
 namespace normgrad {
 namespace {
@@ -189,19 +190,25 @@ TEST(BatchNormElemtGradTiling, CopiesDtypesAndShape) {
   EXPECT_EQ(t.n * t.c * t.hw, 105);
 }
 
-// Invariants over random shapes, dtypes and chips.
+// Invariants over random shapes and dtypes, on every A2/A3 chip of every core count (the operator
+// serves no other; chips_under_test.h).
 TEST(BatchNormElemtGradTiling, InvariantsOverRandomShapes) {
   std::mt19937 rng(20240605);
   const uint32_t dtypes[] = {kDtypeFloat32, kDtypeFloat16, kDtypeBfloat16};
-  const SocFeatures socs[] = {kA2, MakeSocFeatures(40, 192 * 1024, false), MakeSocFeatures(48, 192 * 1024, false)};
+  std::vector<normgrad_test::ChipUnderTest> socs;
+  for (const normgrad_test::ChipUnderTest& chip : normgrad_test::ChipsOfEveryCoreCount()) {
+    if (chip.soc.hasDataCopyPad && chip.soc.hasBf16) socs.push_back(chip);
+  }
+  ASSERT_EQ(socs.size(), 4u);  // 48, 40, 1 and 7 cores
   for (int i = 0; i < 200; ++i) {
     auto pick = [&](int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(rng); };
     const int64_t hwChoices[] = {1, 2, 3, 7, 9, 49, 196, 511, 512, 784, 3136, pick(1, 5000)};
     BatchNormElemtGradProblem p = Problem(pick(1, 24), pick(1, 200), hwChoices[pick(0, 11)], dtypes[pick(0, 2)]);
     if (i % 5 == 0) p.dxDtype = dtypes[pick(0, 2)];
-    const SocFeatures& soc = socs[i % 3];
+    const SocFeatures& soc = socs[i % socs.size()].soc;
     BatchNormElemtGradTiling t = Tile(p, soc);
-    SCOPED_TRACE(testing::Message() << "n=" << p.n << " c=" << p.c << " hw=" << p.hw << " mode=" << t.mode);
+    SCOPED_TRACE(testing::Message() << socs[i % socs.size()].label << ": n=" << p.n << " c=" << p.c << " hw=" << p.hw
+                                    << " mode=" << t.mode);
     ASSERT_GE(t.blockDim, 1u);
     ASSERT_LE(t.blockDim, soc.vectorCores);
     EXPECT_LE(BatchNormElemtGradUbBytes(t), soc.ubBytes - 8 * 1024u);

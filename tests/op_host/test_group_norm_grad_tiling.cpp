@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "chips_under_test.h"
 #include "group_norm_grad_tiling.h"
 
 namespace {
@@ -584,12 +585,26 @@ void CheckCoverage(const GroupNormGradTiling& t) {
   }
 }
 
+// On every chip of every core count (chips_under_test.h), and on kTraining (the training series'
+// sizes with A2's features, no real chip). The family defaults and kTraining get every dtype with
+// and without dx; the other core counts fp32 and fp16 with dx (the splits are what differs), to
+// keep the test's time down.
 TEST(GroupNormGradTiling, InvariantsOverManyShapes) {
-  for (SocFeatures soc : {kA2, kTraining, kAscend910}) {
+  std::vector<normgrad_test::ChipUnderTest> chips = normgrad_test::ChipsOfEveryCoreCount();
+  chips.push_back({"32 cores of 256 KiB with A2's features", kTraining, false, true});
+  for (const normgrad_test::ChipUnderTest& chip : chips) {
+    SCOPED_TRACE(chip.label);
+    const SocFeatures& soc = chip.soc;
     const uint32_t budget = soc.ubBytes - normgrad::kGngUbReserveBytes;
+    std::vector<KernelDtype> dtypes = {kDtypeFloat32, kDtypeFloat16};
+    std::vector<bool> dxMasks = {true};
+    if (chip.familyDefault) {
+      dtypes.push_back(kDtypeBfloat16);
+      dxMasks.push_back(false);
+    }
     for (const Shape& s : ManyShapes()) {
-      for (KernelDtype dt : {kDtypeFloat32, kDtypeFloat16, kDtypeBfloat16}) {
-        for (bool needDx : {true, false}) {
+      for (KernelDtype dt : dtypes) {
+        for (bool needDx : dxMasks) {
           SCOPED_TRACE(testing::Message() << s.n << "x" << s.c << "x" << s.hw << " g=" << s.g << " dtype=" << dt
                                           << " needDx=" << needDx << " ub=" << soc.ubBytes
                                           << " pad=" << soc.hasDataCopyPad);

@@ -18,7 +18,7 @@ import pytest
 
 import normgrad
 from normgrad import _native, cases, cli, plot
-from normgrad.bench import BenchRow, ceiling_pct, run_bench
+from normgrad.bench import BenchRow, ceiling_pct, run_bench, run_bench_what_if, skip_reason
 from normgrad.cases import batch_norm_elemt_grad
 from normgrad.cases.base import Case, Tolerance
 from normgrad.check import case_rng, run_case
@@ -97,6 +97,10 @@ def test_info_shows_version_library_profiles_and_self_check(capsys):
     assert f"library: {_native.library_path()}" in out
     for name in ("ascend910b", "ascend910_93", "ascend910"):
         assert f"\n{name} " in out
+    # Each chip with its family and its own figures (docs/soc-profiles.md).
+    assert re.search(r"\nascend910b +ascend910b +Ascend910B1 +48 +192 +1\.85 +192 ", out)
+    assert re.search(r"\nAscend910B4 +ascend910b +Ascend910B4 +40 +192 +1\.50 +96 ", out)
+    assert re.search(r"\nAscend910B +ascend910 +Ascend910B +30 +256 +0\.90 +32 ", out)
     assert "self-check: passed" in out
 
 
@@ -156,6 +160,11 @@ def test_check_on_another_soc_restores_the_current_one(fake_op, capsys):
     assert cli.main(["check", "--dtype", "float32", "--soc", other]) == 0
     assert f"on {other}" in capsys.readouterr().out
     assert _native.get_soc() == before
+
+
+def test_check_runs_on_a_chip_by_name(fake_op, capsys):
+    assert cli.main(["check", "--dtype", "float32", "--soc", "Ascend910ProB"]) == 0
+    assert "cases on Ascend910ProB" in capsys.readouterr().out
 
 
 def test_check_skips_bfloat16_cases_on_a_soc_without_bfloat16(fake_op, capsys):
@@ -273,10 +282,34 @@ def test_bench_refuses_a_launch_report_from_another_soc(fake_op, monkeypatch, tm
     assert row["note"] == "the call launched no kernel (the launch report is from ascend910_93)"
 
 
-def test_bench_defaults_to_every_profile(fake_op, tmp_path):
+def test_bench_defaults_to_every_family(fake_op, tmp_path):
     path = tmp_path / "bench.csv"
     cli.main(["bench", "--csv", str(path)])
     assert {soc for _, _, soc in _bench_rows(path)} == {"ascend910b", "ascend910_93", "ascend910"}
+
+
+def test_bench_runs_a_chip_by_name(fake_op, tmp_path):
+    path = tmp_path / "bench.csv"
+    cli.main(["bench", "--soc", "Ascend910B3", "--csv", str(path)])
+    assert {soc for _, _, soc in _bench_rows(path)} == {"Ascend910B3"}
+
+
+def test_an_operator_serves_every_chip_of_the_families_it_lists():
+    case = next(c for c in batch_norm_elemt_grad.bench_cases() if c.dtype == "float32")
+    assert skip_reason(case, _profile("Ascend910B3")) is None
+    assert skip_reason(case, _profile("Ascend910_9362")) is None
+    assert skip_reason(case, _profile("Ascend910ProA")) == \
+        "BatchNormElemtGrad does not serve Ascend910ProA (ascend910) (it runs on ascend910b, ascend910_93)"
+
+
+def test_bench_what_if_core_cap_runs_the_case_again_on_fewer_cores():
+    case = next(c for c in batch_norm_elemt_grad.bench_cases()
+                if c.name == "resnet-50 stage 1 N=4" and c.dtype == "float32")
+    base, capped = run_bench_what_if(case, "ascend910b", 0, ["", "aiv_cores=7"])
+    assert base.block_dim == "48" and capped.block_dim == "7"
+    # 7 cores' GM ports (7 x 59 GB/s) stream less than a third of the 1.5 TB/s the 48 cores reach.
+    assert capped.modeled_us > 2 * base.modeled_us
+    assert _native.socs()[0]["aivCores"] == 48  # the cap is lifted after the run
 
 
 def test_bench_unknown_soc_is_a_usage_error(fake_op, capsys):

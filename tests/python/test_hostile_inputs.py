@@ -202,6 +202,15 @@ def test_batch_norm_elemt_on_ascend910_says_the_soc_is_not_served():
     assert "SoC ascend910 is not served" in info.value.message and "DataCopyPad" in info.value.message
 
 
+def test_batch_norm_elemt_serves_every_chip_of_a_served_family_and_no_chip_of_another():
+    with normgrad.soc("Ascend910_9362"):  # an A3 chip of 40 cores
+        dx = normgrad.batch_norm_elemt_backward(*_batch_norm_args(np.array([32], np.int32)))
+    assert dx.shape == (4, 3, 8)
+    with normgrad.soc("Ascend910ProA"), pytest.raises(AclnnError) as info:
+        normgrad.batch_norm_elemt_backward(*_batch_norm_args(np.array([32], np.int32)))
+    assert "SoC Ascend910ProA (ascend910) is not served" in info.value.message
+
+
 @pytest.mark.parametrize(("counter", "why"), [
     (np.array([5, -3], np.int32), "counter[1] is -3; counts must be finite and >= 0"),
     (np.array([np.nan], np.float32), "counter[0] is nan"),

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from normgrad import _native
-from normgrad.errors import AclError, AclnnError, LibraryNotFoundError
+from normgrad.errors import AclError, AclnnError, LibraryNotFoundError, SocError
 
 DTYPES = [np.float32, np.float16, ml_dtypes.bfloat16, np.int32, np.int64, np.bool_]
 ACL_CODES = {np.float32: 0, np.float16: 1, np.int32: 3, np.int64: 9, np.bool_: 12, ml_dtypes.bfloat16: 27}
@@ -294,11 +294,26 @@ def test_soc_context_switches_and_restores():
     assert _native.get_soc() == before
 
 
-def test_socs_describe_the_three_chips():
+def test_socs_describe_the_three_families_and_their_chips():
     profiles = {p["name"]: p for p in _native.socs()}
-    assert set(profiles) == {"ascend910b", "ascend910_93", "ascend910"}
+    families = [p["name"] for p in _native.socs() if p["name"] == p["family"]]
+    assert families == ["ascend910b", "ascend910_93", "ascend910"]
     assert profiles["ascend910b"]["aivCores"] == 48 and profiles["ascend910"]["aivCores"] == 32
     assert profiles["ascend910"]["hasBf16"] is False
+    # A family is its default chip under the family's name (docs/soc-profiles.md).
+    for name in families:
+        chip = profiles[profiles[name]["socVersion"]]
+        assert {k: v for k, v in chip.items() if k != "name"} == \
+            {k: v for k, v in profiles[name].items() if k != "name"}
+    assert profiles["Ascend910B3"]["family"] == "ascend910b" and profiles["Ascend910B3"]["aivCores"] == 40
+    assert profiles["Ascend910B"]["family"] == "ascend910"  # CANN's training-series chip of that name
+
+
+def test_a_chip_is_chosen_by_name_like_a_family():
+    with _native.soc("Ascend910B4"):
+        assert _native.get_soc() == "Ascend910B4"
+    with pytest.raises(SocError, match="Ascend910B3"):  # the message lists the chips
+        _native.set_soc("ascend910b3")
 
 
 def test_self_check_passes():

@@ -12,8 +12,8 @@ from normgrad import official_model as om
 
 # A2: 48 cores, 192 KiB UB, 1.5 TB/s sustained (1.5e6 bytes/us), 32 B/cycle at 1.85 GHz (59 200
 # bytes/us per core), 5 us launch, 2 us SyncAll, 192 MB L2.
-A2 = {"name": "ascend910b", "aivCores": 48, "ubBytes": 196608, "hbmSustainedTBs": 1.5, "clockGHz": 1.85,
-      "coreDmaBytesPerCycle": 32, "launchUs": 5.0, "syncAllUs": 2.0, "l2Bytes": 192 * 2**20}
+A2 = {"name": "ascend910b", "family": "ascend910b", "aivCores": 48, "ubBytes": 196608, "hbmSustainedTBs": 1.5,
+      "clockGHz": 1.85, "coreDmaBytesPerCycle": 32, "launchUs": 5.0, "syncAllUs": 2.0, "l2Bytes": 192 * 2**20}
 HBM, PORT = 1.5e6, 59_200.0
 
 
@@ -115,6 +115,6 @@ def test_batch_norm_elemt_composition_launch_by_launch():
 
 
 def test_no_model_for_the_training_series():
-    profile = dict(A2, name="ascend910")
+    profile = dict(A2, name="Ascend910ProA", family="ascend910")  # any chip of the family
     assert om.estimate("group_norm_grad", {"n": 2, "c": 64, "hw": 8192, "g": 32}, 4, profile) is None
     assert om.estimate("layer_norm_grad", {"rows": 96, "cols": 1024}, 4, A2) is not None

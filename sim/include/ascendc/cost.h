@@ -52,8 +52,10 @@ double CyclesPerRepeat(OpClass cls);
 // cost model, for the L2 model of later launches and in normgradSimSocsJson, until the next call
 // ("" restores the profiles). Keys: launch_us, sync_us, hbm_tbs (sustained), hbm_peak_tbs,
 // core_bytes_per_cycle, dma_issue_cycles, vec_issue_cycles, clock_ghz, l2_mb, cpr_elementwise,
-// cpr_reduce, cpr_transcendental, cpr_cast. Returns false (changing nothing) with *error naming
-// the bad key or value.
+// cpr_reduce, cpr_transcendental, cpr_cast; and aiv_cores, a cap on the vector cores (1 or more):
+// tilings plan for (PlatformAscendC) and launches may use at most that many, which runs a kernel on
+// core counts no chip has (the odd counts the tests use for remainders). Returns false (changing
+// nothing) with *error naming the bad key or value.
 bool SetCostOverrides(const std::string& spec, std::string* error);
 // The profile with the current what-if constants applied.
 SocProfile EffectiveSoc(const SocProfile& soc);

@@ -1,0 +1,108 @@
+"""Every operator against its float64 golden on every vector-core count a chip of each family has
+(the chips of docs/soc-profiles.md, run by name) and on 1 and 7 cores (the what-if cap aiv_cores,
+docs/sim.md), whose remainders no real count produces. The 48-core runs are the family defaults the
+other test modules use; what this file adds is the tilings' and kernels' other splits.
+
+The checkers and their per-dtype tolerances are the operators' own test modules' (justified there);
+the shapes are one per kernel path, small enough that each run takes well under a second.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+
+import ml_dtypes
+import numpy as np
+import pytest
+import test_batch_norm_elemt_grad as bn
+import test_group_norm_grad as gn
+import test_layer_norm_grad as ln
+
+import normgrad
+from normgrad import _native
+
+F32, F16, BF16 = np.dtype(np.float32), np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16)
+
+# The vector-core counts of the chips of each family (docs/soc-profiles.md); the first test checks
+# this list against the profiles, so a chip with a new count fails it until the count is added.
+REAL_COUNTS = {"ascend910b": (48, 40), "ascend910_93": (48, 40), "ascend910": (32, 30)}
+ODD_COUNTS = (1, 7)
+CONFIGS = [(family, cores, False) for family, counts in REAL_COUNTS.items() for cores in counts] + \
+          [(family, cores, True) for family in REAL_COUNTS for cores in ODD_COUNTS]
+IDS = [f"{family}-{'capped-' if capped else ''}{cores}" for family, cores, capped in CONFIGS]
+
+
+def test_real_counts_are_every_count_a_chip_has():
+    counts: dict[str, set[int]] = {}
+    for p in _native.socs():
+        counts.setdefault(p["family"], set()).add(int(p["aivCores"]))
+    assert counts == {family: set(c) for family, c in REAL_COUNTS.items()}
+
+
+@contextlib.contextmanager
+def on_cores(family: str, cores: int, capped: bool) -> Iterator[None]:
+    """Runs the block on a chip of `family` with `cores` vector cores: the first chip listed with that
+    count, or (capped) the family's default chip under the what-if cap."""
+    if capped:
+        with normgrad.soc(family), _native.what_if(f"aiv_cores={cores}"):
+            yield
+        return
+    name = next(p["name"] for p in _native.socs() if p["family"] == family and p["aivCores"] == cores)
+    with normgrad.soc(name):
+        yield
+
+
+def dtypes_of(family: str) -> tuple[np.dtype, ...]:
+    return (F32, F16) if family == "ascend910" else (F32, F16, BF16)
+
+
+def widest_launch() -> int:
+    return max(int(launch["blockDim"]) for launch in _native.last_run())
+
+
+# (n, c, hw, g): one per GroupNorm kernel path on 48 cores; on fewer cores the tiling may pick
+# another, which is the point.
+GN_SHAPES = [(5, 33, 1023, 11), (3, 96, 196, 6), (2, 6, 40000, 3), (8, 96, 256, 8), (30, 96, 1, 12),
+             (1, 16, 3000, 2), (2, 64, 1024, 32)]
+# (shape, normalized dims): rows over batches, rows split over cores, odd rows split, rows under one
+# block, short rows, and many rows that fill every core. Rows fit one core's UB even where there is
+# no two-pass mode (the training series at 1 core).
+LN_SHAPES = [((48 * 3 + 5, 96), 1), ((7, 4096), 1), ((3, 9999), 1), ((50, 7), 1), ((197, 64), 1),
+             ((3000, 129), 1)]
+BN_SHAPES = [(4, 96, 7, 7), (3, 4, 3000), (4, 300, 7, 7), (20, 128), (2, 5, 600)]
+
+
+@pytest.mark.parametrize("family,cores,capped", CONFIGS, ids=IDS)
+def test_group_norm_grad_on_every_core_count(family, cores, capped):
+    widest = 0
+    with on_cores(family, cores, capped):
+        for i, shape in enumerate(GN_SHAPES):
+            for dtype in dtypes_of(family):
+                gn.run_and_check(*shape, dtype, seed=i)
+                widest = max(widest, widest_launch())
+    assert widest == cores  # some shape filled every core: the count was exercised
+
+
+@pytest.mark.parametrize("family,cores,capped", CONFIGS, ids=IDS)
+def test_layer_norm_grad_on_every_core_count(family, cores, capped):
+    widest = 0
+    with on_cores(family, cores, capped):
+        for i, (shape, nd) in enumerate(LN_SHAPES):
+            for dtype in dtypes_of(family):
+                ln.run_and_check(*ln.make_inputs(np.random.default_rng(i), shape, nd, dtype))
+                widest = max(widest, widest_launch())
+    assert widest == cores
+
+
+@pytest.mark.parametrize("family,cores,capped",
+                         [c for c in CONFIGS if c[0] != "ascend910"],  # BatchNorm-elemt serves A2/A3 only
+                         ids=[i for c, i in zip(CONFIGS, IDS, strict=True) if c[0] != "ascend910"])
+def test_batch_norm_elemt_grad_on_every_core_count(family, cores, capped):
+    widest = 0
+    with on_cores(family, cores, capped):
+        for i, shape in enumerate(BN_SHAPES):
+            for dtype in dtypes_of(family):
+                bn.check(bn.make_inputs(shape, dtype, seed=i))
+                widest = max(widest, widest_launch())
+    assert widest == cores
