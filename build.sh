@@ -78,11 +78,13 @@ if ! "$py" -m pip --version >/dev/null 2>&1; then
     { echo "build.sh: $parent has no pip to install the test dependencies with; install pip for it" >&2; exit 1; }
 fi
 pip_install() {  # pip install "$@" into build/venv, first naming what it adds (nothing: no install)
-  "$py" -m pip install --dry-run -q --root-user-action=ignore --report "$venv/pip-report.json" "$@" >/dev/null
-  local adds
-  adds=$("$py" -c 'import json, sys
+  local adds="what is missing of: $*"  # pip older than 22.2 has no --report; a failing resolve shows below
+  if "$py" -m pip install --dry-run -q --root-user-action=ignore --report "$venv/pip-report.json" "$@" \
+       >/dev/null 2>&1; then
+    adds=$("$py" -c 'import json, sys
 print(", ".join("%s %s" % (i["metadata"]["name"], i["metadata"]["version"])
                 for i in json.load(open(sys.argv[1]))["install"]))' "$venv/pip-report.json")
+  fi
   if [ -n "$adds" ]; then
     echo "build.sh: pip installs into $venv (not the system): $adds" >&2
     "$py" -m pip install -q --root-user-action=ignore "$@"
