@@ -64,11 +64,12 @@ fi
 # CI pins versions with pip's PIP_CONSTRAINT (.ci/constraints.txt).
 venv=build/venv
 parent=$(python3 -c 'import sys; print(sys.executable)')
+case "$parent" in "$PWD/$venv/"*) parent=$(cat "$venv/parent") ;; esac  # run with build/venv activated
 if [ ! -x "$venv/bin/python" ] || [ "$(cat "$venv/parent" 2>/dev/null)" != "$parent" ]; then
   echo "build.sh: creating $venv, the tests' environment, over the packages of $parent" >&2
   rm -rf "$venv"
   python3 -m venv --system-site-packages --without-pip "$venv"
-  python3 -c 'import site, sys; print("".join(f"import site; site.addsitedir({d!r})\n" for d in site.getsitepackages()))' \
+  python3 -c 'import site; print("".join(f"import site; site.addsitedir({d!r})\n" for d in site.getsitepackages()))' \
     >"$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_path("purelib"))')/normgrad_parent_site.pth"
   echo "$parent" >"$venv/parent"
 fi
@@ -102,7 +103,8 @@ export PATH="$PWD/$venv/bin:$PATH"  # python3 is build/venv's from here on, and 
 if [ "$mode" = installed ]; then
   # The Python tests against the package as `pip install '.[every extra]'` installs it: no PYTHONPATH,
   # no NORMGRAD_LIBRARY (the library inside the package), sources found as an installed user has them.
-  extras=$("$py" -c 'import tomllib; print(",".join(tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]))')
+  extras=$("$py" -c 'import tomllib
+print(",".join(tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]))')
   echo "build.sh: pip installs this checkout into $venv: pip install '.[$extras]'" >&2
   "$py" -m pip install -q --root-user-action=ignore ".[$extras]"
   unset PYTHONPATH NORMGRAD_LIBRARY
