@@ -3,8 +3,14 @@
 #   ./build.sh                      simulator build (g++), C++ tests, examples and the Python tests
 #   ./build.sh --sanitize           the same C++ tests under AddressSanitizer + UBSan, then the aclnn
 #                                   fuzzer under them for NORMGRAD_FUZZ_SECONDS (default 120) s, seed 13
+#   ./build.sh --installed          pip installs this checkout with every extra into build/venv and runs
+#                                   the Python tests against that installed package
 #   ./build.sh --npu --soc <soc>    the CANN custom operator package for a real NPU (needs ASCEND_HOME_PATH;
 #        [--install | --install-path <dir>] also installs it; docs/npu.md)
+# What it installs (README, "What ./build.sh installs"): Python packages only into build/venv, a virtual
+# environment of its own that sees python3's packages and adds those missing or outside pyproject.toml's
+# ranges (named before); GoogleTest, when missing, as Debian's libgtest-dev with apt-get, said before;
+# NORMGRAD_NO_SYSTEM_INSTALL=1 refuses that and stops with the command to run instead.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -15,10 +21,11 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --npu) mode=npu ;;
     --sanitize) mode=sanitize ;;
+    --installed) mode=installed ;;
     --soc) soc="$2"; shift ;;
     --install) npu_args+=(--install) ;;
     --install-path) npu_args+=(--install-path "$2"); shift ;;
-    -h|--help) sed -n '2,7p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
     *) echo "build.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
   shift
@@ -30,21 +37,81 @@ if [ "$mode" = npu ]; then
   exec npu/build_package.sh --soc "$soc" ${npu_args[@]+"${npu_args[@]}"}
 fi
 
-# GoogleTest for the C++ tests: Debian's package, installed when missing and we may.
-if [ ! -f /usr/include/gtest/gtest.h ]; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    echo "build.sh: GoogleTest is missing; installing the system package libgtest-dev with apt-get" >&2
-    (apt-get install -y -qq libgtest-dev >/dev/null 2>&1) || (apt-get update -qq && apt-get install -y -qq libgtest-dev >/dev/null)
-  else
-    echo "build.sh: GoogleTest is missing; install libgtest-dev" >&2
+# GoogleTest for the C++ tests: Debian's package, the one change build.sh makes to the system, said
+# before it is made and refused with NORMGRAD_NO_SYSTEM_INSTALL=1 (or 'n' at the prompt on a terminal).
+have_gtest() { echo '#include <gtest/gtest.h>' | ${CXX:-c++} -x c++ -E - >/dev/null 2>&1; }
+if [ "$mode" != installed ] && ! have_gtest; then
+  fix="install GoogleTest (Debian/Ubuntu: apt-get install libgtest-dev), then run ./build.sh again"
+  if [ "${NORMGRAD_NO_SYSTEM_INSTALL:-0}" = 1 ]; then
+    echo "build.sh: GoogleTest is missing and NORMGRAD_NO_SYSTEM_INSTALL=1 forbids installing it: $fix" >&2
+    exit 1
+  elif [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
+    echo "build.sh: GoogleTest is missing: $fix" >&2
     exit 1
   fi
+  echo "build.sh: GoogleTest is missing; installing the system package libgtest-dev with apt-get" \
+       "(NORMGRAD_NO_SYSTEM_INSTALL=1 refuses this)" >&2
+  if [ -t 0 ]; then
+    read -r -p "build.sh: install libgtest-dev now? [Y/n] " answer
+    case "$answer" in [nN]*) echo "build.sh: not installed: $fix" >&2; exit 1 ;; esac
+  fi
+  (apt-get install -y -qq libgtest-dev >/dev/null 2>&1) || (apt-get update -qq && apt-get install -y -qq libgtest-dev >/dev/null)
 fi
 
-# cmake and ninja: the system's, or PyPI's.
-if ! command -v cmake >/dev/null || ! command -v ninja >/dev/null; then
-  echo "build.sh: cmake or ninja is missing; installing both from PyPI with pip" >&2
-  python3 -m pip install -q --root-user-action=ignore cmake ninja
+# The tests' Python: build/venv, which sees the packages of the python3 that runs build.sh (its
+# site-packages, also when python3 is itself a virtual environment) and receives only what they lack
+# or what lies outside pyproject.toml's ranges: the user's torch is used when it fits, never replaced.
+# CI pins versions with pip's PIP_CONSTRAINT (.ci/constraints.txt).
+venv=build/venv
+parent=$(python3 -c 'import sys; print(sys.executable)')
+case "$parent" in "$PWD/$venv/"*) parent=$(cat "$venv/parent") ;; esac  # run with build/venv activated
+if [ ! -x "$venv/bin/python" ] || [ "$(cat "$venv/parent" 2>/dev/null)" != "$parent" ]; then
+  echo "build.sh: creating $venv, the tests' environment, over the packages of $parent" >&2
+  rm -rf "$venv"
+  python3 -m venv --system-site-packages --without-pip "$venv"
+  python3 -c 'import site; print("".join(f"import site; site.addsitedir({d!r})\n" for d in site.getsitepackages()))' \
+    >"$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_path("purelib"))')/normgrad_parent_site.pth"
+  echo "$parent" >"$venv/parent"
+fi
+py=$PWD/$venv/bin/python
+if ! "$py" -m pip --version >/dev/null 2>&1; then
+  "$py" -m ensurepip --default-pip >/dev/null 2>&1 ||
+    { echo "build.sh: $parent has no pip to install the test dependencies with; install pip for it" >&2; exit 1; }
+fi
+pip_install() {  # pip install "$@" into build/venv, first naming what it adds (nothing: no install)
+  local adds="what is missing of: $*"  # pip older than 22.2 has no --report; a failing resolve shows below
+  if "$py" -m pip install --dry-run -q --root-user-action=ignore --report "$venv/pip-report.json" "$@" \
+       >/dev/null 2>&1; then
+    adds=$("$py" -c 'import json, sys
+print(", ".join("%s %s" % (i["metadata"]["name"], i["metadata"]["version"])
+                for i in json.load(open(sys.argv[1]))["install"]))' "$venv/pip-report.json")
+  fi
+  if [ -n "$adds" ]; then
+    echo "build.sh: pip installs into $venv (not the system): $adds" >&2
+    "$py" -m pip install -q --root-user-action=ignore "$@"
+  fi
+}
+# The package's dependencies and every extra's, as pyproject.toml states them.
+mapfile -t requirements < <("$py" -c 'import tomllib
+project = tomllib.load(open("pyproject.toml", "rb"))["project"]
+print("\n".join(project["dependencies"] + [r for e in project["optional-dependencies"].values() for r in e]))')
+missing_tools=()
+for tool in cmake ninja; do command -v "$tool" >/dev/null || missing_tools+=("$tool"); done
+pip_install "${requirements[@]}" ${missing_tools[@]+"${missing_tools[@]}"}
+export PATH="$PWD/$venv/bin:$PATH"  # python3 is build/venv's from here on, and cmake/ninja if added there
+
+if [ "$mode" = installed ]; then
+  # The Python tests against the package as `pip install '.[every extra]'` installs it: no PYTHONPATH,
+  # no NORMGRAD_LIBRARY (the library inside the package), sources found as an installed user has them.
+  extras=$("$py" -c 'import tomllib
+print(",".join(tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]))')
+  echo "build.sh: pip installs this checkout into $venv: pip install '.[$extras]'" >&2
+  "$py" -m pip install -q --root-user-action=ignore ".[$extras]"
+  unset PYTHONPATH NORMGRAD_LIBRARY
+  installed=$("$py" -c 'import normgrad; print(normgrad.__file__)')
+  case "$installed" in "$PWD/$venv/"*) ;; *) echo "build.sh: normgrad imports from $installed, not $venv" >&2; exit 1 ;; esac
+  echo "build.sh: testing the installed package $installed" >&2
+  exec "$py" -m pytest -q tests/python
 fi
 
 build_dir=build/$mode
@@ -66,9 +133,6 @@ cmake -S . -B "$build_dir" -G Ninja "${flags[@]}" >/dev/null
 cmake --build "$build_dir" -j "$jobs"
 (cd "$build_dir" && ctest --output-on-failure -j "$jobs")
 
-# Test dependencies (a no-op when present; torch is pinned to the CPU build on the machine's disk).
-echo "build.sh: pip installs what is missing of the Python test dependencies (tests/requirements.txt)" >&2
-python3 -m pip install -q --root-user-action=ignore --disable-pip-version-check -r tests/requirements.txt
 export NORMGRAD_LIBRARY="$PWD/$build_dir/libnormgrad.so" PYTHONPATH="$PWD/python${PYTHONPATH:+:$PYTHONPATH}"
 
 if [ "$mode" = sim ]; then

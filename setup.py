@@ -158,7 +158,7 @@ def npu_extension() -> dict:
                            "missing; source CANN's set_env.sh before building the NPU extension")
     flags = build.extension_flags(ROOT, Path(torch_npu.__file__).parent / "include", torch.__version__,
                                   torch._C._GLIBCXX_USE_CXX11_ABI, Path(cann) / "include")
-    ext = NpuExtension(build.EXTENSION_NAME, [str(s.relative_to(ROOT)) for s in build.SOURCES],
+    ext = NpuExtension(build.EXTENSION_NAME, [str(s) for s in build.SOURCES],
                        extra_compile_args=flags)
     return {"ext_modules": [ext], "cmdclass": {"build_ext": BuildExtension.with_options(use_ninja=False)}}
 

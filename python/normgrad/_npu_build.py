@@ -3,6 +3,11 @@
 Used by setup.py (the real build, where torch_npu is importable) and by
 tests/python/test_npu_extension.py (a syntax check against the headers of an unpacked torch_npu
 wheel). Plain Python with no import of torch or torch_npu, so setup.py can load it by path.
+
+The extension is built from a source tree (`pip install --no-build-isolation .` runs setup.py there),
+never from an installed package, which ships neither csrc/ nor the op_host/ headers it also needs;
+so every path here is relative to the repository root the caller passes, not to this file, which
+is an installed copy when the tests run against the installed package.
 """
 
 from __future__ import annotations
@@ -11,8 +16,8 @@ import re
 from pathlib import Path
 
 EXTENSION_NAME = "normgrad._npu_ops"
-CSRC = Path(__file__).resolve().parent / "csrc"
-SOURCES = [CSRC / "npu_ops.cpp"]
+CSRC = Path("python") / "normgrad" / "csrc"  # in the repository
+SOURCES = [CSRC / "npu_ops.cpp"]  # relative to the repository root, as setuptools wants them
 
 
 def op_plugin_dir(torch_npu_include: Path) -> Path:
@@ -49,7 +54,7 @@ def extension_flags(repo: Path, torch_npu_include: Path, torch_version: str, cxx
     return [
         f"-DCURRENT_VERSION={current_version(torch_npu_include, torch_version)}",
         f"-D_GLIBCXX_USE_CXX11_ABI={int(cxx11_abi)}",
-        f"-I{CSRC}",
+        f"-I{repo / CSRC}",
         f"-I{repo / 'op_host' / 'op_api'}",  # our aclnnop/aclnn_*.h before CANN's of the same names
         f"-I{op_plugin_dir(torch_npu_include)}",
         f"-I{torch_npu_include / 'third_party' / 'acl' / 'inc'}",

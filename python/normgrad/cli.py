@@ -22,6 +22,7 @@ from normgrad.progress import Progress
 from normgrad.report import fixed, sci, table
 
 DTYPES = ("float32", "float16", "bfloat16")
+OP_HELP = f"only this operator's cases: {', '.join(cases.OPERATOR_MODULES)}"  # a case module per operator
 RULE = ("rule: an element passes when |got - want| <= atol + rtol * |want| (want: the float64 golden); "
         "'worst' is the largest |got - want| / (atol + rtol * |want|) over the elements, <= 1 passes")
 
@@ -94,9 +95,10 @@ def _validate_socs(names: Sequence[str], command: str) -> list[dict]:
 
 
 def _no_cases(command: str) -> int:
+    """A package without case modules has nothing to check or bench: a failure, said as such."""
     modules = ", ".join(f"normgrad.cases.{m}" for m in cases.OPERATOR_MODULES)
-    print(f"normgrad {command}: no cases are registered (none of {modules} exists yet)")
-    return 0
+    print(f"normgrad {command}: no cases are registered (none of {modules} exists)", file=sys.stderr)
+    return 1
 
 
 def _check_rows(results: Sequence[CaseResult]) -> list[list[str]]:
@@ -131,7 +133,12 @@ def cmd_check(args: argparse.Namespace) -> int:
         reason = skip_reason(c, profile)
         if reason:
             reasons[reason] = reasons.get(reason, 0) + 1
-    chosen = [c for c in chosen if not skip_reason(c, profile)]
+    runnable = [c for c in chosen if not skip_reason(c, profile)]
+    if not runnable:  # "0 of 0 cases passed" would pass a check that checked nothing
+        why = "; ".join(f"{reason} ({count} case{'s' if count > 1 else ''})"
+                        for reason, count in reasons.items())
+        raise UsageError(f"normgrad check: none of the {len(chosen)} cases selected runs on {soc}: {why}")
+    chosen = runnable
     print(f"normgrad check: {len(chosen)} cases on {soc}, seed {args.seed}")
     for reason, count in reasons.items():
         print(f"skipped {count} case{'s' if count > 1 else ''}: {reason}")
@@ -317,7 +324,7 @@ def build_parser() -> argparse.ArgumentParser:
     info.set_defaults(func=cmd_info)
 
     check = sub.add_parser("check", help="run the operators' cases and compare with float64 goldens")
-    check.add_argument("--op", help="only this operator (e.g. group_norm_grad)")
+    check.add_argument("--op", metavar="NAME", help=OP_HELP)
     check.add_argument("--dtype", choices=DTYPES, help="only cases of this dtype")
     check.add_argument("--full", action="store_true", help="also the slow cases (default: quick ones)")
     check.add_argument("--soc", help="SoC profile to run on: a family (ascend910b) or a chip (Ascend910B3); "
@@ -326,7 +333,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.set_defaults(func=cmd_check)
 
     bench = sub.add_parser("bench", help="modeled time, %% of HBM roofline and traffic per case and SoC")
-    bench.add_argument("--op", help="only this operator")
+    bench.add_argument("--op", metavar="NAME", help=OP_HELP)
     bench.add_argument("--soc", action="append",
                        help="a SoC profile, family or chip (repeatable; default: every family)")
     bench.add_argument("--csv", type=Path, help="also write the rows to this CSV file")

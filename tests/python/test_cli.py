@@ -119,10 +119,28 @@ def test_info_fails_when_the_self_check_fails(monkeypatch, capsys):
 
 # ---- check --------------------------------------------------------------------------------------
 
-def test_check_without_case_modules_says_none_are_registered(monkeypatch, capsys):
+def test_check_and_bench_without_case_modules_fail_saying_none_are_registered(monkeypatch, capsys):
     monkeypatch.setattr(cases, "OPERATOR_MODULES", ("no_such_operator_module",))
-    assert cli.main(["check"]) == 0
-    assert "no cases are registered" in capsys.readouterr().out
+    for command in ("check", "bench"):
+        assert cli.main([command]) == 1  # nothing was checked: not a success
+        assert f"normgrad {command}: no cases are registered" in capsys.readouterr().err
+
+
+def test_check_whose_every_selected_case_is_skipped_fails_with_the_reason(fake_op, capsys):
+    # before: "0 of 0 cases passed", exit 0
+    assert cli.main(["check", "--soc", "ascend910", "--dtype", "bfloat16"]) == 2
+    captured = capsys.readouterr()
+    assert "normgrad check: none of the 1 cases selected runs on ascend910: ascend910 has no bfloat16 " \
+        "(1 case)" in captured.err
+    assert "cases passed" not in captured.out
+
+
+def test_op_help_lists_the_operators(capsys):
+    for command in ("check", "bench"):
+        with pytest.raises(SystemExit):
+            cli.main([command, "--help"])
+        help_text = " ".join(capsys.readouterr().out.split())  # argparse wraps lines
+        assert "group_norm_grad, layer_norm_grad, batch_norm_elemt_grad" in help_text
 
 
 def test_check_reports_each_output_and_fails_on_any_failure(fake_op, capsys):
@@ -328,6 +346,45 @@ def test_bench_plot_writes_a_png(fake_op, tmp_path):
     path = tmp_path / "bench.png"
     cli.main(["bench", "--soc", "ascend910b", "--plot", str(path)])
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def _png_size(path):
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
+def test_bench_plot_of_many_cases_stays_readable_on_pages(tmp_path):
+    # LayerNorm's bench on every SoC: 64 cases x 3 SoCs drew one 1300x3697 px figure
+    pytest.importorskip("matplotlib", reason="--plot needs the optional extra: pip install 'normgrad[plot]'")
+    socs = ("ascend910b", "ascend910_93", "ascend910")
+    rows = [BenchRow("layer_norm_grad", f"ln {i}", "float32", "[1]", soc, "ok", roofline_pct=50.0,
+                     traffic_ratio=1.02) for i in range(64) for soc in socs]
+    written = plot.plot_bench(rows, tmp_path / "bench.png")
+    assert written == [tmp_path / f"bench-{k}.png" for k in range(1, len(written) + 1)] and len(written) > 1
+    max_px = plot.MAX_FIGURE_INCHES * plot.DPI
+    assert all(_png_size(p)[1] <= max_px for p in written), [_png_size(p) for p in written]
+    on_pages = [c for page in plot.pages([f"ln {i} float32" for i in range(64)], len(socs)) for c in page]
+    assert on_pages == [f"ln {i} float32" for i in range(64)]  # each case once, in order
+
+
+def test_bench_plot_labels_skipped_runs_and_starts_the_traffic_axis_near_the_data():
+    pytest.importorskip("matplotlib", reason="--plot needs the optional extra: pip install 'normgrad[plot]'")
+    plt = plot._pyplot()
+    rows = [BenchRow("op", "a", "bfloat16", "[1]", "ascend910b", "ok", roofline_pct=60.0, traffic_ratio=1.04),
+            BenchRow("op", "a", "bfloat16", "[1]", "ascend910", "skipped", note="ascend910 has no bfloat16"),
+            BenchRow("op", "b", "float32", "[1]", "ascend910b", "ok", roofline_pct=70.0, traffic_ratio=1.01),
+            BenchRow("op", "b", "float32", "[1]", "ascend910", "failed", note="561000")]
+    fig = plot.figure(plt, "t", rows, ["ascend910b", "ascend910"], plot.panel_limits(rows))
+    try:
+        roofline, traffic = fig.axes
+        for ax in (roofline, traffic):
+            assert sorted(t.get_text() for t in ax.texts) == ["ascend910: failed", "ascend910: skipped"]
+        assert roofline.get_xlim()[0] == 0.0
+        low, high = traffic.get_xlim()
+        assert 0.9 < low < 1.0 and 1.04 < high < 1.1  # near the data (1.01 - 1.04), not from 0
+    finally:
+        plt.close(fig)
 
 
 # ---- output helpers -----------------------------------------------------------------------------

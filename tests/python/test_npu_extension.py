@@ -36,7 +36,7 @@ cpp_extension = pytest.importorskip("torch.utils.cpp_extension")
 
 from normgrad import _npu_build  # noqa: E402
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[2]  # the sources: an installed normgrad ships no csrc/
 WRONG_CALLS = REPO / "tests" / "python" / "npu_extension" / "wrong_aclnn_calls.cpp"
 TORCH_VERSION = torch.__version__.split("+")[0]
 COMPILE_TIMEOUT_S = 300
@@ -126,7 +126,7 @@ def test_current_version_comes_from_op_plugin(torch_npu_include: Path) -> None:
 
 
 def test_extension_compiles_against_torch_npu_headers(torch_npu_include: Path, gxx: str) -> None:
-    run = _syntax_check(gxx, torch_npu_include, _npu_build.SOURCES[0])
+    run = _syntax_check(gxx, torch_npu_include, REPO / _npu_build.SOURCES[0])
     assert run.returncode == 0, run.stderr[-4000:]
     assert "warning" not in run.stderr, run.stderr[-4000:]
 
