@@ -66,13 +66,18 @@ void BindCore(CoreContext* ctx) { t_core = ctx; }
 
 namespace gm {
 namespace {
+struct Region {
+  uint64_t bytes;
+  uint64_t serial;
+};
 std::shared_mutex g_mutex;
-std::map<uintptr_t, uint64_t> g_regions;  // base -> bytes
+std::map<uintptr_t, Region> g_regions;  // base -> region
+uint64_t g_lastSerial = 0;              // under g_mutex
 }  // namespace
 
 void Register(const void* base, uint64_t bytes) {
   std::unique_lock<std::shared_mutex> lock(g_mutex);
-  g_regions[reinterpret_cast<uintptr_t>(base)] = bytes;
+  g_regions[reinterpret_cast<uintptr_t>(base)] = Region{bytes, ++g_lastSerial};
 }
 
 void Unregister(const void* base) {
@@ -92,22 +97,23 @@ void CheckRange(const char* api, const void* p, uint64_t bytes, bool isWrite) {
     auto it = g_regions.upper_bound(a);
     if (it != g_regions.begin()) {
       --it;
-      if (a >= it->first && a + bytes <= it->first + it->second) return;
+      if (a >= it->first && a + bytes <= it->first + it->second.bytes) return;
     }
   }
   Fail(api, "global-memory %s of %llu bytes at %p is outside every device allocation",
        isWrite ? "write" : "read", static_cast<unsigned long long>(bytes), p);
 }
 
-bool FindAllocation(const void* p, uintptr_t* base, uint64_t* bytes) {
+bool FindAllocation(const void* p, uintptr_t* base, uint64_t* bytes, uint64_t* serial) {
   uintptr_t a = reinterpret_cast<uintptr_t>(p);
   std::shared_lock<std::shared_mutex> lock(g_mutex);
   auto it = g_regions.upper_bound(a);
   if (it == g_regions.begin()) return false;
   --it;
-  if (a >= it->first + std::max<uint64_t>(it->second, 1)) return false;
+  if (a >= it->first + std::max<uint64_t>(it->second.bytes, 1)) return false;
   *base = it->first;
-  *bytes = it->second;
+  *bytes = it->second.bytes;
+  if (serial != nullptr) *serial = it->second.serial;
   return true;
 }
 
