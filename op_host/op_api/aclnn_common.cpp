@@ -11,6 +11,7 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <set>
 
 #include "ascendc/core.h"
@@ -53,9 +54,15 @@ class DeviceTiling {
   explicit DeviceTiling(const std::vector<uint8_t>& bytes) {
     size_t n = bytes.empty() ? 32 : bytes.size();
     data_ = static_cast<uint8_t*>(std::aligned_alloc(kWorkspaceAlign, AlignUp(n)));
+    if (data_ == nullptr) throw std::bad_alloc();
     std::memset(data_, 0, n);
     if (!bytes.empty()) std::memcpy(data_, bytes.data(), bytes.size());
-    sim::gm::Register(data_, n);
+    try {
+      sim::gm::Register(data_, n);
+    } catch (...) {  // no destructor runs for a constructor that throws
+      std::free(data_);
+      throw;
+    }
   }
   ~DeviceTiling() {
     sim::gm::Unregister(data_);

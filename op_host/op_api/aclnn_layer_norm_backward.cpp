@@ -231,7 +231,10 @@ std::string Plan(const Args& a, sim::host::TilingResult* plan, LayerNormGradTili
                                               a.hasWeight ? TensorArgOf(params, paramType) : sim::host::AbsentTensor()};
   std::vector<sim::host::TensorArg> outputs = {TensorArgOf(data, a.x.dtype), TensorArgOf(params, paramType),
                                                TensorArgOf(params, paramType)};
-  sim::host::NamedAttrs attrs = {{"output_mask", std::vector<bool>{a.mask[0], a.mask[1], a.mask[2]}}};
+  // Emplaced, not copied from an initializer list: libstdc++ 12 visits a half-copied AttrValue
+  // (a variant it deems never valueless) when the copy's allocation throws.
+  sim::host::NamedAttrs attrs;
+  attrs.emplace("output_mask", std::vector<bool>{a.mask[0], a.mask[1], a.mask[2]});
   std::string why = normgrad::RegisteredTiling("LayerNormGradV3", inputs, outputs, attrs, plan);
   if (why.empty() && plan->tilingData.size() != sizeof(*tiling)) why = "the tiling data is not one LayerNormGradTiling";
   if (why.empty()) std::memcpy(tiling, plan->tilingData.data(), sizeof(*tiling));
