@@ -99,6 +99,20 @@ long EveryAllocationFailsStatus(const char* api, Call call) {
       [](int) {});
 }
 
+// An aclCreate* function: after a failing allocation it returns a handle or null with the message.
+template <typename Create, typename Handle>
+void EveryAllocationFailsCreate(const char* api, Create create, aclnnStatus (*destroy)(const Handle*)) {
+  EveryAllocationFails(
+      [] {}, create,
+      [&](Handle* h, bool failed) {
+        if (h == nullptr) ExpectOutOfMemoryMessage(api);
+        if (!failed) {
+          EXPECT_NE(h, nullptr);
+        }
+      },
+      [&](Handle* h) { destroy(h); });
+}
+
 class AllocationFailures : public testing::Test {
  protected:
   static void SetUpTestSuite() {
@@ -111,36 +125,13 @@ TEST_F(AllocationFailures, TensorsAndArrays) {
   void* storage = nullptr;
   ASSERT_EQ(aclrtMalloc(&storage, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
   int64_t shape[] = {4, 4}, strides[] = {4, 1};
-  auto noop = [] {};
-  EveryAllocationFails(
-      noop, [&] { return aclCreateTensor(shape, 2, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, shape, 2, storage); },
-      [](aclTensor* t, bool failed) {
-        if (t == nullptr) ExpectOutOfMemoryMessage("aclCreateTensor");
-        if (!failed) {
-          EXPECT_NE(t, nullptr);
-        }
-      },
-      [](aclTensor* t) { aclDestroyTensor(t); });
+  EveryAllocationFailsCreate(
+      "aclCreateTensor", [&] { return aclCreateTensor(shape, 2, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, shape, 2, storage); },
+      aclDestroyTensor);
   int64_t ints[] = {1, 2, 3};
-  EveryAllocationFails(
-      noop, [&] { return aclCreateIntArray(ints, 3); },
-      [](aclIntArray* a, bool failed) {
-        if (a == nullptr) ExpectOutOfMemoryMessage("aclCreateIntArray");
-        if (!failed) {
-          EXPECT_NE(a, nullptr);
-        }
-      },
-      [](aclIntArray* a) { aclDestroyIntArray(a); });
+  EveryAllocationFailsCreate("aclCreateIntArray", [&] { return aclCreateIntArray(ints, 3); }, aclDestroyIntArray);
   bool flags[] = {true, false};
-  EveryAllocationFails(
-      noop, [&] { return aclCreateBoolArray(flags, 2); },
-      [](aclBoolArray* a, bool failed) {
-        if (a == nullptr) ExpectOutOfMemoryMessage("aclCreateBoolArray");
-        if (!failed) {
-          EXPECT_NE(a, nullptr);
-        }
-      },
-      [](aclBoolArray* a) { aclDestroyBoolArray(a); });
+  EveryAllocationFailsCreate("aclCreateBoolArray", [&] { return aclCreateBoolArray(flags, 2); }, aclDestroyBoolArray);
 
   aclTensor* t = aclCreateTensor(shape, 2, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, shape, 2, storage);
   aclIntArray* ia = aclCreateIntArray(ints, 3);

@@ -8,7 +8,6 @@
 // freed-and-reallocated gradInput was written.
 #include <gtest/gtest.h>
 
-#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -17,6 +16,7 @@
 #include "aclnnop/aclnn_group_norm_backward.h"
 #include "aclnnop/aclnn_layer_norm_backward.h"
 #include "ascendc/core.h"
+#include "../acl_messages.h"
 #include "group_norm_call.h"
 
 namespace {
@@ -26,13 +26,8 @@ using schema_test::ZeroTensor;
 
 constexpr aclnnStatus kInvalid = 161002;  // ACLNN_ERR_PARAM_INVALID
 
-std::string Msg() { return aclGetRecentErrMsg(); }
-
-std::string Hex(const void* p) {
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "%p", p);
-  return buf;
-}
+using acl_test::Hex;
+using acl_test::Msg;
 
 // Destroys a ZeroTensor's handle now (its destructor then only frees the memory) and returns it.
 aclTensor* DestroyNow(ZeroTensor& z) {
@@ -81,6 +76,19 @@ class ReusableBlockTensor {
   uint64_t Bytes() const { return data_.size() * sizeof(float); }
   std::vector<int64_t> shape_;
   std::vector<float> data_;
+};
+
+// Puts `replacement` in place of z's tensor in a call, for the scope.
+class Substitute {
+ public:
+  Substitute(ZeroTensor& z, aclTensor* replacement) : z_(z), own_(z.tensor) { z.tensor = replacement; }
+  ~Substitute() { z_.tensor = own_; }
+  Substitute(const Substitute&) = delete;
+  Substitute& operator=(const Substitute&) = delete;
+
+ private:
+  ZeroTensor& z_;
+  aclTensor* own_;
 };
 
 class AclnnMisuse : public testing::Test {
@@ -162,28 +170,24 @@ TEST_F(AclnnMisuse, BatchNormElemtRefusesADestroyedCounter) {
 TEST_F(AclnnMisuse, GetWorkspaceSizeRefusesAnOutputWhoseStorageWasFreed) {
   GroupNormCall call;
   ReusableBlockTensor dx({2, 4, 3});
-  aclTensor* own = call.dx.tensor;
-  call.dx.tensor = dx.tensor;
+  Substitute use(call.dx, dx.tensor);
   dx.Free();
   aclOpExecutor* exec = nullptr;
   EXPECT_EQ(call.GetWorkspaceSize(&exec), kInvalid);
   EXPECT_EQ(Msg(), "aclnnGroupNormBackward: gradInput's storage " + Hex(dx.data()) +
                        " was freed (aclrtFree) after aclCreateTensor");
-  call.dx.tensor = own;
 }
 
 TEST_F(AclnnMisuse, GetWorkspaceSizeRefusesAnOutputWhoseStorageWasFreedAndReallocated) {
   GroupNormCall call;
   ReusableBlockTensor dx({2, 4, 3});
-  aclTensor* own = call.dx.tensor;
-  call.dx.tensor = dx.tensor;
+  Substitute use(call.dx, dx.tensor);
   dx.FreeAndReallocate();  // the address is a live allocation again, but not the tensor's
   aclOpExecutor* exec = nullptr;
   EXPECT_EQ(call.GetWorkspaceSize(&exec), kInvalid);
   EXPECT_EQ(Msg(), "aclnnGroupNormBackward: gradInput's storage " + Hex(dx.data()) +
                        " was freed (aclrtFree) after aclCreateTensor, and its address handed out again by a later "
                        "allocation");
-  call.dx.tensor = own;
 }
 
 // Freed between the two phases: the execute phase checks again and runs nothing; the executor is
@@ -191,8 +195,7 @@ TEST_F(AclnnMisuse, GetWorkspaceSizeRefusesAnOutputWhoseStorageWasFreedAndReallo
 TEST_F(AclnnMisuse, TheExecutePhaseRefusesATensorWhoseStorageWasFreedSinceTheFirstPhase) {
   GroupNormCall call;
   ReusableBlockTensor dx({2, 4, 3});
-  aclTensor* own = call.dx.tensor;
-  call.dx.tensor = dx.tensor;
+  Substitute use(call.dx, dx.tensor);
   aclOpExecutor* exec = call.Prepare();
   ASSERT_NE(exec, nullptr);
   dx.FreeAndReallocate();
@@ -203,21 +206,18 @@ TEST_F(AclnnMisuse, TheExecutePhaseRefusesATensorWhoseStorageWasFreedSinceTheFir
   EXPECT_TRUE(dx.Untouched());
   EXPECT_EQ(aclnnGroupNormBackward(call.ws, call.wsBytes, exec, nullptr), kInvalid);
   EXPECT_NE(Msg().find("not a live executor"), std::string::npos) << Msg();
-  call.dx.tensor = own;
 }
 
 TEST_F(AclnnMisuse, TheExecutePhaseChecksInputsToo) {
   GroupNormCall call;
   ReusableBlockTensor x({2, 4, 3});
-  aclTensor* own = call.x.tensor;
-  call.x.tensor = x.tensor;
+  Substitute use(call.x, x.tensor);
   aclOpExecutor* exec = call.Prepare();
   ASSERT_NE(exec, nullptr);
   x.Free();
   EXPECT_EQ(aclnnGroupNormBackward(call.ws, call.wsBytes, exec, nullptr), kInvalid);
   EXPECT_EQ(Msg(), "aclnnGroupNormBackward: input's storage " + Hex(x.data()) +
                        " was freed (aclrtFree) after aclCreateTensor (nothing ran)");
-  call.x.tensor = own;
 }
 
 // The reproduction through the runtime alone: aclrtFree, then aclrtMalloc of the same size

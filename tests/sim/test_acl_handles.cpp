@@ -10,19 +10,15 @@
 
 #include "acl/acl.h"
 #include "aclnn/acl_meta.h"
+#include "../acl_messages.h"
 #include "normgrad_sim.h"
 
 namespace {
 
 constexpr aclnnStatus kInvalid = 161002;  // ACLNN_ERR_PARAM_INVALID
 
-std::string Msg() { return aclGetRecentErrMsg(); }
-
-std::string Hex(const void* p) {
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "%p", p);
-  return buf;
-}
+using acl_test::Hex;
+using acl_test::Msg;
 
 struct DeviceTensor {
   void* addr = nullptr;
