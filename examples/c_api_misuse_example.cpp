@@ -31,7 +31,8 @@ void Expect(const char* what, int status, int expectedStatus, const char* fragme
   }
 }
 
-// A contiguous float32 device tensor of `shape`, every element `value`.
+// A contiguous float32 device tensor of `shape`, every element `value`; destroyed with its memory
+// (a second destroy of a tensor the program destroyed already is an error, and harmless).
 struct Tensor {
   void* addr = nullptr;
   aclTensor* t = nullptr;
@@ -48,6 +49,10 @@ struct Tensor {
     t = aclCreateTensor(shape.data(), shape.size(), ACL_FLOAT, strides.data(), 0, ACL_FORMAT_ND, shape.data(),
                         shape.size(), addr);
   }
+  ~Tensor() {
+    aclDestroyTensor(t);
+    aclrtFree(addr);
+  }
 };
 
 constexpr int64_t kN = 2, kC = 4, kHxW = 3, kGroup = 2;
@@ -59,13 +64,15 @@ struct Call {
   aclBoolArray* mask = aclCreateBoolArray(maskData, 3);
   uint64_t workspaceSize = 0;
   aclOpExecutor* executor = nullptr;
+  ~Call() { aclDestroyBoolArray(mask); }
   int Prepare() {
     return aclnnGroupNormBackwardGetWorkspaceSize(dy.t, x.t, mean.t, rstd.t, gamma.t, kN, kC, kHxW, kGroup, mask,
                                                   dx.t, dgamma.t, dbeta.t, &workspaceSize, &executor);
   }
 };
 
-// Frees dx's storage, allocates a block of the same size and fills it with 7s; returns the block.
+// Frees dx's storage, allocates a block of the same size and fills it with 7s; returns the block
+// (which dx then frees at the end, as its memory).
 void* ReplaceStorage(Tensor& dx) {
   aclrtFree(dx.addr);
   void* block = nullptr;
@@ -74,6 +81,7 @@ void* ReplaceStorage(Tensor& dx) {
               block == dx.addr ? " (the same address)" : "");
   std::vector<float> sevens(dx.bytes / sizeof(float), 7.0f);
   aclrtMemcpy(block, dx.bytes, sevens.data(), dx.bytes, ACL_MEMCPY_HOST_TO_DEVICE);
+  dx.addr = block;
   return block;
 }
 
@@ -108,7 +116,6 @@ int main() {
     Expect("aclDestroyBoolArray(b)", aclDestroyBoolArray(bools), 0, "");
     Expect("aclDestroyBoolArray(b) again", aclDestroyBoolArray(bools), kInvalid,
            "was destroyed (aclDestroyBoolArray)");
-    aclrtFree(t.addr);
   }
 
   // 2. Arguments destroyed before the call.
@@ -151,6 +158,7 @@ int main() {
            aclnnGroupNormBackward(workspace, call.workspaceSize, call.executor, nullptr), kInvalid,
            "(aclrtFree) after aclCreateTensor");
     ExpectUntouched(block, call.dx.bytes);
+    if (workspace != nullptr) aclrtFree(workspace);
   }
 
   std::printf("%s\n", g_failures == 0 ? "every misuse was reported" : "some misuse was NOT reported");

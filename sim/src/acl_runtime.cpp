@@ -82,7 +82,7 @@ void KeepOrFree(void* p, size_t rounded) {
   }
 }
 
-const char* KindName(aclrtMemcpyKind kind) {
+const char* KindName(int kind) {
   switch (kind) {
     case ACL_MEMCPY_HOST_TO_HOST: return "ACL_MEMCPY_HOST_TO_HOST";
     case ACL_MEMCPY_HOST_TO_DEVICE: return "ACL_MEMCPY_HOST_TO_DEVICE";
@@ -94,11 +94,11 @@ const char* KindName(aclrtMemcpyKind kind) {
 }
 
 // Checks one side of a copy: device memory must be one allocation, host memory none.
-// `what` names the side ("dst", "src", "devPtr"), of the copy kind when one is given.
-aclError CheckSide(const char* api, const char* what, const aclrtMemcpyKind* kind, const void* p, size_t bytes,
+// `what` names the side ("dst", "src", "devPtr"), of the copy kind when one is given (kind >= 0).
+aclError CheckSide(const char* api, const char* what, int kind, const void* p, size_t bytes,
                    bool device) {
-  const char* of = kind != nullptr ? " of " : "";
-  const char* kindName = kind != nullptr ? KindName(*kind) : "";
+  const char* of = kind >= 0 ? " of " : "";
+  const char* kindName = kind >= 0 ? KindName(kind) : "";
   if (device && !normgrad_sim::InDeviceMemory(p, bytes)) {
     return normgrad_sim::AclFail(ACL_ERROR_INVALID_PARAM, api, "%s%s%s %p + %zu bytes is not inside one device allocation",
                                  what, of, kindName, p, bytes);
@@ -152,12 +152,11 @@ namespace {
 
 // aclrtMalloc without the 0xFF fill when `initial` (size bytes) is given: the block starts as a
 // copy of it instead (normgradSimMallocFrom), saving a pass over memory that is overwritten anyway.
-aclError Malloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy, const void* initial) {
+aclError Malloc(void** devPtr, size_t size, int policy, const void* initial) {
   if (devPtr == nullptr) return AclFail(ACL_ERROR_INVALID_PARAM, "aclrtMalloc", "devPtr is null");
   if (size == 0) return AclFail(ACL_ERROR_INVALID_PARAM, "aclrtMalloc", "size is 0; it must be > 0");
   if (policy < ACL_MEM_MALLOC_HUGE_FIRST || policy > ACL_MEM_MALLOC_NORMAL_ONLY_P2P) {
-    return AclFail(ACL_ERROR_INVALID_PARAM, "aclrtMalloc", "policy %d is not an aclrtMemMallocPolicy",
-                   static_cast<int>(policy));
+    return AclFail(ACL_ERROR_INVALID_PARAM, "aclrtMalloc", "policy %d is not an aclrtMemMallocPolicy", policy);
   }
   void* p = TakeKept(RoundUp(size, kDeviceAlign));
   if (p == nullptr) p = std::aligned_alloc(kDeviceAlign, RoundUp(size, kDeviceAlign));
@@ -280,7 +279,9 @@ aclError aclrtSynchronizeStream(aclrtStream stream) {
 }
 
 aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
-  return CBoundary("aclrtMalloc", ACL_ERROR_RT_MEMORY_ALLOCATION, [&] { return Malloc(devPtr, size, policy, nullptr); });
+  const int policyCode = policy;  // any int from C: never read back as the enum (UBSan)
+  return CBoundary("aclrtMalloc", ACL_ERROR_RT_MEMORY_ALLOCATION,
+                   [&] { return Malloc(devPtr, size, policyCode, nullptr); });
 }
 
 int normgradSimMallocFrom(void** devPtr, const void* host, size_t size) {
@@ -343,6 +344,7 @@ aclError aclrtFreeHost(void* hostPtr) {
 
 aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind) {
   const char* api = "aclrtMemcpy";
+  const int kindCode = kind;  // any int from C: never read back as the enum (UBSan)
   return CBoundary(api, ACL_ERROR_INTERNAL_ERROR, [&]() -> aclError {
     if (count == 0) return ACL_SUCCESS;
     if (dst == nullptr || src == nullptr) {
@@ -352,7 +354,7 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, a
       return AclFail(ACL_ERROR_INVALID_PARAM, api, "count %zu bytes exceeds destMax %zu", count, destMax);
     }
     bool dstDevice, srcDevice;
-    switch (kind) {
+    switch (kindCode) {
       case ACL_MEMCPY_HOST_TO_HOST: dstDevice = false; srcDevice = false; break;
       case ACL_MEMCPY_HOST_TO_DEVICE: dstDevice = true; srcDevice = false; break;
       case ACL_MEMCPY_DEVICE_TO_HOST: dstDevice = false; srcDevice = true; break;
@@ -362,10 +364,10 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, a
         srcDevice = normgrad_sim::InDeviceMemory(src, 1);
         break;
       default:
-        return AclFail(ACL_ERROR_INVALID_PARAM, api, "kind %d is not an aclrtMemcpyKind", static_cast<int>(kind));
+        return AclFail(ACL_ERROR_INVALID_PARAM, api, "kind %d is not an aclrtMemcpyKind", kindCode);
     }
-    aclError e = CheckSide(api, "dst", &kind, dst, count, dstDevice);
-    if (e == ACL_SUCCESS) e = CheckSide(api, "src", &kind, src, count, srcDevice);
+    aclError e = CheckSide(api, "dst", kindCode, dst, count, dstDevice);
+    if (e == ACL_SUCCESS) e = CheckSide(api, "src", kindCode, src, count, srcDevice);
     if (e != ACL_SUCCESS) return e;
     std::memmove(dst, src, count);
     return ACL_SUCCESS;
@@ -380,7 +382,7 @@ aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count)
     if (count > maxCount) {
       return AclFail(ACL_ERROR_INVALID_PARAM, api, "count %zu bytes exceeds maxCount %zu", count, maxCount);
     }
-    aclError e = CheckSide(api, "devPtr", nullptr, devPtr, count, true);
+    aclError e = CheckSide(api, "devPtr", -1, devPtr, count, true);
     if (e != ACL_SUCCESS) return e;
     std::memset(devPtr, value, count);
     return ACL_SUCCESS;

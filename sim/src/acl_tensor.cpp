@@ -157,6 +157,8 @@ aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDat
                            const int64_t* stride, int64_t offset, aclFormat format, const int64_t* storageDims,
                            uint64_t storageDimsNum, void* tensorData) {
   const char* api = "aclCreateTensor";
+  // Any int from C: read as the enums only where the old code read the parameters (UBSan).
+  const int dataTypeCode = dataType, formatCode = format;
   return CBoundary(api, static_cast<aclTensor*>(nullptr), [&]() -> aclTensor* {
     if (viewDimsNum > 0 && (viewDims == nullptr || stride == nullptr)) {
       NullArg(api, viewDims == nullptr ? "viewDims" : "stride");
@@ -175,8 +177,8 @@ aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDat
     t.viewDims.assign(viewDims, viewDims + viewDimsNum);
     t.strides.assign(stride, stride + viewDimsNum);
     t.offset = offset;
-    t.dataType = dataType;
-    t.format = format;
+    t.dataType = static_cast<aclDataType>(dataTypeCode);
+    t.format = static_cast<aclFormat>(formatCode);
     t.storageDims.assign(storageDims, storageDims + storageDimsNum);
     t.data = tensorData;
     if (!CheckTensor(t)) return nullptr;
