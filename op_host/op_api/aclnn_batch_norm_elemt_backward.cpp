@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 #include "aclnn_common.h"
@@ -14,6 +15,7 @@
 #include "ascendc/dtype.h"
 #include "ascendc/soc.h"
 #include "batch_norm_elemt_grad_tiling.h"
+#include "simhost/c_boundary.h"
 
 extern "C" void batch_norm_elemt_grad(uint8_t* dy, uint8_t* x, uint8_t* mean, uint8_t* invstd, uint8_t* weight,
                                       uint8_t* sumDy, uint8_t* sumDyXmu, uint8_t* counter, uint8_t* dx,
@@ -208,12 +210,12 @@ void AddLaunch(const Args& a, const sim::host::TilingResult& plan, aclOpExecutor
 
 }  // namespace
 
-aclnnStatus aclnnBatchNormElemtBackwardGetWorkspaceSize(const aclTensor* gradOut, const aclTensor* input,
-                                                        const aclTensor* mean, const aclTensor* invstd,
-                                                        const aclTensor* weight, const aclTensor* sumDy,
-                                                        const aclTensor* sumDyXmu, aclTensor* counter,
-                                                        aclTensor* gradInput, uint64_t* workspaceSize,
-                                                        aclOpExecutor** executor) {
+namespace {
+
+aclnnStatus GetWorkspaceSize(const aclTensor* gradOut, const aclTensor* input, const aclTensor* mean,
+                             const aclTensor* invstd, const aclTensor* weight, const aclTensor* sumDy,
+                             const aclTensor* sumDyXmu, aclTensor* counter, aclTensor* gradInput,
+                             uint64_t* workspaceSize, aclOpExecutor** executor) {
   const struct { const void* p; const char* name; } required[] = {
       {gradOut, "gradOut"}, {input, "input"},     {mean, "mean"},       {invstd, "invstd"},
       {sumDy, "sumDy"},     {sumDyXmu, "sumDyXmu"}, {counter, "counter"}, {gradInput, "gradInput"},
@@ -222,15 +224,18 @@ aclnnStatus aclnnBatchNormElemtBackwardGetWorkspaceSize(const aclTensor* gradOut
     if (r.p == nullptr) return Error(kStatusNullptr, kApi, "%s is a null pointer", r.name);
   }
   Args a;
-  a.dy = normgrad::Describe(gradOut);
-  a.x = normgrad::Describe(input);
-  const aclTensor* stats[normgrad::kBnStatCount] = {mean, invstd, weight, sumDy, sumDyXmu};
   a.hasWeight = weight != nullptr;
-  for (uint32_t i = 0; i < normgrad::kBnStatCount; ++i) {
-    if (stats[i] != nullptr) a.stat[i] = normgrad::Describe(stats[i]);
+  if (aclnnStatus st = normgrad::DescribeAll(kApi, {{"gradOut", gradOut, &a.dy},
+                                                    {"input", input, &a.x},
+                                                    {"mean", mean, &a.stat[normgrad::kBnMean]},
+                                                    {"invstd", invstd, &a.stat[normgrad::kBnInvstd]},
+                                                    {"weight", weight, &a.stat[normgrad::kBnWeight]},
+                                                    {"sumDy", sumDy, &a.stat[normgrad::kBnSumDy]},
+                                                    {"sumDyXmu", sumDyXmu, &a.stat[normgrad::kBnSumDyXmu]},
+                                                    {"counter", counter, &a.counter},
+                                                    {"gradInput", gradInput, &a.dx}})) {
+    return st;
   }
-  a.counter = normgrad::Describe(counter);
-  a.dx = normgrad::Describe(gradInput);
   // The SoC families the OpDef lists (AICore().AddConfig) are the ones served, every chip of them:
   // the kernel moves rows of any length with DataCopyPad, which the training series lacks.
   const normgrad::CallSoc soc = normgrad::CurrentCallSoc();
@@ -249,21 +254,34 @@ aclnnStatus aclnnBatchNormElemtBackwardGetWorkspaceSize(const aclTensor* gradOut
   if (st == ACL_SUCCESS) st = CheckShapes(a);
   if (st != ACL_SUCCESS) return st;
 
-  aclOpExecutor* exec = new aclOpExecutor();
+  auto exec = std::make_unique<aclOpExecutor>();
   exec->api = kApi;
   if (a.x.numel > 0) {
     sim::host::TilingResult plan;
     const std::string why = Plan(a, &plan);
     if (!why.empty()) {
-      delete exec;
       return Error(kStatusInvalid, kApi, "SoC %s cannot run input %s %s: %s", soc.name,
                    ShapeString(a.x.shape).c_str(), normgrad::DtypeName(a.x.dtype), why.c_str());
     }
-    AddLaunch(a, plan, exec);
+    AddLaunch(a, plan, exec.get());
   }
   *workspaceSize = exec->WorkspaceBytes();
-  *executor = exec;
+  *executor = exec.release();
   return ACL_SUCCESS;
+}
+
+}  // namespace
+
+aclnnStatus aclnnBatchNormElemtBackwardGetWorkspaceSize(const aclTensor* gradOut, const aclTensor* input,
+                                                        const aclTensor* mean, const aclTensor* invstd,
+                                                        const aclTensor* weight, const aclTensor* sumDy,
+                                                        const aclTensor* sumDyXmu, aclTensor* counter,
+                                                        aclTensor* gradInput, uint64_t* workspaceSize,
+                                                        aclOpExecutor** executor) {
+  return sim::host::CBoundary("aclnnBatchNormElemtBackwardGetWorkspaceSize", normgrad::kStatusInner, [&] {
+    return GetWorkspaceSize(gradOut, input, mean, invstd, weight, sumDy, sumDyXmu, counter, gradInput, workspaceSize,
+                            executor);
+  });
 }
 
 aclnnStatus aclnnBatchNormElemtBackward(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,

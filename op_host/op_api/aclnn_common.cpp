@@ -11,15 +11,17 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <set>
 
-#include "aclnn/acl_objects.h"
 #include "ascendc/core.h"
 #include "ascendc/launch.h"
 #include "ascendc/soc.h"
 #include "host_failure.h"
 #include "normgrad_sim.h"
 #include "platform/platform_infos_def.h"
+#include "simhost/acl_handles.h"
+#include "simhost/c_boundary.h"
 #include "soc_features_of.h"
 
 namespace normgrad {
@@ -60,9 +62,15 @@ class DeviceTiling {
   explicit DeviceTiling(const std::vector<uint8_t>& bytes) {
     size_t n = bytes.empty() ? 32 : bytes.size();
     data_ = static_cast<uint8_t*>(std::aligned_alloc(kWorkspaceAlign, AlignUp(n)));
+    if (data_ == nullptr) throw std::bad_alloc();
     std::memset(data_, 0, n);
     if (!bytes.empty()) std::memcpy(data_, bytes.data(), bytes.size());
-    sim::gm::Register(data_, n);
+    try {
+      sim::gm::Register(data_, n);
+    } catch (...) {  // no destructor runs for a constructor that throws
+      std::free(data_);
+      throw;
+    }
   }
   ~DeviceTiling() {
     sim::gm::Unregister(data_);
@@ -89,19 +97,40 @@ aclnnStatus Error(aclnnStatus status, const char* api, const char* fmt, ...) {
   return status;
 }
 
-TensorDesc Describe(const aclTensor* t) {
+aclnnStatus Describe(const char* api, const char* name, const aclTensor* t, TensorDesc* out) {
+  if (t == nullptr) return Error(kStatusNullptr, api, "%s is null", name);
+  normgrad_sim::TensorInfo info;
+  std::string why = normgrad_sim::FindTensor(t, &info);
+  if (!why.empty()) return Error(kStatusInvalid, api, "%s %s", name, why.c_str());
   TensorDesc d;
-  if (t == nullptr) return d;
-  d.shape = t->viewDims;
-  d.strides = t->strides;
-  d.offset = t->offset;
-  d.dtype = t->dataType;
-  d.format = t->format;
-  d.data = t->data;
+  d.name = name;
+  d.shape = std::move(info.viewDims);
+  d.strides = std::move(info.strides);
+  d.offset = info.offset;
+  d.dtype = info.dataType;
+  d.format = info.format;
+  d.data = info.data;
+  d.storageSerial = info.storageSerial;
   d.numel = 1;
   for (int64_t s : d.shape) d.numel *= s;
   d.contiguous = IsContiguous(d);
-  return d;
+  if (aclnnStatus st = CheckStorage(api, d, "")) return st;
+  *out = std::move(d);
+  return ACL_SUCCESS;
+}
+
+aclnnStatus DescribeAll(const char* api, std::initializer_list<TensorArgument> args) {
+  for (const TensorArgument& a : args) {
+    if (a.handle == nullptr) continue;
+    if (aclnnStatus st = Describe(api, a.name, a.handle, a.out)) return st;
+  }
+  return ACL_SUCCESS;
+}
+
+aclnnStatus CheckStorage(const char* api, const TensorDesc& t, const char* suffix) {
+  std::string why = normgrad_sim::StorageProblem(t.data, t.storageSerial);
+  if (why.empty()) return ACL_SUCCESS;
+  return Error(kStatusInvalid, api, "%s's %s%s", t.name, why.c_str(), suffix);
 }
 
 size_t DtypeBytes(aclDataType dtype) {
@@ -154,12 +183,16 @@ std::string RegisteredTiling(const char* opType, const std::vector<sim::host::Te
   return reason.compare(0, prefix.size(), prefix) == 0 ? reason.substr(prefix.size()) : reason;
 }
 
-std::vector<int64_t> IntArrayValues(const aclIntArray* array) {
-  return array != nullptr ? array->values : std::vector<int64_t>{};
+aclnnStatus IntArrayValues(const char* api, const char* name, const aclIntArray* array, std::vector<int64_t>* out) {
+  if (array == nullptr) return Error(kStatusNullptr, api, "%s is null", name);
+  std::string why = normgrad_sim::FindIntArray(array, out);
+  return why.empty() ? ACL_SUCCESS : Error(kStatusInvalid, api, "%s %s", name, why.c_str());
 }
 
-std::vector<bool> BoolArrayValues(const aclBoolArray* array) {
-  return array != nullptr ? array->values : std::vector<bool>{};
+aclnnStatus BoolArrayValues(const char* api, const char* name, const aclBoolArray* array, std::vector<bool>* out) {
+  if (array == nullptr) return Error(kStatusNullptr, api, "%s is null", name);
+  std::string why = normgrad_sim::FindBoolArray(array, out);
+  return why.empty() ? ACL_SUCCESS : Error(kStatusInvalid, api, "%s %s", name, why.c_str());
 }
 
 aclnnStatus CheckTensorBytes(const char* api, const char* name, const TensorDesc& t) {
@@ -236,8 +269,9 @@ CallSoc CurrentCallSoc() {
   return CallSoc{SocFeaturesOf(&platform), soc.name, soc.family};
 }
 
-aclnnStatus RunExecutor(const char* api, void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
-                        aclrtStream stream) {
+namespace {
+
+aclnnStatus RunOnce(const char* api, void* workspace, uint64_t workspaceSize, aclOpExecutor* executor) {
   if (executor == nullptr) {
     return Error(kStatusNullptr, api, "executor is null; call %sGetWorkspaceSize first and pass the executor it returned",
                  api);
@@ -264,6 +298,13 @@ aclnnStatus RunExecutor(const char* api, void* workspace, uint64_t workspaceSize
   std::unique_ptr<aclOpExecutor> owned(executor);  // one execution per executor, as in CANN
   sim::ClearRunLog();
   return owned->Run(workspace, workspaceSize);
+}
+
+}  // namespace
+
+aclnnStatus RunExecutor(const char* api, void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+                        aclrtStream stream) noexcept {
+  return sim::host::CBoundary(api, kStatusInner, [&] { return RunOnce(api, workspace, workspaceSize, executor); });
 }
 
 }  // namespace normgrad
@@ -300,6 +341,7 @@ aclOpExecutor::Claim aclOpExecutor::ClaimFor(aclOpExecutor* e, const char* api, 
 }
 
 DevPtr aclOpExecutor::ContiguousInput(const TensorDesc& t) {
+  tensors_.push_back(t);
   if (t.contiguous) return DevPtr{t.data, -1};
   const size_t elem = normgrad::DtypeBytes(t.dtype);
   if (normgrad::IsBroadcast(t)) {
@@ -325,6 +367,7 @@ DevPtr aclOpExecutor::ContiguousInput(const TensorDesc& t) {
 }
 
 DevPtr aclOpExecutor::ContiguousOutput(const TensorDesc& t) {
+  tensors_.push_back(t);
   if (t.contiguous) return DevPtr{t.data, -1};
   const size_t elem = normgrad::DtypeBytes(t.dtype);
   DevPtr src = ReserveWorkspace(static_cast<uint64_t>(t.numel) * elem);
@@ -404,6 +447,11 @@ aclnnStatus aclOpExecutor::CheckWorkspace(void* workspace, uint64_t workspaceSiz
 }
 
 aclnnStatus aclOpExecutor::Run(void* workspace, uint64_t workspaceSize) {
+  // A tensor's storage freed (and perhaps handed out again) since GetWorkspaceSize: the kernels
+  // would read or write memory that is no longer the tensor's.
+  for (const TensorDesc& t : tensors_) {
+    if (aclnnStatus st = normgrad::CheckStorage(api.c_str(), t, " (nothing ran)")) return st;
+  }
   uint8_t* ws = workspaceBytes_ > 0 ? static_cast<uint8_t*>(workspace) : nullptr;
   for (const std::vector<Step>* steps : {&pre_, &kernels_, &post_}) {
     for (const Step& s : *steps) {

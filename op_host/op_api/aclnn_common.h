@@ -10,6 +10,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,7 @@ aclnnStatus Error(aclnnStatus status, const char* api, const char* fmt, ...)
 
 // A tensor argument as the kernels see it.
 struct TensorDesc {
+  const char* name = "";         // the argument's name, for messages (a string literal)
   std::vector<int64_t> shape;    // view shape
   std::vector<int64_t> strides;  // view strides, elements
   int64_t offset = 0;            // view offset, elements
@@ -39,8 +41,23 @@ struct TensorDesc {
   void* data = nullptr;          // device address of element 0 of the storage
   int64_t numel = 0;             // product of shape (1 for a 0-d tensor)
   bool contiguous = true;        // row-major strides and offset 0
+  uint64_t storageSerial = 0;    // the device allocation the storage was made on (0: empty storage)
 };
-TensorDesc Describe(const aclTensor* t);
+// The description of tensor argument `name` of api: ACL_SUCCESS, or 161001 for null, 161002
+// naming it when the handle is not a live aclTensor (destroyed, another kind, never made) or its
+// storage was freed (aclrtFree) since aclCreateTensor, reallocated at the same address or not.
+aclnnStatus Describe(const char* api, const char* name, const aclTensor* t, TensorDesc* out);
+// Describe for each tensor argument whose handle is not null (an absent optional tensor or an
+// output not requested is skipped), in order; the first error is returned.
+struct TensorArgument {
+  const char* name;
+  const aclTensor* handle;
+  TensorDesc* out;
+};
+aclnnStatus DescribeAll(const char* api, std::initializer_list<TensorArgument> args);
+// kStatusInvalid naming the tensor when its storage is no longer the allocation it was made on
+// (suffix ends the message).
+aclnnStatus CheckStorage(const char* api, const TensorDesc& t, const char* suffix);
 // The most bytes one tensor view may span (numel * element size): 2^40 (1 TiB), beyond the HBM of
 // any Ascend device. A larger view (only possible with zero strides) would need a gather workspace
 // no device has, and its byte counts would come near uint64 overflow.
@@ -100,9 +117,10 @@ struct CallSoc {
   const char* family;  // its family, the name an OpDef's AddConfig lists
 };
 CallSoc CurrentCallSoc();
-// The values of an array argument ({} for nullptr).
-std::vector<int64_t> IntArrayValues(const aclIntArray* array);
-std::vector<bool> BoolArrayValues(const aclBoolArray* array);
+// The values of array argument `name` of api: ACL_SUCCESS, or 161001 for null, 161002 naming it
+// when the handle is not a live array of that kind.
+aclnnStatus IntArrayValues(const char* api, const char* name, const aclIntArray* array, std::vector<int64_t>* out);
+aclnnStatus BoolArrayValues(const char* api, const char* name, const aclBoolArray* array, std::vector<bool>* out);
 
 // A device address known only at execute time (it may live in the user's workspace).
 struct DevPtr {
@@ -141,7 +159,8 @@ struct aclOpExecutor {
   // broadcast view (a zero stride on a dim of size > 1) a view region of the simulator
   // (sim::gm::RegisterView) that the kernels read as the image without it being stored, so an
   // expanded input costs no memory (on a device CANN materialises it in the workspace);
-  // otherwise workspace that the execute phase fills by gathering the strided view first.
+  // otherwise workspace that the execute phase fills by gathering the strided view first. Each
+  // records the tensor for Run's storage check.
   normgrad::DevPtr ContiguousInput(const normgrad::TensorDesc& t);
   // A contiguous device image of an output: the tensor itself when contiguous, otherwise
   // workspace that the execute phase scatters into the strided view after the kernels ran.
@@ -158,9 +177,10 @@ struct aclOpExecutor {
                  normgrad::KernelThunk thunk);
   uint64_t WorkspaceBytes() const { return workspaceBytes_; }
 
-  // Execute phase, on a workspace CheckWorkspace accepted: runs every step in order. Returns
-  // ACL_SUCCESS or an error status with the message recorded (a kernel fault in the simulator
-  // becomes kStatusInner with its text).
+  // Execute phase, on a workspace CheckWorkspace accepted: checks that every tensor's storage is
+  // still the allocation it was made on (else kStatusInvalid naming it, and nothing runs), then
+  // runs every step in order. Returns ACL_SUCCESS or an error status with the message recorded (a
+  // kernel fault in the simulator becomes kStatusInner with its text).
   aclnnStatus Run(void* workspace, uint64_t workspaceSize);
 
   struct Step {
@@ -170,11 +190,13 @@ struct aclOpExecutor {
   std::vector<Step> kernels_;
   std::vector<Step> post_;    // scatters of strided outputs
   std::vector<void*> views_;  // view regions of broadcast inputs, released with the executor
+  std::vector<normgrad::TensorDesc> tensors_;  // every tensor the steps touch, for the storage check
   uint64_t workspaceBytes_ = 0;
 };
 
 namespace normgrad {
 // The whole execute phase of an aclnn API: checks the arguments, runs and deletes the executor.
+// No exception leaves it (simhost/c_boundary.h): one becomes kStatusInner with its text.
 aclnnStatus RunExecutor(const char* api, void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
-                        aclrtStream stream);
+                        aclrtStream stream) noexcept;
 }  // namespace normgrad

@@ -4,12 +4,14 @@
 #include "aclnnop/aclnn_group_norm_backward.h"
 
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "aclnn_common.h"
 #include "ascendc/soc.h"
 #include "group_norm_grad_tiling.h"
+#include "simhost/c_boundary.h"
 
 extern "C" void group_norm_grad(uint8_t* dy, uint8_t* mean, uint8_t* rstd, uint8_t* x, uint8_t* gamma, uint8_t* dx,
                                 uint8_t* dgamma, uint8_t* dbeta, uint8_t* workspace, uint8_t* tiling);
@@ -56,7 +58,8 @@ aclnnStatus CheckNulls(const aclTensor* gradOut, const aclTensor* input, const a
   if (outputMask == nullptr) return Error(kStatusNullptr, kApi, "outputMask is null");
   if (workspaceSize == nullptr) return Error(kStatusNullptr, kApi, "workspaceSize is null");
   if (executor == nullptr) return Error(kStatusNullptr, kApi, "executor is null");
-  std::vector<bool> mask = normgrad::BoolArrayValues(outputMask);
+  std::vector<bool> mask;
+  if (aclnnStatus st = normgrad::BoolArrayValues(kApi, "outputMask", outputMask, &mask)) return st;
   if (mask.size() != 3) {
     return Error(kStatusInvalid, kApi, "outputMask has %zu elements, expected 3 (gradInput, gradGammaOut, gradBetaOut)",
                  mask.size());
@@ -231,6 +234,51 @@ std::string Plan(const Args& a, int64_t n, int64_t c, int64_t hw, int64_t group,
   return why;
 }
 
+aclnnStatus GetWorkspaceSize(const aclTensor* gradOut, const aclTensor* input, const aclTensor* mean,
+                             const aclTensor* rstd, const aclTensor* gamma, int64_t N, int64_t C, int64_t HxW,
+                             int64_t group, const aclBoolArray* outputMask, aclTensor* gradInput,
+                             aclTensor* gradGammaOut, aclTensor* gradBetaOut, uint64_t* workspaceSize,
+                             aclOpExecutor** executor) {
+  Args a;
+  const aclTensor* outs[3] = {gradInput, gradGammaOut, gradBetaOut};
+  if (aclnnStatus st = CheckNulls(gradOut, input, mean, rstd, outputMask, outs, workspaceSize, executor, &a)) return st;
+  a.hasGamma = gamma != nullptr;
+  if (aclnnStatus st = normgrad::DescribeAll(kApi, {{"gradOut", gradOut, &a.dy},
+                                                    {"input", input, &a.x},
+                                                    {"mean", mean, &a.mean},
+                                                    {"rstd", rstd, &a.rstd},
+                                                    {"gamma", gamma, &a.gamma},
+                                                    {"gradInput", a.need[0] ? gradInput : nullptr, &a.dx},
+                                                    {"gradGammaOut", a.need[1] ? gradGammaOut : nullptr, &a.dgamma},
+                                                    {"gradBetaOut", a.need[2] ? gradBetaOut : nullptr, &a.dbeta}})) {
+    return st;
+  }
+
+  const normgrad::CallSoc soc = normgrad::CurrentCallSoc();
+  KernelDtype dtype = kDtypeFloat32;
+  if (aclnnStatus st = CheckDtypes(a, soc.features.hasBf16, soc.name, &dtype)) return st;
+  if (aclnnStatus st = CheckShapes(a, N, C, HxW, group)) return st;
+
+  auto exec = std::make_unique<aclOpExecutor>();
+  exec->api = kApi;
+  if (N == 0 || C == 0 || HxW == 0) {
+    BuildEmpty(exec.get(), a);
+  } else {
+    sim::host::TilingResult plan;
+    GroupNormGradTiling tiling{};
+    std::string why = Plan(a, N, C, HxW, group, &plan, &tiling);
+    if (!why.empty()) {
+      return Error(kStatusInvalid, kApi, "no tiling for N = %lld, C = %lld, HxW = %lld, group = %lld on %s: %s",
+                   static_cast<long long>(N), static_cast<long long>(C), static_cast<long long>(HxW),
+                   static_cast<long long>(group), soc.name, why.c_str());
+    }
+    if (a.need[0] || a.need[1] || a.need[2]) BuildLaunch(exec.get(), a, tiling, plan);
+  }
+  *workspaceSize = exec->WorkspaceBytes();
+  *executor = exec.release();
+  return ACL_SUCCESS;
+}
+
 }  // namespace
 
 extern "C" aclnnStatus aclnnGroupNormBackwardGetWorkspaceSize(
@@ -238,43 +286,10 @@ extern "C" aclnnStatus aclnnGroupNormBackwardGetWorkspaceSize(
     const aclTensor* gamma, int64_t N, int64_t C, int64_t HxW, int64_t group, const aclBoolArray* outputMask,
     aclTensor* gradInput, aclTensor* gradGammaOut, aclTensor* gradBetaOut, uint64_t* workspaceSize,
     aclOpExecutor** executor) {
-  Args a;
-  const aclTensor* outs[3] = {gradInput, gradGammaOut, gradBetaOut};
-  if (aclnnStatus st = CheckNulls(gradOut, input, mean, rstd, outputMask, outs, workspaceSize, executor, &a)) return st;
-  a.dy = normgrad::Describe(gradOut);
-  a.x = normgrad::Describe(input);
-  a.mean = normgrad::Describe(mean);
-  a.rstd = normgrad::Describe(rstd);
-  a.hasGamma = gamma != nullptr;
-  if (a.hasGamma) a.gamma = normgrad::Describe(gamma);
-  if (a.need[0]) a.dx = normgrad::Describe(gradInput);
-  if (a.need[1]) a.dgamma = normgrad::Describe(gradGammaOut);
-  if (a.need[2]) a.dbeta = normgrad::Describe(gradBetaOut);
-
-  const normgrad::CallSoc soc = normgrad::CurrentCallSoc();
-  KernelDtype dtype = kDtypeFloat32;
-  if (aclnnStatus st = CheckDtypes(a, soc.features.hasBf16, soc.name, &dtype)) return st;
-  if (aclnnStatus st = CheckShapes(a, N, C, HxW, group)) return st;
-
-  auto* exec = new aclOpExecutor();
-  exec->api = kApi;
-  if (N == 0 || C == 0 || HxW == 0) {
-    BuildEmpty(exec, a);
-  } else {
-    sim::host::TilingResult plan;
-    GroupNormGradTiling tiling{};
-    std::string why = Plan(a, N, C, HxW, group, &plan, &tiling);
-    if (!why.empty()) {
-      delete exec;
-      return Error(kStatusInvalid, kApi, "no tiling for N = %lld, C = %lld, HxW = %lld, group = %lld on %s: %s",
-                   static_cast<long long>(N), static_cast<long long>(C), static_cast<long long>(HxW),
-                   static_cast<long long>(group), soc.name, why.c_str());
-    }
-    if (a.need[0] || a.need[1] || a.need[2]) BuildLaunch(exec, a, tiling, plan);
-  }
-  *workspaceSize = exec->WorkspaceBytes();
-  *executor = exec;
-  return ACL_SUCCESS;
+  return sim::host::CBoundary("aclnnGroupNormBackwardGetWorkspaceSize", normgrad::kStatusInner, [&] {
+    return GetWorkspaceSize(gradOut, input, mean, rstd, gamma, N, C, HxW, group, outputMask, gradInput, gradGammaOut,
+                            gradBetaOut, workspaceSize, executor);
+  });
 }
 
 extern "C" aclnnStatus aclnnGroupNormBackward(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,

@@ -3,12 +3,14 @@
 #include "aclnnop/aclnn_layer_norm_backward.h"
 
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "aclnn_common.h"
 #include "ascendc/soc.h"
 #include "layer_norm_grad_tiling.h"
+#include "simhost/c_boundary.h"
 
 extern "C" void layer_norm_grad_v3(uint8_t* dy, uint8_t* x, uint8_t* rstd, uint8_t* mean, uint8_t* gamma, uint8_t* dx,
                                 uint8_t* dgamma, uint8_t* dbeta, uint8_t* workspace, uint8_t* tiling);
@@ -229,7 +231,10 @@ std::string Plan(const Args& a, sim::host::TilingResult* plan, LayerNormGradTili
                                               a.hasWeight ? TensorArgOf(params, paramType) : sim::host::AbsentTensor()};
   std::vector<sim::host::TensorArg> outputs = {TensorArgOf(data, a.x.dtype), TensorArgOf(params, paramType),
                                                TensorArgOf(params, paramType)};
-  sim::host::NamedAttrs attrs = {{"output_mask", std::vector<bool>{a.mask[0], a.mask[1], a.mask[2]}}};
+  // Emplaced, not copied from an initializer list: libstdc++ 12 visits a half-copied AttrValue
+  // (a variant it deems never valueless) when the copy's allocation throws.
+  sim::host::NamedAttrs attrs;
+  attrs.emplace("output_mask", std::vector<bool>{a.mask[0], a.mask[1], a.mask[2]});
   std::string why = normgrad::RegisteredTiling("LayerNormGradV3", inputs, outputs, attrs, plan);
   if (why.empty() && plan->tilingData.size() != sizeof(*tiling)) why = "the tiling data is not one LayerNormGradTiling";
   if (why.empty()) std::memcpy(tiling, plan->tilingData.data(), sizeof(*tiling));
@@ -238,20 +243,21 @@ std::string Plan(const Args& a, sim::host::TilingResult* plan, LayerNormGradTili
 
 }  // namespace
 
-aclnnStatus aclnnLayerNormBackwardGetWorkspaceSize(const aclTensor* gradOut, const aclTensor* input,
-                                                   const aclIntArray* normalizedShape, const aclTensor* mean,
-                                                   const aclTensor* rstd, const aclTensor* weightOptional,
-                                                   const aclTensor* biasOptional, const aclBoolArray* outputMask,
-                                                   aclTensor* gradInputOut, aclTensor* gradWeightOut,
-                                                   aclTensor* gradBiasOut, uint64_t* workspaceSize,
-                                                   aclOpExecutor** executor) {
+namespace {
+
+aclnnStatus GetWorkspaceSize(const aclTensor* gradOut, const aclTensor* input, const aclIntArray* normalizedShape,
+                             const aclTensor* mean, const aclTensor* rstd, const aclTensor* weightOptional,
+                             const aclTensor* biasOptional, const aclBoolArray* outputMask, aclTensor* gradInputOut,
+                             aclTensor* gradWeightOut, aclTensor* gradBiasOut, uint64_t* workspaceSize,
+                             aclOpExecutor** executor) {
   const struct { const void* p; const char* name; } required[] = {
       {gradOut, "gradOut"}, {input, "input"}, {normalizedShape, "normalizedShape"}, {mean, "mean"},
       {rstd, "rstd"}, {outputMask, "outputMask"}, {workspaceSize, "workspaceSize"}, {executor, "executor"}};
   for (const auto& r : required) {
     if (r.p == nullptr) return Error(kStatusNullptr, kApi, "%s is a null pointer", r.name);
   }
-  std::vector<bool> mask = normgrad::BoolArrayValues(outputMask);
+  std::vector<bool> mask;
+  if (aclnnStatus st = normgrad::BoolArrayValues(kApi, "outputMask", outputMask, &mask)) return st;
   if (mask.size() != 3) return Error(kStatusInvalid, kApi, "outputMask has %zu elements, expected 3", mask.size());
   const aclTensor* outs[3] = {gradInputOut, gradWeightOut, gradBiasOut};
   const char* outNames[3] = {"gradInputOut", "gradWeightOut", "gradBiasOut"};
@@ -262,18 +268,20 @@ aclnnStatus aclnnLayerNormBackwardGetWorkspaceSize(const aclTensor* gradOut, con
   }
   Args a;
   for (int i = 0; i < 3; ++i) a.mask[i] = mask[i];
-  a.dy = normgrad::Describe(gradOut);
-  a.x = normgrad::Describe(input);
-  a.mean = normgrad::Describe(mean);
-  a.rstd = normgrad::Describe(rstd);
   a.hasWeight = weightOptional != nullptr;
   a.hasBias = biasOptional != nullptr;
-  if (a.hasWeight) a.weight = normgrad::Describe(weightOptional);
-  if (a.hasBias) a.bias = normgrad::Describe(biasOptional);
-  if (a.mask[0]) a.dx = normgrad::Describe(gradInputOut);
-  if (a.mask[1]) a.dgamma = normgrad::Describe(gradWeightOut);
-  if (a.mask[2]) a.dbeta = normgrad::Describe(gradBiasOut);
-  a.normShape = normgrad::IntArrayValues(normalizedShape);
+  if (aclnnStatus st = normgrad::DescribeAll(kApi, {{"gradOut", gradOut, &a.dy},
+                                                    {"input", input, &a.x},
+                                                    {"mean", mean, &a.mean},
+                                                    {"rstd", rstd, &a.rstd},
+                                                    {"weightOptional", weightOptional, &a.weight},
+                                                    {"biasOptional", biasOptional, &a.bias},
+                                                    {"gradInputOut", a.mask[0] ? gradInputOut : nullptr, &a.dx},
+                                                    {"gradWeightOut", a.mask[1] ? gradWeightOut : nullptr, &a.dgamma},
+                                                    {"gradBiasOut", a.mask[2] ? gradBiasOut : nullptr, &a.dbeta}})) {
+    return st;
+  }
+  if (aclnnStatus st = normgrad::IntArrayValues(kApi, "normalizedShape", normalizedShape, &a.normShape)) return st;
   for (size_t i = 0; i < a.normShape.size(); ++i) {
     if (a.normShape[i] < 0) {
       return Error(kStatusInvalid, kApi, "normalizedShape %s has a negative dim %zu",
@@ -285,7 +293,7 @@ aclnnStatus aclnnLayerNormBackwardGetWorkspaceSize(const aclTensor* gradOut, con
   if (st != ACL_SUCCESS) return st;
   if ((st = CheckShapes(a)) != ACL_SUCCESS) return st;
 
-  aclOpExecutor* exec = new aclOpExecutor();
+  auto exec = std::make_unique<aclOpExecutor>();
   exec->api = kApi;
   const bool anyOutput = a.mask[0] || a.mask[1] || a.mask[2];
   if (anyOutput && a.cols > 0 && a.rows == 0) {  // no rows: dgamma and dbeta are sums over nothing
@@ -296,14 +304,28 @@ aclnnStatus aclnnLayerNormBackwardGetWorkspaceSize(const aclTensor* gradOut, con
     LayerNormGradTiling tiling{};
     const std::string why = Plan(a, &plan, &tiling);
     if (!why.empty()) {
-      delete exec;
       return Error(kStatusInvalid, kApi, "input %s: %s", ShapeString(a.x.shape).c_str(), why.c_str());
     }
-    BuildExecutor(a, tiling, plan, exec);
+    BuildExecutor(a, tiling, plan, exec.get());
   }
   *workspaceSize = exec->WorkspaceBytes();
-  *executor = exec;
+  *executor = exec.release();
   return ACL_SUCCESS;
+}
+
+}  // namespace
+
+aclnnStatus aclnnLayerNormBackwardGetWorkspaceSize(const aclTensor* gradOut, const aclTensor* input,
+                                                   const aclIntArray* normalizedShape, const aclTensor* mean,
+                                                   const aclTensor* rstd, const aclTensor* weightOptional,
+                                                   const aclTensor* biasOptional, const aclBoolArray* outputMask,
+                                                   aclTensor* gradInputOut, aclTensor* gradWeightOut,
+                                                   aclTensor* gradBiasOut, uint64_t* workspaceSize,
+                                                   aclOpExecutor** executor) {
+  return sim::host::CBoundary("aclnnLayerNormBackwardGetWorkspaceSize", normgrad::kStatusInner, [&] {
+    return GetWorkspaceSize(gradOut, input, normalizedShape, mean, rstd, weightOptional, biasOptional, outputMask,
+                            gradInputOut, gradWeightOut, gradBiasOut, workspaceSize, executor);
+  });
 }
 
 aclnnStatus aclnnLayerNormBackward(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,

@@ -1,7 +1,9 @@
 // The simulator's C API, for Python (ctypes) and tools: SoC selection, the modeled timing of the
 // latest operator call, the self-check, and the recorded operator schemas, as JSON text.
 // Every returned string is owned by the library and stays valid until the next call of the same
-// function on the same thread.
+// function on the same thread. No function lets a C++ exception out: a failure inside (out of host
+// memory, say) returns NULL from the string functions and the documented error value from the
+// others, with the reason in aclGetRecentErrMsg().
 #pragma once
 #include <stddef.h>
 

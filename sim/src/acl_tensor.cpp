@@ -1,17 +1,24 @@
 // aclTensor, aclIntArray and aclBoolArray: creation with the checks CANN makes (and one more:
-// the storage must be device memory), destruction, and the accessors of acl_meta.h.
+// the storage must be device memory), destruction, and the accessors of acl_meta.h. The objects
+// live in the handle table (simhost/acl_handles.h): a destroyed, foreign or wrong-kind handle is
+// an error status naming it, never a crash.
 #include <cstring>
 #include <string>
 
 #include "acl_checks.h"
-#include "aclnn/acl_objects.h"
+#include "simhost/acl_handles.h"
+#include "simhost/c_boundary.h"
 
 namespace {
 
 constexpr aclnnStatus kNullptr = 161001;  // ACLNN_ERR_PARAM_NULLPTR
+constexpr aclnnStatus kInvalid = 161002;  // ACLNN_ERR_PARAM_INVALID
+constexpr aclnnStatus kInner = 561000;    // ACLNN_ERR_INNER: an exception stopped at the C boundary
 constexpr aclnnStatus kOk = 0;
 
 using normgrad_sim::AclFail;
+using normgrad_sim::TensorInfo;
+using sim::host::CBoundary;
 
 std::string Dims(const std::vector<int64_t>& d) {
   std::string s = "[";
@@ -29,7 +36,7 @@ int64_t Numel(const std::vector<int64_t>& dims) {
 }
 
 // Largest storage element index the view touches (view must be non-empty), or -1 on overflow.
-int64_t LastIndex(const aclTensor& t) {
+int64_t LastIndex(const TensorInfo& t) {
   int64_t last = t.offset;
   for (size_t i = 0; i < t.viewDims.size(); ++i) {
     int64_t step;
@@ -39,7 +46,8 @@ int64_t LastIndex(const aclTensor& t) {
   return last;
 }
 
-bool CheckTensor(const aclTensor& t) {
+// Checks t as aclCreateTensor does and records its storage's allocation serial in t.
+bool CheckTensor(TensorInfo& t) {
   const char* api = "aclCreateTensor";
   size_t elemBytes = aclDataTypeSize(t.dataType);
   if (elemBytes == 0) {
@@ -86,7 +94,8 @@ bool CheckTensor(const aclTensor& t) {
             static_cast<unsigned long long>(storageBytes));
     return false;
   }
-  if (storageBytes > 0 && !normgrad_sim::InDeviceMemory(t.data, storageBytes)) {
+  t.storageSerial = storageBytes > 0 ? normgrad_sim::AllocationSerial(t.data, storageBytes) : 0;
+  if (storageBytes > 0 && t.storageSerial == 0) {
     AclFail(ACL_ERROR_INVALID_PARAM, api,
             "storage %s of %llu bytes at %p is not inside one device allocation (use aclrtMalloc)",
             Dims(t.storageDims).c_str(), static_cast<unsigned long long>(storageBytes), t.data);
@@ -107,6 +116,39 @@ aclnnStatus CopyDims(const char* api, const std::vector<int64_t>& src, int64_t**
   return kOk;
 }
 
+// kOk with the tensor's record in *info, or the error naming `tensor` (161001 null, 161002 not live).
+aclnnStatus Tensor(const char* api, const aclTensor* tensor, TensorInfo* info) {
+  if (tensor == nullptr) return NullArg(api, "tensor");
+  std::string why = normgrad_sim::FindTensor(tensor, info);
+  return why.empty() ? kOk : AclFail(kInvalid, api, "tensor %s", why.c_str());
+}
+
+// The accessor `api` of one tensor: reads the record, then out(record) writes the results.
+template <typename Out>
+aclnnStatus Accessor(const char* api, const aclTensor* tensor, Out out) {
+  return CBoundary(api, kInner, [&]() -> aclnnStatus {
+    TensorInfo info;
+    if (aclnnStatus st = Tensor(api, tensor, &info)) return st;
+    return out(info);
+  });
+}
+
+// The destroy function `api` of one kind: "" from remove is success, else the handle's problem.
+template <typename Remove>
+aclnnStatus Destroy(const char* api, const char* what, Remove remove) {
+  return CBoundary(api, kInner, [&]() -> aclnnStatus {
+    std::string why = remove();
+    return why.empty() ? kOk : AclFail(kInvalid, api, "%s %s", what, why.c_str());
+  });
+}
+
+template <typename Values>
+aclnnStatus ArraySize(const char* api, const Values& values, const std::string& why, uint64_t* size) {
+  if (!why.empty()) return AclFail(kInvalid, api, "array %s", why.c_str());
+  *size = values.size();
+  return kOk;
+}
+
 }  // namespace
 
 extern "C" {
@@ -115,117 +157,139 @@ aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDat
                            const int64_t* stride, int64_t offset, aclFormat format, const int64_t* storageDims,
                            uint64_t storageDimsNum, void* tensorData) {
   const char* api = "aclCreateTensor";
-  if (viewDimsNum > 0 && (viewDims == nullptr || stride == nullptr)) {
-    NullArg(api, viewDims == nullptr ? "viewDims" : "stride");
-    return nullptr;
-  }
-  if (storageDimsNum > 0 && storageDims == nullptr) {
-    NullArg(api, "storageDims");
-    return nullptr;
-  }
-  if (viewDimsNum > 64 || storageDimsNum > 64) {
-    AclFail(ACL_ERROR_INVALID_PARAM, api, "viewDimsNum %llu or storageDimsNum %llu is over 64",
-            static_cast<unsigned long long>(viewDimsNum), static_cast<unsigned long long>(storageDimsNum));
-    return nullptr;
-  }
-  aclTensor t;
-  t.viewDims.assign(viewDims, viewDims + viewDimsNum);
-  t.strides.assign(stride, stride + viewDimsNum);
-  t.offset = offset;
-  t.dataType = dataType;
-  t.format = format;
-  t.storageDims.assign(storageDims, storageDims + storageDimsNum);
-  t.data = tensorData;
-  if (!CheckTensor(t)) return nullptr;
-  return new aclTensor(std::move(t));
+  // Any int from C: read as the enums only where the old code read the parameters (UBSan).
+  const int dataTypeCode = dataType, formatCode = format;
+  return CBoundary(api, static_cast<aclTensor*>(nullptr), [&]() -> aclTensor* {
+    if (viewDimsNum > 0 && (viewDims == nullptr || stride == nullptr)) {
+      NullArg(api, viewDims == nullptr ? "viewDims" : "stride");
+      return nullptr;
+    }
+    if (storageDimsNum > 0 && storageDims == nullptr) {
+      NullArg(api, "storageDims");
+      return nullptr;
+    }
+    if (viewDimsNum > 64 || storageDimsNum > 64) {
+      AclFail(ACL_ERROR_INVALID_PARAM, api, "viewDimsNum %llu or storageDimsNum %llu is over 64",
+              static_cast<unsigned long long>(viewDimsNum), static_cast<unsigned long long>(storageDimsNum));
+      return nullptr;
+    }
+    TensorInfo t;
+    t.viewDims.assign(viewDims, viewDims + viewDimsNum);
+    t.strides.assign(stride, stride + viewDimsNum);
+    t.offset = offset;
+    t.dataType = static_cast<aclDataType>(dataTypeCode);
+    t.format = static_cast<aclFormat>(formatCode);
+    t.storageDims.assign(storageDims, storageDims + storageDimsNum);
+    t.data = tensorData;
+    if (!CheckTensor(t)) return nullptr;
+    return normgrad_sim::AddTensor(api, std::move(t));
+  });
 }
 
 aclnnStatus aclDestroyTensor(const aclTensor* tensor) {
-  delete tensor;  // null is allowed, as in CANN
-  return kOk;
+  return Destroy("aclDestroyTensor", "tensor", [&] { return normgrad_sim::RemoveTensor(tensor); });
 }
 
 aclIntArray* aclCreateIntArray(const int64_t* value, uint64_t size) {
-  if (size > 0 && value == nullptr) {
-    NullArg("aclCreateIntArray", "value");
-    return nullptr;
-  }
-  auto* a = new aclIntArray;
-  a->values.assign(value, value + size);
-  return a;
+  const char* api = "aclCreateIntArray";
+  return CBoundary(api, static_cast<aclIntArray*>(nullptr), [&]() -> aclIntArray* {
+    if (size > 0 && value == nullptr) {
+      NullArg(api, "value");
+      return nullptr;
+    }
+    return normgrad_sim::AddIntArray(api, std::vector<int64_t>(value, value + size));
+  });
 }
 
 aclnnStatus aclDestroyIntArray(const aclIntArray* array) {
-  delete array;
-  return kOk;
+  return Destroy("aclDestroyIntArray", "array", [&] { return normgrad_sim::RemoveIntArray(array); });
 }
 
 aclBoolArray* aclCreateBoolArray(const bool* value, uint64_t size) {
-  if (size > 0 && value == nullptr) {
-    NullArg("aclCreateBoolArray", "value");
-    return nullptr;
-  }
-  auto* a = new aclBoolArray;
-  a->values.assign(value, value + size);
-  return a;
+  const char* api = "aclCreateBoolArray";
+  return CBoundary(api, static_cast<aclBoolArray*>(nullptr), [&]() -> aclBoolArray* {
+    if (size > 0 && value == nullptr) {
+      NullArg(api, "value");
+      return nullptr;
+    }
+    return normgrad_sim::AddBoolArray(api, std::vector<bool>(value, value + size));
+  });
 }
 
 aclnnStatus aclDestroyBoolArray(const aclBoolArray* array) {
-  delete array;
-  return kOk;
+  return Destroy("aclDestroyBoolArray", "array", [&] { return normgrad_sim::RemoveBoolArray(array); });
 }
 
 aclnnStatus aclGetViewShape(const aclTensor* tensor, int64_t** viewDims, uint64_t* viewDimsNum) {
-  if (tensor == nullptr) return NullArg("aclGetViewShape", "tensor");
-  return CopyDims("aclGetViewShape", tensor->viewDims, viewDims, viewDimsNum);
+  const char* api = "aclGetViewShape";
+  return Accessor(api, tensor, [&](const TensorInfo& t) { return CopyDims(api, t.viewDims, viewDims, viewDimsNum); });
 }
 
 aclnnStatus aclGetViewStrides(const aclTensor* tensor, int64_t** stridesValue, uint64_t* stridesNum) {
-  if (tensor == nullptr) return NullArg("aclGetViewStrides", "tensor");
-  return CopyDims("aclGetViewStrides", tensor->strides, stridesValue, stridesNum);
+  const char* api = "aclGetViewStrides";
+  return Accessor(api, tensor, [&](const TensorInfo& t) { return CopyDims(api, t.strides, stridesValue, stridesNum); });
 }
 
 aclnnStatus aclGetStorageShape(const aclTensor* tensor, int64_t** storageDims, uint64_t* storageDimsNum) {
-  if (tensor == nullptr) return NullArg("aclGetStorageShape", "tensor");
-  return CopyDims("aclGetStorageShape", tensor->storageDims, storageDims, storageDimsNum);
+  const char* api = "aclGetStorageShape";
+  return Accessor(api, tensor,
+                  [&](const TensorInfo& t) { return CopyDims(api, t.storageDims, storageDims, storageDimsNum); });
 }
 
 aclnnStatus aclGetViewOffset(const aclTensor* tensor, int64_t* offset) {
-  if (tensor == nullptr || offset == nullptr) return NullArg("aclGetViewOffset", tensor == nullptr ? "tensor" : "offset");
-  *offset = tensor->offset;
-  return kOk;
+  const char* api = "aclGetViewOffset";
+  return Accessor(api, tensor, [&](const TensorInfo& t) {
+    if (offset == nullptr) return NullArg(api, "offset");
+    *offset = t.offset;
+    return kOk;
+  });
 }
 
 aclnnStatus aclGetFormat(const aclTensor* tensor, aclFormat* format) {
-  if (tensor == nullptr || format == nullptr) return NullArg("aclGetFormat", tensor == nullptr ? "tensor" : "format");
-  *format = tensor->format;
-  return kOk;
+  const char* api = "aclGetFormat";
+  return Accessor(api, tensor, [&](const TensorInfo& t) {
+    if (format == nullptr) return NullArg(api, "format");
+    *format = t.format;
+    return kOk;
+  });
 }
 
 aclnnStatus aclGetDataType(const aclTensor* tensor, aclDataType* dataType) {
-  if (tensor == nullptr || dataType == nullptr) {
-    return NullArg("aclGetDataType", tensor == nullptr ? "tensor" : "dataType");
-  }
-  *dataType = tensor->dataType;
-  return kOk;
+  const char* api = "aclGetDataType";
+  return Accessor(api, tensor, [&](const TensorInfo& t) {
+    if (dataType == nullptr) return NullArg(api, "dataType");
+    *dataType = t.dataType;
+    return kOk;
+  });
 }
 
 aclnnStatus aclGetRawTensorAddr(const aclTensor* tensor, void** addr) {
-  if (tensor == nullptr || addr == nullptr) return NullArg("aclGetRawTensorAddr", tensor == nullptr ? "tensor" : "addr");
-  *addr = tensor->data;
-  return kOk;
+  const char* api = "aclGetRawTensorAddr";
+  return Accessor(api, tensor, [&](const TensorInfo& t) {
+    if (addr == nullptr) return NullArg(api, "addr");
+    *addr = t.data;
+    return kOk;
+  });
 }
 
 aclnnStatus aclGetIntArraySize(const aclIntArray* array, uint64_t* size) {
-  if (array == nullptr || size == nullptr) return NullArg("aclGetIntArraySize", array == nullptr ? "array" : "size");
-  *size = array->values.size();
-  return kOk;
+  const char* api = "aclGetIntArraySize";
+  return CBoundary(api, kInner, [&]() -> aclnnStatus {
+    if (array == nullptr || size == nullptr) return NullArg(api, array == nullptr ? "array" : "size");
+    std::vector<int64_t> values;
+    std::string why = normgrad_sim::FindIntArray(array, &values);
+    return ArraySize(api, values, why, size);
+  });
 }
 
 aclnnStatus aclGetBoolArraySize(const aclBoolArray* array, uint64_t* size) {
-  if (array == nullptr || size == nullptr) return NullArg("aclGetBoolArraySize", array == nullptr ? "array" : "size");
-  *size = array->values.size();
-  return kOk;
+  const char* api = "aclGetBoolArraySize";
+  return CBoundary(api, kInner, [&]() -> aclnnStatus {
+    if (array == nullptr || size == nullptr) return NullArg(api, array == nullptr ? "array" : "size");
+    std::vector<bool> values;
+    std::string why = normgrad_sim::FindBoolArray(array, &values);
+    return ArraySize(api, values, why, size);
+  });
 }
 
 }  // extern "C"

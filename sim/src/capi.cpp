@@ -1,5 +1,6 @@
 // The simulator's extern "C" API (normgrad_sim.h): SoC selection, profiles, the modeled run log,
-// the self-check and the recorded operator schemas, as JSON for Python's ctypes binding.
+// the self-check and the recorded operator schemas, as JSON for Python's ctypes binding. No
+// exception leaves a function (CBoundary): a failure is the error value with aclGetRecentErrMsg().
 #include <cstring>
 #include <string>
 
@@ -11,6 +12,7 @@
 #include "normgrad_sim.h"
 #include "simhost/op_records.h"
 #include "self_check.h"
+#include "simhost/c_boundary.h"
 
 using normgrad_sim::JsonArray;
 using normgrad_sim::JsonBool;
@@ -84,79 +86,97 @@ thread_local std::string t_soc, t_socs, t_lastRun, t_graphOps, t_opDefs;
 
 }  // namespace
 
+using sim::host::CBoundary;
+
 extern "C" {
 
 int normgradSimSetSoc(const char* name) {
-  if (name == nullptr) return 1;
-  return sim::SetCurrentSoc(name) ? 0 : 1;
+  return CBoundary("normgradSimSetSoc", 1, [&] {
+    if (name == nullptr) return 1;
+    return sim::SetCurrentSoc(name) ? 0 : 1;
+  });
 }
 
 int normgradSimSetThreadSoc(const char* name) {
-  return sim::SetThreadSoc(name != nullptr ? name : "") ? 0 : 1;
+  return CBoundary("normgradSimSetThreadSoc", 1, [&] { return sim::SetThreadSoc(name != nullptr ? name : "") ? 0 : 1; });
 }
 
 const char* normgradSimGetSoc(void) {
-  t_soc = sim::CurrentSoc().name;
-  return t_soc.c_str();
+  return CBoundary("normgradSimGetSoc", static_cast<const char*>(nullptr), [&] {
+    t_soc = sim::CurrentSoc().name;
+    return t_soc.c_str();
+  });
 }
 
 const char* normgradSimSocsJson(void) {
-  int count = 0;
-  const sim::SocProfile* socs = sim::AllSocs(&count);
-  std::vector<std::string> items;
-  for (int i = 0; i < count; ++i) items.push_back(SocJson(sim::EffectiveSoc(socs[i])));
-  t_socs = JsonArray(items);
-  return t_socs.c_str();
+  return CBoundary("normgradSimSocsJson", static_cast<const char*>(nullptr), [&] {
+    int count = 0;
+    const sim::SocProfile* socs = sim::AllSocs(&count);
+    std::vector<std::string> items;
+    for (int i = 0; i < count; ++i) items.push_back(SocJson(sim::EffectiveSoc(socs[i])));
+    t_socs = JsonArray(items);
+    return t_socs.c_str();
+  });
 }
 
 const char* normgradSimLastRunJson(void) {
-  std::vector<std::string> launches;
-  double totalUs = 0;
-  uint64_t bytesIn = 0, bytesOut = 0;
-  for (const sim::LaunchReport& r : sim::RunLog()) {
-    sim::KernelTime k = sim::ModelLaunch(r);
-    totalUs += k.totalUs;
-    bytesIn += k.bytesIn;
-    bytesOut += k.bytesOut;
-    launches.push_back(LaunchJson(r, k));
-  }
-  t_lastRun = Object({Field("soc", JsonString(sim::CurrentSoc().name)), Field("totalUs", Num(totalUs)),
-                      Field("bytesIn", Int(bytesIn)), Field("bytesOut", Int(bytesOut)),
-                      Field("launches", JsonArray(launches))});
-  return t_lastRun.c_str();
+  return CBoundary("normgradSimLastRunJson", static_cast<const char*>(nullptr), [&] {
+    std::vector<std::string> launches;
+    double totalUs = 0;
+    uint64_t bytesIn = 0, bytesOut = 0;
+    for (const sim::LaunchReport& r : sim::RunLog()) {
+      sim::KernelTime k = sim::ModelLaunch(r);
+      totalUs += k.totalUs;
+      bytesIn += k.bytesIn;
+      bytesOut += k.bytesOut;
+      launches.push_back(LaunchJson(r, k));
+    }
+    t_lastRun = Object({Field("soc", JsonString(sim::CurrentSoc().name)), Field("totalUs", Num(totalUs)),
+                        Field("bytesIn", Int(bytesIn)), Field("bytesOut", Int(bytesOut)),
+                        Field("launches", JsonArray(launches))});
+    return t_lastRun.c_str();
+  });
 }
 
 int normgradSimSetCostOverrides(const char* spec) {
-  std::string error;
-  if (sim::SetCostOverrides(spec != nullptr ? spec : "", &error)) return 0;
-  normgradSimSetRecentErrMsg(error.c_str());
-  return 1;
+  return CBoundary("normgradSimSetCostOverrides", 1, [&] {
+    std::string error;
+    if (sim::SetCostOverrides(spec != nullptr ? spec : "", &error)) return 0;
+    normgradSimSetRecentErrMsg(error.c_str());
+    return 1;
+  });
 }
 
 int normgradSimSelfCheck(char* msg, size_t msgBytes) {
-  std::string message;
-  int status;
-  try {
-    status = normgrad_sim::RunSelfCheck(&message);
-  } catch (const std::exception& e) {  // a simulator bug outside a launch must not cross the C API
-    message = std::string("self-check threw: ") + e.what();
-    status = 5;
-  }
-  if (msg != nullptr && msgBytes > 0) {
-    std::strncpy(msg, message.c_str(), msgBytes - 1);
-    msg[msgBytes - 1] = '\0';
-  }
-  return status;
+  return CBoundary("normgradSimSelfCheck", 5, [&] {
+    std::string message;
+    int status;
+    try {
+      status = normgrad_sim::RunSelfCheck(&message);
+    } catch (const std::exception& e) {  // a simulator bug outside a launch: reported in msg too
+      message = std::string("self-check threw: ") + e.what();
+      status = 5;
+    }
+    if (msg != nullptr && msgBytes > 0) {
+      std::strncpy(msg, message.c_str(), msgBytes - 1);
+      msg[msgBytes - 1] = '\0';
+    }
+    return status;
+  });
 }
 
 const char* normgradGraphOpsJson(void) {
-  t_graphOps = ge::RegisteredOpsJson();
-  return t_graphOps.c_str();
+  return CBoundary("normgradGraphOpsJson", static_cast<const char*>(nullptr), [&] {
+    t_graphOps = ge::RegisteredOpsJson();
+    return t_graphOps.c_str();
+  });
 }
 
 const char* normgradOpDefsJson(void) {
-  t_opDefs = sim::host::RegisteredOpDefsJson();
-  return t_opDefs.c_str();
+  return CBoundary("normgradOpDefsJson", static_cast<const char*>(nullptr), [&] {
+    t_opDefs = sim::host::RegisteredOpDefsJson();
+    return t_opDefs.c_str();
+  });
 }
 
 }  // extern "C"

@@ -74,11 +74,13 @@ namespace {
 
 struct Region {
   uint64_t bytes;
+  uint64_t serial;  // never reused in the process (g_lastSerial)
   bool readOnly;
   std::shared_ptr<const StridedSource> view;  // a view region (RegisterView), else null
 };
 std::shared_mutex g_mutex;
 std::map<uintptr_t, Region> g_regions;  // base -> region
+uint64_t g_lastSerial = 0;              // under g_mutex
 std::atomic<int> g_views{0};           // live view regions: Read is a plain memcpy while 0
 
 // The region holding [a, a + bytes), or nullptr. Caller holds g_mutex.
@@ -93,7 +95,7 @@ const std::pair<const uintptr_t, Region>* Find(uintptr_t a, uint64_t bytes) {
 
 void Register(const void* base, uint64_t bytes, bool readOnly) {
   std::unique_lock<std::shared_mutex> lock(g_mutex);
-  g_regions[reinterpret_cast<uintptr_t>(base)] = Region{bytes, readOnly, nullptr};
+  g_regions[reinterpret_cast<uintptr_t>(base)] = Region{bytes, ++g_lastSerial, readOnly, nullptr};
 }
 
 void Unregister(const void* base) {
@@ -124,7 +126,7 @@ void CheckRange(const char* api, const void* p, uint64_t bytes, bool isWrite) {
        isWrite ? "write" : "read", static_cast<unsigned long long>(bytes), p);
 }
 
-bool FindAllocation(const void* p, uintptr_t* base, uint64_t* bytes) {
+bool FindAllocation(const void* p, uintptr_t* base, uint64_t* bytes, uint64_t* serial) {
   uintptr_t a = reinterpret_cast<uintptr_t>(p);
   std::shared_lock<std::shared_mutex> lock(g_mutex);
   auto it = g_regions.upper_bound(a);
@@ -133,6 +135,7 @@ bool FindAllocation(const void* p, uintptr_t* base, uint64_t* bytes) {
   if (a >= it->first + std::max<uint64_t>(it->second.bytes, 1)) return false;
   *base = it->first;
   *bytes = it->second.bytes;
+  if (serial != nullptr) *serial = it->second.serial;
   return true;
 }
 
@@ -143,7 +146,8 @@ void* RegisterView(const StridedSource& src) {
   void* base = ReserveAddressSpace(bytes);
   if (base == nullptr) return nullptr;
   std::unique_lock<std::shared_mutex> lock(g_mutex);
-  g_regions[reinterpret_cast<uintptr_t>(base)] = Region{bytes, true, std::make_shared<const StridedSource>(src)};
+  g_regions[reinterpret_cast<uintptr_t>(base)] =
+      Region{bytes, ++g_lastSerial, true, std::make_shared<const StridedSource>(src)};
   ++g_views;
   return base;
 }

@@ -341,12 +341,29 @@ LaunchReport LaunchOn(const SocProfile& soc, const std::string& kernel, int bloc
   if (RaceDetectionEnabled() && blockDim > 1) {
     for (int i = 0; i < blockDim; ++i) races.push_back(race::TakeRecorder());
   }
+  // A core whose thread cannot start (no memory, no threads left) fails the launch: the cores
+  // already running stop at their next DMA or sync as after a fault, and are joined before
+  // anything else may throw (a joinable std::thread destroyed would end the process).
+  int unstarted = -1;
+  char unstartedWhy[160] = "";
   for (int i = 0; i < blockDim; ++i) {
     race::Recorder* recorder = races.empty() ? nullptr : &races[static_cast<size_t>(i)];
-    threads.emplace_back(RunCore, std::cref(soc), i, blockDim, key, trackHazards, recorder, std::ref(barrier),
-                         std::cref(body), std::ref(results[static_cast<size_t>(i)]));
+    try {
+      threads.emplace_back(RunCore, std::cref(soc), i, blockDim, key, trackHazards, recorder, std::ref(barrier),
+                           std::cref(body), std::ref(results[static_cast<size_t>(i)]));
+    } catch (const std::exception& e) {
+      unstarted = i;
+      std::snprintf(unstartedWhy, sizeof(unstartedWhy), "%s", e.what());
+      barrier.Abort(i);
+      break;
+    }
   }
   for (std::thread& t : threads) t.join();
+  if (unstarted >= 0) {
+    report.ok = false;
+    report.error = "Launch: " + kernel + ": the thread of core " + std::to_string(unstarted) +
+                   " could not start: " + unstartedWhy;
+  }
 
   for (const CoreResult& r : results) {
     report.cores.push_back(r.counters);

@@ -158,6 +158,7 @@ struct DeviceBuffers {
     for (void* p : ptrs) aclrtFree(p);
   }
   uint8_t* Alloc(size_t bytes, std::string* error) {
+    ptrs.reserve(ptrs.size() + 1);  // before the block: the push_back below cannot throw
     void* p = nullptr;
     if (aclrtMalloc(&p, bytes, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) {
       *error = aclGetRecentErrMsg();

@@ -13,36 +13,11 @@
 #include "aclnnop/aclnn_layer_norm_backward.h"
 #include "ascendc/soc.h"
 #include "normgrad_sim.h"
-#include "schema_test_util.h"
+#include "group_norm_call.h"
 
 namespace {
 
-using schema_test::ZeroTensor;
-
-// A valid GroupNorm backward on zeros: N = 2, C = 4, HxW = 3, group = 2.
-struct GroupNormCall {
-  ZeroTensor dy{{2, 4, 3}, ACL_FLOAT}, x{{2, 4, 3}, ACL_FLOAT}, dx{{2, 4, 3}, ACL_FLOAT};
-  ZeroTensor mean{{2, 2}, ACL_FLOAT}, rstd{{2, 2}, ACL_FLOAT}, gamma{{4}, ACL_FLOAT};
-  ZeroTensor dgamma{{4}, ACL_FLOAT}, dbeta{{4}, ACL_FLOAT};
-  bool mask[3] = {true, true, true};
-  aclBoolArray* maskArr = aclCreateBoolArray(mask, 3);
-  uint64_t wsBytes = 0;
-  void* ws = nullptr;
-  ~GroupNormCall() {
-    if (ws != nullptr) aclrtFree(ws);
-    aclDestroyBoolArray(maskArr);
-  }
-  aclOpExecutor* Prepare() {
-    aclOpExecutor* exec = nullptr;
-    EXPECT_EQ(aclnnGroupNormBackwardGetWorkspaceSize(dy.tensor, x.tensor, mean.tensor, rstd.tensor, gamma.tensor, 2,
-                                                     4, 3, 2, maskArr, dx.tensor, dgamma.tensor, dbeta.tensor,
-                                                     &wsBytes, &exec),
-              ACL_SUCCESS)
-        << aclGetRecentErrMsg();
-    if (wsBytes > 0 && ws == nullptr) aclrtMalloc(&ws, wsBytes, ACL_MEM_MALLOC_HUGE_FIRST);
-    return exec;
-  }
-};
+using schema_test::GroupNormCall;
 
 class AclnnExecutorOnce : public testing::Test {
  protected:

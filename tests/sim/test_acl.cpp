@@ -255,6 +255,13 @@ struct DeviceTensor {
   }
 };
 
+// The description the aclnn layer makes of t (which must be a live tensor on live storage).
+normgrad::TensorDesc Desc(const aclTensor* t, const char* name = "t") {
+  normgrad::TensorDesc d;
+  EXPECT_EQ(normgrad::Describe("aclnnTest", name, t, &d), ACL_SUCCESS) << Msg();
+  return d;
+}
+
 struct ScaleTiling {
   float bias;
   uint32_t count;
@@ -286,16 +293,16 @@ normgrad::KernelThunk ScaleThunk(uint32_t* scratchWord, uint32_t* kernelWsWord) 
 
 TEST(AclnnExecutor, DescribeFlagsContiguity) {
   DeviceTensor a({0, 1, 2, 3, 4, 5}, {2, 3}, {2, 3}, {3, 1}, 0);
-  normgrad::TensorDesc d = normgrad::Describe(a.t);
+  normgrad::TensorDesc d = Desc(a.t);
   EXPECT_TRUE(d.contiguous);
   EXPECT_EQ(d.numel, 6);
   EXPECT_EQ(d.data, a.buf.p);
   DeviceTensor b({0, 1, 2, 3, 4, 5}, {2, 3}, {3, 2}, {1, 3}, 0);  // transposed
-  EXPECT_FALSE(normgrad::Describe(b.t).contiguous);
+  EXPECT_FALSE(Desc(b.t).contiguous);
   DeviceTensor c({0, 1, 2, 3, 4, 5}, {6}, {1, 3}, {99, 1}, 0);  // size-1 dim: its stride is irrelevant
-  EXPECT_TRUE(normgrad::Describe(c.t).contiguous);
+  EXPECT_TRUE(Desc(c.t).contiguous);
   DeviceTensor e({0, 1, 2, 3, 4, 5}, {6}, {3}, {1}, 2);  // offset
-  EXPECT_FALSE(normgrad::Describe(e.t).contiguous);
+  EXPECT_FALSE(Desc(e.t).contiguous);
   EXPECT_EQ(normgrad::ShapeString({2, 320, 64, 64}), "[2, 320, 64, 64]");
   EXPECT_EQ(normgrad::ShapeString({}), "[]");
   EXPECT_STREQ(normgrad::DtypeName(ACL_BF16), "bfloat16");
@@ -308,9 +315,14 @@ TEST(AclnnExecutor, ArrayValues) {
   bool mask[] = {false, true, true};
   aclIntArray* ia = aclCreateIntArray(ints, 2);
   aclBoolArray* ba = aclCreateBoolArray(mask, 3);
-  EXPECT_EQ(normgrad::IntArrayValues(ia), (std::vector<int64_t>{4, -2}));
-  EXPECT_EQ(normgrad::BoolArrayValues(ba), (std::vector<bool>{false, true, true}));
-  EXPECT_TRUE(normgrad::IntArrayValues(nullptr).empty());
+  std::vector<int64_t> intValues;
+  std::vector<bool> boolValues;
+  ASSERT_EQ(normgrad::IntArrayValues("aclnnTest", "ints", ia, &intValues), ACL_SUCCESS);
+  ASSERT_EQ(normgrad::BoolArrayValues("aclnnTest", "mask", ba, &boolValues), ACL_SUCCESS);
+  EXPECT_EQ(intValues, (std::vector<int64_t>{4, -2}));
+  EXPECT_EQ(boolValues, (std::vector<bool>{false, true, true}));
+  EXPECT_EQ(normgrad::IntArrayValues("aclnnTest", "ints", nullptr, &intValues), normgrad::kStatusNullptr);
+  EXPECT_EQ(Msg(), "aclnnTest: ints is null");
   aclDestroyIntArray(ia);
   aclDestroyBoolArray(ba);
 }
@@ -320,8 +332,8 @@ aclOpExecutor* ScaleExecutor(const DeviceTensor& in, const DeviceTensor& out, ui
                              uint32_t* kernelWsWord) {
   auto* exec = new aclOpExecutor;
   exec->api = "aclnnTestScale";
-  normgrad::TensorDesc inDesc = normgrad::Describe(in.t);
-  normgrad::TensorDesc outDesc = normgrad::Describe(out.t);
+  normgrad::TensorDesc inDesc = Desc(in.t, "in");
+  normgrad::TensorDesc outDesc = Desc(out.t, "out");
   normgrad::DevPtr inPtr = exec->ContiguousInput(inDesc);
   normgrad::DevPtr outPtr = exec->ContiguousOutput(outDesc);
   normgrad::DevPtr scratch = exec->ReserveWorkspace(64, true);
@@ -396,7 +408,7 @@ TEST(AclnnExecutor, KernelFaultBecomesInnerErrorWithSimulatorMessage) {
   DeviceTensor out({0, 0, 0, 0}, {4}, {4}, {1}, 0);
   auto* exec = new aclOpExecutor;
   exec->api = "aclnnTestFault";
-  normgrad::DevPtr inPtr = exec->ContiguousInput(normgrad::Describe(in.t));
+  normgrad::DevPtr inPtr = exec->ContiguousInput(Desc(in.t));
   int tiling = 0;
   exec->AddKernel("test_fault", 2, &tiling, sizeof(tiling), {inPtr}, 0,
                   [](uint8_t* const* args, uint8_t*, uint8_t*) {
@@ -481,7 +493,9 @@ TEST(AclnnExecutor, BroadcastInputIsAViewRegionReadAsItsImage) {
   DeviceTensor in({1, 2, 3, 4}, {4}, {3, 4}, {0, 1}, 0);
   auto* exec = new aclOpExecutor;
   exec->api = "aclnnTestView";
-  normgrad::DevPtr view = exec->ContiguousInput(normgrad::Describe(in.t));
+  normgrad::TensorDesc desc;
+  ASSERT_EQ(normgrad::Describe("aclnnTestView", "in", in.t, &desc), ACL_SUCCESS) << Msg();
+  normgrad::DevPtr view = exec->ContiguousInput(desc);
   EXPECT_EQ(exec->WorkspaceBytes(), 0u);
   ASSERT_NE(view.direct, nullptr);
   int tiling = 0;

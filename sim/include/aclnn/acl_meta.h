@@ -25,6 +25,9 @@ typedef struct aclOpExecutor aclOpExecutor;  // defined in op_host/op_api/aclnn_
 aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDataType dataType,
                            const int64_t* stride, int64_t offset, aclFormat format, const int64_t* storageDims,
                            uint64_t storageDimsNum, void* tensorData);
+// The handles are checked (docs/sim.md, "Misuse of the C API"): destroying one twice, or passing a
+// destroyed handle, one of another kind or a pointer that never was a handle to any function here
+// or to an aclnn API, is 161002 naming it, never a crash. Destroying NULL is 0, as in CANN.
 aclnnStatus aclDestroyTensor(const aclTensor* tensor);
 
 aclIntArray* aclCreateIntArray(const int64_t* value, uint64_t size);
@@ -33,7 +36,8 @@ aclBoolArray* aclCreateBoolArray(const bool* value, uint64_t size);
 aclnnStatus aclDestroyBoolArray(const aclBoolArray* array);
 
 // Shape accessors allocate *viewDims / *stride / *storageDims with new[]; the caller delete[]s
-// them (CANN's contract). Each returns 0, or 161001 for a null argument.
+// them (CANN's contract). Each returns 0, 161001 for a null argument or 161002 for a tensor or array
+// that is not live.
 aclnnStatus aclGetViewShape(const aclTensor* tensor, int64_t** viewDims, uint64_t* viewDimsNum);
 aclnnStatus aclGetViewStrides(const aclTensor* tensor, int64_t** stridesValue, uint64_t* stridesNum);
 aclnnStatus aclGetViewOffset(const aclTensor* tensor, int64_t* offset);

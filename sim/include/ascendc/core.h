@@ -114,6 +114,8 @@ inline uint8_t* UbPtr(uint32_t addr) { return Core().ub.data() + addr; }
 
 // Global memory registry: every device allocation (aclrtMalloc, GmAlloc) is registered so
 // that any access outside an allocation is caught, as the device MMU / CANN's CPU mode does.
+// Each registration gets a serial number, never reused in the process, so that a user of an
+// address (an aclTensor) can tell its allocation from a later one at the same address.
 namespace gm {
 // readOnly: a kernel write into it fails (host memory registered with ACL_HOST_REGISTER_READONLY).
 void Register(const void* base, uint64_t bytes, bool readOnly = false);
@@ -122,8 +124,9 @@ bool IsRegistered(const void* base);
 // Fails (inside a kernel) if [p, p+bytes) is not inside one registered allocation, or is a write
 // into a read-only one.
 void CheckRange(const char* api, const void* p, uint64_t bytes, bool isWrite);
-// The registered allocation holding p: its base and size; false if none.
-bool FindAllocation(const void* p, uintptr_t* base, uint64_t* bytes);
+// The registered allocation holding p: its base, size and (when serial is given) serial number;
+// false if none.
+bool FindAllocation(const void* p, uintptr_t* base, uint64_t* bytes, uint64_t* serial = nullptr);
 
 // A strided view of device memory (shape, strides and offset in elements, as an aclTensor's).
 struct StridedSource {
