@@ -1,6 +1,8 @@
 // Per-core state, the violation hook and the trap.
 #include "normgrad_isa/state.h"
 
+#include "internal.h"
+
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
