@@ -3,6 +3,10 @@
 #   ./build.sh                      simulator build (g++), C++ tests, examples and the Python tests
 #   ./build.sh --sanitize           the same C++ tests under AddressSanitizer + UBSan, then the aclnn
 #                                   fuzzer under them for NORMGRAD_FUZZ_SECONDS (default 120) s, seed 13
+#   ./build.sh --cann-cpu           front end B (sim/cann_cpu/README.md): the kernels on CANN's own Ascend C
+#                                   implementation in CPU-debug mode, cross-checked bit for bit with the simulator;
+#                                   needs CANN's header bundle (../shared/tools/cann-check --root, or CANN_ROOT),
+#                                   prints one "skipped" line and succeeds without it
 #   ./build.sh --npu --soc <soc>    the CANN custom operator package for a real NPU (needs ASCEND_HOME_PATH;
 #        [--install | --install-path <dir>] also installs it; docs/npu.md)
 set -euo pipefail
@@ -15,10 +19,11 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --npu) mode=npu ;;
     --sanitize) mode=sanitize ;;
+    --cann-cpu) mode=cann ;;
     --soc) soc="$2"; shift ;;
     --install) npu_args+=(--install) ;;
     --install-path) npu_args+=(--install-path "$2"); shift ;;
-    -h|--help) sed -n '2,7p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
     *) echo "build.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
   shift
@@ -28,6 +33,31 @@ jobs=$(nproc 2>/dev/null || echo 2)
 
 if [ "$mode" = npu ]; then
   exec npu/build_package.sh --soc "$soc" ${npu_args[@]+"${npu_args[@]}"}
+fi
+
+if [ "$mode" = cann ]; then
+  # CANN's headers and CPU-debug framework sources: CANN_ROOT, else the bundle cann-check keeps (exit 2:
+  # it cannot provide one here, which a fresh machine or a user's clone may well be).
+  cann_check=${NORMGRAD_CANN_CHECK:-../shared/tools/cann-check}
+  cann_root=${CANN_ROOT:-}
+  if [ -z "$cann_root" ] && [ -x "$cann_check" ]; then
+    cann_root=$("$cann_check" --root 2>/dev/null) || cann_root=""
+  fi
+  if [ -z "$cann_root" ] || [ ! -x "$cann_check" ]; then
+    echo "build.sh --cann-cpu: skipped: no CANN header bundle here (needs $cann_check --root or CANN_ROOT)"
+    exit 0
+  fi
+  # The runners only; front end A is the simulator build's library when there is one (./build.sh).
+  targets=(normgrad_cann_run_ascend910b normgrad_cann_run_ascend910)
+  lib=build/sim/libnormgrad.so
+  [ -f "$lib" ] || { targets+=(normgrad); lib=build/cann/libnormgrad.so; }
+  cmake -S . -B build/cann -G Ninja -DNORMGRAD_CANN_CPU=ON -DCANN_ROOT="$cann_root" \
+    -DNORMGRAD_CANN_CHECK="$(cd "$(dirname "$cann_check")" && pwd)/$(basename "$cann_check")" \
+    -DNORMGRAD_WERROR=ON -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build build/cann -j "$jobs" --target "${targets[@]}"
+  NORMGRAD_LIBRARY="$PWD/$lib" NORMGRAD_CANN_RUNNER_DIR="$PWD/build/cann" PYTHONPATH="$PWD/python${PYTHONPATH:+:$PYTHONPATH}" \
+    python3 -m pytest -q tests/cann_cpu
+  exit 0
 fi
 
 # GoogleTest for the C++ tests: Debian's package, installed when missing and we may.

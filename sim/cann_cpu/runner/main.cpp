@@ -96,6 +96,12 @@ int main(int argc, char** argv) {
   for (const normgrad::cann::LaunchArg& a : f.args) ptrs.push_back(a.region < 0 ? nullptr : regions[a.region] + a.offset);
 
   if (error.empty()) {
+#if defined(__NPU_ARCH__) && __NPU_ARCH__ == 2201
+    // Vector kernels on A2 run as CANN's CPU-debug mode runs them when told so (its documented
+    // SetKernelMode(KernelMode::AIV_MODE)): blockDim vector cores, up to 2 per AI core (the launcher's
+    // limit is 50 instead of the 25 AI cores of MIX mode).
+    AscendC::SetKernelMode(KernelMode::AIV_MODE);
+#endif
     normgrad::cann::BeginLaunch(f.blockDim);
     if (Launch(f, ptrs, &error)) error = normgrad::cann::EndLaunch();
   }
