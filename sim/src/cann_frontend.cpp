@@ -5,12 +5,14 @@
 
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -55,8 +57,16 @@ std::string Tail(const std::string& path, size_t maxBytes) {
   return text;
 }
 
-// Runs exe dir with stdout and stderr into dir/log.txt; returns the exit status (-1 if it did not run).
+// Runs exe dir with stdout and stderr into dir/log.txt, in a process group of its own (it forks one
+// process per core); returns the exit status, -1 if it did not run, -2 if it ran longer than
+// NORMGRAD_CANN_TIMEOUT seconds (default 600) and was killed with its cores.
 int RunChild(const std::string& exe, const std::string& dir) {
+  const char* limitEnv = std::getenv("NORMGRAD_CANN_TIMEOUT");
+  const double limitSeconds = limitEnv != nullptr && std::atof(limitEnv) > 0 ? std::atof(limitEnv) : 600.0;
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attr, 0);
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   const std::string log = dir + "/log.txt";
@@ -65,12 +75,22 @@ int RunChild(const std::string& exe, const std::string& dir) {
   std::string exeArg = exe, dirArg = dir;
   char* argv[] = {exeArg.data(), dirArg.data(), nullptr};
   pid_t pid = 0;
-  const int rc = posix_spawn(&pid, exe.c_str(), &actions, nullptr, argv, environ);
+  const int rc = posix_spawn(&pid, exe.c_str(), &actions, &attr, argv, environ);
   posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
   if (rc != 0) return -1;
+  const auto start = std::chrono::steady_clock::now();
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) return -1;
+  for (;;) {
+    const pid_t done = waitpid(pid, &status, WNOHANG);
+    if (done == pid) break;
+    if (done < 0 && errno != EINTR) return -1;
+    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > limitSeconds) {
+      kill(-pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      return -2;
+    }
+    usleep(2000);
   }
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
@@ -152,7 +172,9 @@ std::string RunOnCannFrontEnd(const std::string& kernel, uint32_t blockDim, cons
   const int status = RunChild(exe, dir.path);
   const std::string result = Tail(dir.path + "/result.txt", 2000);
   if (status != 0 || result != "ok") {
-    std::string why = result.rfind("error ", 0) == 0 ? result.substr(6) : "exit status " + std::to_string(status);
+    std::string why = status == -2 ? "killed after NORMGRAD_CANN_TIMEOUT seconds (a core hangs?)"
+                      : result.rfind("error ", 0) == 0 ? result.substr(6)
+                                                       : "exit status " + std::to_string(status);
     return "front end B (" + exe + "): " + why + "\n" + Tail(dir.path + "/log.txt", 1500);
   }
   for (size_t i = 0; i < bases.size(); ++i) {

@@ -6,7 +6,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdint>
+#include <ctime>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -14,6 +16,7 @@
 
 #include "kernel_operator.h"
 #include "kernel_process_lock.h"
+#include "launch_state.h"
 #include "model/model_factory_mask.h"
 #include "normgrad_isa/state.h"
 #include "stub_reg.h"
@@ -56,8 +59,32 @@ void ProcessLock::FreeLock() {
   }
 }
 
-int ProcessLock::Read() { return pthread_rwlock_rdlock(&lock); }
-int ProcessLock::Write() { return pthread_rwlock_wrlock(&lock); }
+namespace {
+// A core that fails while holding the lock ends its process without releasing it: a waiter polls the
+// launch's failure flag between timed attempts and ends too (the failing core's message is the launch's).
+template <typename TryFor>
+int LockOrGiveUp(TryFor tryFor) {
+  for (;;) {
+    timespec deadline{};
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_nsec += 20 * 1000 * 1000;
+    if (deadline.tv_nsec >= 1000 * 1000 * 1000) {
+      deadline.tv_sec += 1;
+      deadline.tv_nsec -= 1000 * 1000 * 1000;
+    }
+    const int rc = tryFor(&deadline);
+    if (rc != ETIMEDOUT) return rc;
+    if (normgrad::cann::Shared().failed.load() != 0) _exit(3);
+  }
+}
+}  // namespace
+
+int ProcessLock::Read() {
+  return LockOrGiveUp([this](const timespec* t) { return pthread_rwlock_timedrdlock(&lock, t); });
+}
+int ProcessLock::Write() {
+  return LockOrGiveUp([this](const timespec* t) { return pthread_rwlock_timedwrlock(&lock, t); });
+}
 int ProcessLock::Unlock() { return pthread_rwlock_unlock(&lock); }
 
 // The devkit's CPU-mode atomic state (kernel_utils.h), kept in step with the model by set_core_type's
