@@ -12,9 +12,11 @@ namespace {
 using num::LanePlan;
 
 // The lanes of an instruction whose widest element has `widest` bytes; false after a violation.
+// The repeat field has 8 bits; 0 repeats is a NOP (neither the devkit nor its api_check nor the
+// C-API pages forbid it, and the simulator's API layer accepts repeatTime 0).
 bool Plan(const char* name, uint32_t widest, uint64_t repeat, LanePlan* plan) {
   const State& s = Core();
-  if (!s.counterMode && !CheckRange(name, "repeat", repeat, 1, 255)) return false;
+  if (!s.counterMode && !CheckRange(name, "repeat", repeat, 0, 255)) return false;
   *plan = num::PlanMaskRegister(num::LanesFor(widest), s.counterMode, s.maskLo, s.maskHi, repeat);
   return true;
 }
@@ -105,7 +107,7 @@ T IntOp(BinOp op, T a, T b, T d) {
 
 template <typename T, typename F>
 void RunBinary(const LanePlan& plan, uint8_t* dst, const uint8_t* s0, const uint8_t* s1, const VecStrides& s, F f) {
-  num::ExecuteRepeats<T>(plan, dst, s.dstBlk, s.dstRep, [&](uint64_t r, uint32_t l) {
+  num::ExecuteRepeats<T>(plan, dst, sizeof(T), s.dstBlk, s.dstRep, [&](uint64_t r, uint32_t l) {
     T a = Load<T>(s0, num::LaneOffset(r, l, sizeof(T), s.src0Blk, s.src0Rep));
     T b = Load<T>(s1, num::LaneOffset(r, l, sizeof(T), s.src1Blk, s.src1Rep));
     T d = Load<T>(dst, num::LaneOffset(r, l, sizeof(T), s.dstBlk, s.dstRep));
@@ -166,12 +168,12 @@ template <typename T>
 void Fill(const LanePlan& plan, uint8_t* dst, uint64_t bits, uint64_t blk, uint64_t rep) {
   T v;
   std::memcpy(&v, &bits, sizeof(T));
-  num::ExecuteRepeats<T>(plan, dst, blk, rep, [v](uint64_t, uint32_t) { return v; });
+  num::ExecuteRepeats<T>(plan, dst, sizeof(T), blk, rep, [v](uint64_t, uint32_t) { return v; });
 }
 
 template <typename TD, typename TS, typename F>
 void RunUnary(const LanePlan& plan, uint8_t* dst, const uint8_t* src, const VecStrides& s, F f) {
-  num::ExecuteRepeats<TD>(plan, dst, s.dstBlk, s.dstRep, [&](uint64_t r, uint32_t l) {
+  num::ExecuteRepeats<TD>(plan, dst, sizeof(TD), s.dstBlk, s.dstRep, [&](uint64_t r, uint32_t l) {
     return f(Load<TS>(src, num::LaneOffset(r, l, sizeof(TS), s.src0Blk, s.src0Rep)));
   });
 }
@@ -288,8 +290,9 @@ void VecBrcb(Elem t, void* dst, const void* src, uint64_t dstBlk, uint64_t dstRe
     Violation("%s: element type %s is not supported", name, ElemName(t));
     return;
   }
-  if (!CheckRange(name, "repeat", repeat, 1, 255)) return;
+  if (!CheckRange(name, "repeat", repeat, 0, 255)) return;
   Count(kPipeV, repeat);
+  if (repeat == 0) return;
   // Repeat r reads 8 consecutive elements from src + r * 32 bytes and writes each to a whole
   // 32-byte block of dst (mask ignored).
   uint64_t dstExtent = ((repeat - 1) * dstRep + 7 * dstBlk) * num::kBlockBytes + num::kBlockBytes;

@@ -305,9 +305,10 @@ inline LanePlan PlanMaskRegister(uint32_t lanes, bool counterMode, uint64_t mask
 
 // Runs an instruction over its active lanes: for each repeat, compute(r, l) for every active
 // lane l (all reads of the repeat happen before its writes, so 100 % overlap is exact), then
-// stores the TD results at dst + LaneOffset(r, l).
+// stores the TD results at dst + LaneOffset(r, l) (lanes of dstElemBytes, normally sizeof(TD)).
 template <typename TD, typename F>
-void ExecuteRepeats(const LanePlan& plan, uint8_t* dst, uint64_t dstBlk, uint64_t dstRep, F&& compute) {
+void ExecuteRepeats(const LanePlan& plan, uint8_t* dst, uint32_t dstElemBytes, uint64_t dstBlk, uint64_t dstRep,
+                    F&& compute) {
   TD vals[kMaxLanes];
   uint64_t offs[kMaxLanes];
   for (uint64_t r = 0; r < plan.repeats; ++r) {
@@ -318,7 +319,7 @@ void ExecuteRepeats(const LanePlan& plan, uint8_t* dst, uint64_t dstBlk, uint64_
       for (uint64_t bits = m[w]; bits != 0; bits &= bits - 1) {
         uint32_t l = w * 64 + static_cast<uint32_t>(__builtin_ctzll(bits));
         vals[n] = compute(r, l);
-        offs[n++] = LaneOffset(r, l, sizeof(TD), dstBlk, dstRep);
+        offs[n++] = LaneOffset(r, l, dstElemBytes, dstBlk, dstRep);
       }
     }
     for (uint32_t i = 0; i < n; ++i) std::memcpy(dst + offs[i], &vals[i], sizeof(TD));
