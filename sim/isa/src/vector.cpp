@@ -232,6 +232,20 @@ void Cgadd(const LanePlan& plan, uint8_t* dst, const uint8_t* src, uint64_t dstR
   }
 }
 
+// The common part of vcadd and vcgadd: element type, lanes, counters, the source operand; false
+// when nothing is to be done (no repeat, or after a violation).
+bool ReducePlan(const char* name, Elem t, const void* src, uint64_t repeat, uint64_t srcBlk, uint64_t srcRep,
+                LanePlan* plan) {
+  if (t != Elem::kF32 && t != Elem::kF16) {
+    Violation("%s: element type %s is not supported", name, ElemName(t));
+    return false;
+  }
+  const uint32_t eb = ElemBytes(t);
+  if (!Plan(name, eb, repeat, plan)) return false;
+  Count(kPipeV, plan->repeats);
+  return plan->repeats != 0 && CheckOperand(name, "src", src, *plan, eb, srcBlk, srcRep);
+}
+
 }  // namespace
 
 uint32_t ElemBytes(Elem e) {
@@ -348,10 +362,6 @@ void VecConv(const char* name, Elem to, Elem from, Round rnd, void* dst, const v
 void VecCadd(Arch arch, Elem t, void* dst, const void* src, uint64_t repeat, uint64_t dstRep, uint64_t srcBlk,
              uint64_t srcRep, uint64_t accMode) {
   const char* name = "vcadd";
-  if (t != Elem::kF32 && t != Elem::kF16) {
-    Violation("%s: element type %s is not supported", name, ElemName(t));
-    return;
-  }
   if (arch == Arch::kA2 && accMode != 0) {
     // accMode 1 accumulates across repeats into the ACC register read by get_acc_val, which our
     // kernels never link; not modelled.
@@ -359,13 +369,10 @@ void VecCadd(Arch arch, Elem t, void* dst, const void* src, uint64_t repeat, uin
               static_cast<unsigned long long>(accMode));
     return;
   }
-  const uint32_t eb = ElemBytes(t);
   LanePlan plan;
-  if (!Plan(name, eb, repeat, &plan)) return;
-  Count(kPipeV, plan.repeats);
-  if (plan.repeats == 0) return;
-  uint64_t dstExtent = ((plan.repeats - 1) * dstRep + 1) * eb;
-  if (!CheckOperand(name, "src", src, plan, eb, srcBlk, srcRep) || !CheckUb(name, "dst", dst, dstExtent, eb)) return;
+  if (!ReducePlan(name, t, src, repeat, srcBlk, srcRep, &plan)) return;
+  const uint32_t eb = ElemBytes(t);
+  if (!CheckUb(name, "dst", dst, ((plan.repeats - 1) * dstRep + 1) * eb, eb)) return;
   uint8_t* d = static_cast<uint8_t*>(dst);
   const uint8_t* sp = static_cast<const uint8_t*>(src);
   if (t == Elem::kF32) {
@@ -377,19 +384,10 @@ void VecCadd(Arch arch, Elem t, void* dst, const void* src, uint64_t repeat, uin
 
 void VecCgadd(Elem t, void* dst, const void* src, uint64_t repeat, uint64_t dstRep, uint64_t srcBlk, uint64_t srcRep) {
   const char* name = "vcgadd";
-  if (t != Elem::kF32 && t != Elem::kF16) {
-    Violation("%s: element type %s is not supported", name, ElemName(t));
-    return;
-  }
-  const uint32_t eb = ElemBytes(t);
   LanePlan plan;
-  if (!Plan(name, eb, repeat, &plan)) return;
-  Count(kPipeV, plan.repeats);
-  if (plan.repeats == 0) return;
-  uint64_t dstExtent = ((plan.repeats - 1) * dstRep * 8 + 8) * eb;
-  if (!CheckOperand(name, "src", src, plan, eb, srcBlk, srcRep) || !CheckUb(name, "dst", dst, dstExtent, 8 * eb)) {
-    return;
-  }
+  if (!ReducePlan(name, t, src, repeat, srcBlk, srcRep, &plan)) return;
+  const uint32_t eb = ElemBytes(t);
+  if (!CheckUb(name, "dst", dst, ((plan.repeats - 1) * dstRep * 8 + 8) * eb, 8 * eb)) return;
   uint8_t* d = static_cast<uint8_t*>(dst);
   const uint8_t* sp = static_cast<const uint8_t*>(src);
   if (t == Elem::kF32) {

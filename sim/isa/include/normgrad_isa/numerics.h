@@ -177,6 +177,15 @@ inline uint16_t SaturateBf16Bits(uint16_t b) {
   return (b & 0x7fu) ? 0 : static_cast<uint16_t>((b & 0x8000u) | 0x7f7fu);
 }
 
+// The element add of an atomic store: the IEEE sum rounded once to the 16-bit type (a float sum of
+// two 16-bit floats is exact enough for that), then saturated.
+inline uint16_t AtomicAddHalfBits(uint16_t a, uint16_t b) {
+  return SaturateHalfBits(FloatToHalfRne(HalfToFloat(a) + HalfToFloat(b)));
+}
+inline uint16_t AtomicAddBf16Bits(uint16_t a, uint16_t b) {
+  return SaturateBf16Bits(FloatToBf16Rne(Bf16ToFloat(a) + Bf16ToFloat(b)));
+}
+
 // ---- multiply-add lanes (Axpy, MulAddDst / vmla, FusedMulAdd / vmadd) ----
 
 // a * b + c: float rounds the product and then the sum (the device documents no fused form);
