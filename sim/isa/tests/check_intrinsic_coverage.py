@@ -53,7 +53,8 @@ def main() -> int:
                 missing.append(f"{obj}: {sym}")
     for m in missing:
         print("not defined by the model:", m)
-    print(f"{len(linked)} intrinsic names linked by {len(objs)} kernel objects; {len(missing)} instantiations missing")
+    print(f"{len(linked)} intrinsic names linked by {len(objs)} kernel objects; "
+          f"{len(missing)} instantiations missing")
     return 1 if missing or not linked else 0
 
 
