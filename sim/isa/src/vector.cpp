@@ -2,6 +2,7 @@
 // Lanes come from the mask register (num::PlanMaskRegister), addresses from num::LaneOffset,
 // arithmetic from num:: (the same functions the simulator's API layer uses).
 #include <cstring>
+#include <type_traits>
 
 #include "internal.h"
 
@@ -73,46 +74,73 @@ struct F16 {
 inline float MaxF(float a, float b) { return (a > b || a != a) ? a : b; }
 inline float MinF(float a, float b) { return (a < b || a != a) ? a : b; }
 
-template <class A>
-typename A::T FloatOp(BinOp op, typename A::T a, typename A::T b, typename A::T d) {
+// Lane arithmetic of operation kOp on elements of A (F32, F16) or on integers (wrapping).
+template <BinOp kOp, class A>
+typename A::T FloatLane(typename A::T a, typename A::T b, typename A::T d) {
   float x = A::In(a), y = A::In(b);
-  switch (op) {
-    case BinOp::kAdd: return A::Out(x + y);
-    case BinOp::kSub: return A::Out(x - y);
-    case BinOp::kMul: return A::Out(x * y);
-    case BinOp::kMax: return A::Out(MaxF(x, y));
-    case BinOp::kMin: return A::Out(MinF(x, y));
-    case BinOp::kMla: return A::MulAdd(a, b, d);   // dst = src0 * src1 + dst
-    case BinOp::kMadd: return A::MulAdd(a, d, b);  // dst = src0 * dst + src1
-  }
-  return d;
+  if constexpr (kOp == BinOp::kAdd) return A::Out(x + y);
+  if constexpr (kOp == BinOp::kSub) return A::Out(x - y);
+  if constexpr (kOp == BinOp::kMul) return A::Out(x * y);
+  if constexpr (kOp == BinOp::kMax) return A::Out(MaxF(x, y));
+  if constexpr (kOp == BinOp::kMin) return A::Out(MinF(x, y));
+  if constexpr (kOp == BinOp::kMla) return A::MulAdd(a, b, d);   // dst = src0 * src1 + dst
+  if constexpr (kOp == BinOp::kMadd) return A::MulAdd(a, d, b);  // dst = src0 * dst + src1
 }
 
-template <typename T>
-T IntOp(BinOp op, T a, T b, T d) {
+template <BinOp kOp, typename T>
+T IntLane(T a, T b, T d) {
   using U = typename std::make_unsigned<T>::type;
   int64_t x = a, y = b, z = d;
   int64_t r = 0;
-  switch (op) {
-    case BinOp::kAdd: r = x + y; break;
-    case BinOp::kSub: r = x - y; break;
-    case BinOp::kMul: r = x * y; break;
-    case BinOp::kMax: r = x > y ? x : y; break;
-    case BinOp::kMin: r = x < y ? x : y; break;
-    case BinOp::kMla: r = x * y + z; break;
-    case BinOp::kMadd: r = x * z + y; break;
-  }
+  if constexpr (kOp == BinOp::kAdd) r = x + y;
+  if constexpr (kOp == BinOp::kSub) r = x - y;
+  if constexpr (kOp == BinOp::kMul) r = x * y;
+  if constexpr (kOp == BinOp::kMax) r = x > y ? x : y;
+  if constexpr (kOp == BinOp::kMin) r = x < y ? x : y;
+  if constexpr (kOp == BinOp::kMla) r = x * y + z;
+  if constexpr (kOp == BinOp::kMadd) r = x * z + y;
   return static_cast<T>(static_cast<U>(r));
 }
 
-template <typename T, typename F>
-void RunBinary(const LanePlan& plan, uint8_t* dst, const uint8_t* s0, const uint8_t* s1, const VecStrides& s, F f) {
+template <BinOp kOp, typename T>
+T Lane(T a, T b, T d) {
+  if constexpr (std::is_same<T, float>::value) return FloatLane<kOp, F32>(a, b, d);
+  if constexpr (std::is_same<T, uint16_t>::value) return FloatLane<kOp, F16>(a, b, d);  // half bits
+  if constexpr (std::is_same<T, int32_t>::value || std::is_same<T, int16_t>::value) return IntLane<kOp>(a, b, d);
+}
+
+// Runs dst = Lane<kOp>(src0, src1, dst) over the plan: whole 32-byte blocks where the masks allow
+// (a loop the compiler vectorises), else lane by lane; the same results either way.
+template <BinOp kOp, typename T>
+void RunBinary(const LanePlan& plan, uint8_t* dst, const uint8_t* s0, const uint8_t* s1, const VecStrides& s) {
+  constexpr uint32_t kPer = num::kBlockBytes / sizeof(T);
+  bool done = num::ExecuteBlocks<T>(plan, dst, s.dstBlk, s.dstRep, [&](uint64_t r, uint32_t b, T* out) {
+    const T* a = num::BlockPtr<T>(s0, s.src0Blk, s.src0Rep, r, b);
+    const T* c = num::BlockPtr<T>(s1, s.src1Blk, s.src1Rep, r, b);
+    const T* d = num::BlockPtr<T>(dst, s.dstBlk, s.dstRep, r, b);
+    for (uint32_t j = 0; j < kPer; ++j) out[j] = Lane<kOp, T>(a[j], c[j], d[j]);
+  });
+  if (done) return;
   num::ExecuteRepeats<T>(plan, dst, sizeof(T), s.dstBlk, s.dstRep, [&](uint64_t r, uint32_t l) {
     T a = Load<T>(s0, num::LaneOffset(r, l, sizeof(T), s.src0Blk, s.src0Rep));
     T b = Load<T>(s1, num::LaneOffset(r, l, sizeof(T), s.src1Blk, s.src1Rep));
     T d = Load<T>(dst, num::LaneOffset(r, l, sizeof(T), s.dstBlk, s.dstRep));
-    return f(a, b, d);
+    return Lane<kOp, T>(a, b, d);
   });
+}
+
+template <typename T>
+void RunBinaryOp(BinOp op, const LanePlan& plan, uint8_t* dst, const uint8_t* s0, const uint8_t* s1,
+                 const VecStrides& s) {
+  switch (op) {
+    case BinOp::kAdd: return RunBinary<BinOp::kAdd, T>(plan, dst, s0, s1, s);
+    case BinOp::kSub: return RunBinary<BinOp::kSub, T>(plan, dst, s0, s1, s);
+    case BinOp::kMul: return RunBinary<BinOp::kMul, T>(plan, dst, s0, s1, s);
+    case BinOp::kMax: return RunBinary<BinOp::kMax, T>(plan, dst, s0, s1, s);
+    case BinOp::kMin: return RunBinary<BinOp::kMin, T>(plan, dst, s0, s1, s);
+    case BinOp::kMla: return RunBinary<BinOp::kMla, T>(plan, dst, s0, s1, s);
+    case BinOp::kMadd: return RunBinary<BinOp::kMadd, T>(plan, dst, s0, s1, s);
+  }
 }
 
 bool CheckArith(const char* name, Elem t) {
@@ -148,19 +176,10 @@ void Binary(const char* name, BinOp op, Elem t, void* dst, const void* src0, con
   uint8_t* d = static_cast<uint8_t*>(dst);
   const uint8_t* a = static_cast<const uint8_t*>(src0);
   switch (t) {
-    case Elem::kF32:
-      RunBinary<float>(plan, d, a, p1, st, [op](float x, float y, float z) { return FloatOp<F32>(op, x, y, z); });
-      break;
-    case Elem::kF16:
-      RunBinary<uint16_t>(plan, d, a, p1, st,
-                          [op](uint16_t x, uint16_t y, uint16_t z) { return FloatOp<F16>(op, x, y, z); });
-      break;
-    case Elem::kS32:
-      RunBinary<int32_t>(plan, d, a, p1, st, [op](int32_t x, int32_t y, int32_t z) { return IntOp(op, x, y, z); });
-      break;
-    default:
-      RunBinary<int16_t>(plan, d, a, p1, st, [op](int16_t x, int16_t y, int16_t z) { return IntOp(op, x, y, z); });
-      break;
+    case Elem::kF32: RunBinaryOp<float>(op, plan, d, a, p1, st); break;
+    case Elem::kF16: RunBinaryOp<uint16_t>(op, plan, d, a, p1, st); break;
+    case Elem::kS32: RunBinaryOp<int32_t>(op, plan, d, a, p1, st); break;
+    default: RunBinaryOp<int16_t>(op, plan, d, a, p1, st); break;
   }
 }
 
@@ -171,11 +190,29 @@ void Fill(const LanePlan& plan, uint8_t* dst, uint64_t bits, uint64_t blk, uint6
   num::ExecuteRepeats<T>(plan, dst, sizeof(T), blk, rep, [v](uint64_t, uint32_t) { return v; });
 }
 
+// dst lane = f(src lane). A repeat whose lanes are all active with both block strides 1 is two
+// contiguous runs: read all, then write all; other repeats go lane by lane (same results).
 template <typename TD, typename TS, typename F>
 void RunUnary(const LanePlan& plan, uint8_t* dst, const uint8_t* src, const VecStrides& s, F f) {
-  num::ExecuteRepeats<TD>(plan, dst, sizeof(TD), s.dstBlk, s.dstRep, [&](uint64_t r, uint32_t l) {
-    return f(Load<TS>(src, num::LaneOffset(r, l, sizeof(TS), s.src0Blk, s.src0Rep)));
-  });
+  uint64_t fullLo, fullHi;
+  num::LaneBits(plan.lanes, plan.lanes, &fullLo, &fullHi);
+  const bool unitBlocks = s.dstBlk == 1 && s.src0Blk == 1;
+  TD vals[num::kMaxLanes];
+  for (uint64_t r = 0; r < plan.repeats; ++r) {
+    uint64_t m[2];
+    plan.MaskOf(r, m);
+    uint8_t* d = dst + r * s.dstRep * num::kBlockBytes;
+    const uint8_t* sp = src + r * s.src0Rep * num::kBlockBytes;
+    if (unitBlocks && m[0] == fullLo && m[1] == fullHi) {
+      for (uint32_t l = 0; l < plan.lanes; ++l) vals[l] = f(Load<TS>(sp, l * sizeof(TS)));
+      std::memcpy(d, vals, plan.lanes * sizeof(TD));
+      continue;
+    }
+    const LanePlan one{1, plan.lanes, m[0], m[1], m[0], m[1]};
+    num::ExecuteRepeats<TD>(one, d, sizeof(TD), s.dstBlk, s.dstRep, [&](uint64_t, uint32_t l) {
+      return f(Load<TS>(sp, num::LaneOffset(0, l, sizeof(TS), s.src0Blk, s.src0Rep)));
+    });
+  }
 }
 
 num::Rounding ToRounding(Round r) {

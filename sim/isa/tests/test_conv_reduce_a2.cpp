@@ -78,6 +78,30 @@ TEST_F(ConvReduceA2, F32ToBf16EachSuffixAndWidening) {
   EXPECT_EQ(w[0], std::ldexp(1.0f, -24));
 }
 
+TEST_F(ConvReduceA2, ConversionsOverWholeAndPartialRepeats) {
+  // Counter mode, 100 elements: one whole repeat of 64 lanes (contiguous run) and a tail of 36
+  // lanes (lane by lane); the half source packs 64 lanes in 4 blocks (srcRep 4).
+  half* h = Ub<half>(0);
+  float* f = Ub<float>(1024);
+  for (int i = 0; i < 128; ++i) SetHalfBits(h + i, static_cast<uint16_t>(0x3c00 + i));  // 1 + i * 2^-10
+  for (int i = 0; i < 128; ++i) f[i] = -5.0f;
+  set_mask_count();
+  set_vector_mask(0, 100);
+  vconv_f162f32(f, h, uint8_t(1), uint16_t(1), uint16_t(1), uint8_t(8), uint8_t(4));
+  for (int i = 0; i < 128; ++i) {
+    EXPECT_EQ(f[i], i < 100 ? 1.0f + std::ldexp(static_cast<float>(i), -10) : -5.0f) << i;
+  }
+  // And back with a dst block stride of 2 (not contiguous): every other 32-byte block of dst.
+  half* back = Ub<half>(4096);
+  set_vector_mask(0, 64);
+  vconv_f322f16r(back, f, uint8_t(1), uint16_t(2), uint16_t(1), uint8_t(8), uint8_t(8));
+  for (int i = 0; i < 64; ++i) {
+    int blk = i / 16, j = i % 16;
+    EXPECT_EQ(HalfBits(back + blk * 32 + j), 0x3c00 + i) << i;
+    EXPECT_EQ(HalfBits(back + blk * 32 + 16 + j), 0) << i;
+  }
+}
+
 // Pairwise sum over v[0, n) (n a power of two), written recursively.
 float PairwiseSum(const float* v, int n) {
   if (n == 1) return v[0];
