@@ -85,6 +85,7 @@ typename A::T FloatLane(typename A::T a, typename A::T b, typename A::T d) {
   if constexpr (kOp == BinOp::kMin) return A::Out(MinF(x, y));
   if constexpr (kOp == BinOp::kMla) return A::MulAdd(a, b, d);   // dst = src0 * src1 + dst
   if constexpr (kOp == BinOp::kMadd) return A::MulAdd(a, d, b);  // dst = src0 * dst + src1
+  if constexpr (kOp == BinOp::kDiv) return A::Out(x / y);
 }
 
 template <BinOp kOp, typename T>
@@ -99,6 +100,7 @@ T IntLane(T a, T b, T d) {
   if constexpr (kOp == BinOp::kMin) r = x < y ? x : y;
   if constexpr (kOp == BinOp::kMla) r = x * y + z;
   if constexpr (kOp == BinOp::kMadd) r = x * z + y;
+  static_assert(kOp != BinOp::kDiv, "no integer division on the vector unit");
   return static_cast<T>(static_cast<U>(r));
 }
 
@@ -106,7 +108,10 @@ template <BinOp kOp, typename T>
 T Lane(T a, T b, T d) {
   if constexpr (std::is_same<T, float>::value) return FloatLane<kOp, F32>(a, b, d);
   if constexpr (std::is_same<T, uint16_t>::value) return FloatLane<kOp, F16>(a, b, d);  // half bits
-  if constexpr (std::is_same<T, int32_t>::value || std::is_same<T, int16_t>::value) return IntLane<kOp>(a, b, d);
+  if constexpr (std::is_same<T, int32_t>::value || std::is_same<T, int16_t>::value) {
+    if constexpr (kOp == BinOp::kDiv) return d;  // refused before it runs (Binary)
+    else return IntLane<kOp>(a, b, d);
+  }
 }
 
 // Runs dst = Lane<kOp>(src0, src1, dst) over the plan: whole 32-byte blocks where the masks allow
@@ -140,6 +145,7 @@ void RunBinaryOp(BinOp op, const LanePlan& plan, uint8_t* dst, const uint8_t* s0
     case BinOp::kMin: return RunBinary<BinOp::kMin, T>(plan, dst, s0, s1, s);
     case BinOp::kMla: return RunBinary<BinOp::kMla, T>(plan, dst, s0, s1, s);
     case BinOp::kMadd: return RunBinary<BinOp::kMadd, T>(plan, dst, s0, s1, s);
+    case BinOp::kDiv: return RunBinary<BinOp::kDiv, T>(plan, dst, s0, s1, s);
   }
 }
 
@@ -153,6 +159,10 @@ bool CheckArith(const char* name, Elem t) {
 void Binary(const char* name, BinOp op, Elem t, void* dst, const void* src0, const void* src1, uint64_t scalarBits,
             const VecStrides& s) {
   if (!CheckArith(name, t)) return;
+  if (op == BinOp::kDiv && t != Elem::kF32 && t != Elem::kF16) {
+    Violation("%s: element type %s is not supported", name, ElemName(t));
+    return;
+  }
   const uint32_t eb = ElemBytes(t);
   LanePlan plan;
   if (!Plan(name, eb, s.repeat, &plan)) return;
@@ -239,14 +249,26 @@ void GatherLanes(const LanePlan& plan, const uint8_t* src, uint64_t blk, uint64_
 inline uint16_t AddHalf(uint16_t a, uint16_t b) { return F16::Out(F16::In(a) + F16::In(b)); }
 inline float AddFloat(float a, float b) { return a + b; }
 
+// accumulate false: each repeat's sum to dst[r * dstRep]; true: the sums added in repeat order
+// into the ACC register (as the simulator's count-form ReduceSum accumulates), dst untouched.
 template <typename T, typename Add>
 void Cadd(const LanePlan& plan, uint8_t* dst, const uint8_t* src, uint64_t dstRep, uint64_t srcBlk, uint64_t srcRep,
-          Add add) {
+          Add add, bool accumulate) {
   T v[num::kMaxLanes];
+  T acc = T(0);
   for (uint64_t r = 0; r < plan.repeats; ++r) {
     GatherLanes<T>(plan, src, srcBlk, srcRep, r, v);
     T sum = num::TreeSum(v, plan.lanes, add);
-    std::memcpy(dst + r * dstRep * sizeof(T), &sum, sizeof(T));
+    if (accumulate) {
+      acc = r == 0 ? sum : add(acc, sum);
+    } else {
+      std::memcpy(dst + r * dstRep * sizeof(T), &sum, sizeof(T));
+    }
+  }
+  if (accumulate) {
+    uint64_t bits = 0;
+    std::memcpy(&bits, &acc, sizeof(T));
+    Core().accVal = bits;
   }
 }
 
@@ -334,6 +356,33 @@ void VecDup(Elem t, void* dst, uint64_t scalarBits, const VecStrides& s) {
   }
 }
 
+void VecUnary(const char* name, UnaryOp op, Elem t, void* dst, const void* src, const VecStrides& s) {
+  const uint32_t eb = ElemBytes(t);
+  const bool ok = op == UnaryOp::kCopy ? (eb == 2 || eb == 4) : (t == Elem::kF32 || t == Elem::kF16);
+  if (!ok) {
+    Violation("%s: element type %s is not supported", name, ElemName(t));
+    return;
+  }
+  LanePlan plan;
+  if (!Plan(name, eb, s.repeat, &plan)) return;
+  Count(kPipeV, plan.repeats);
+  if (!CheckOperand(name, "dst", dst, plan, eb, s.dstBlk, s.dstRep) ||
+      !CheckOperand(name, "src", src, plan, eb, s.src0Blk, s.src0Rep)) {
+    return;
+  }
+  uint8_t* d = static_cast<uint8_t*>(dst);
+  const uint8_t* sp = static_cast<const uint8_t*>(src);
+  if (op == UnaryOp::kCopy && eb == 4) {
+    RunUnary<uint32_t, uint32_t>(plan, d, sp, s, [](uint32_t v) { return v; });
+  } else if (op == UnaryOp::kCopy) {
+    RunUnary<uint16_t, uint16_t>(plan, d, sp, s, [](uint16_t v) { return v; });
+  } else if (t == Elem::kF32) {
+    RunUnary<float, float>(plan, d, sp, s, num::Unary1F32<num::OpSqrt>);
+  } else {
+    RunUnary<uint16_t, uint16_t>(plan, d, sp, s, num::Unary1HalfBits<num::OpSqrt>);
+  }
+}
+
 void VecBrcb(Elem t, void* dst, const void* src, uint64_t dstBlk, uint64_t dstRep, uint64_t repeat) {
   const char* name = "vbrcb";
   const uint32_t eb = ElemBytes(t);
@@ -399,24 +448,27 @@ void VecConv(const char* name, Elem to, Elem from, Round rnd, void* dst, const v
 void VecCadd(Arch arch, Elem t, void* dst, const void* src, uint64_t repeat, uint64_t dstRep, uint64_t srcBlk,
              uint64_t srcRep, uint64_t accMode) {
   const char* name = "vcadd";
-  if (arch == Arch::kA2 && accMode != 0) {
-    // accMode 1 accumulates across repeats into the ACC register read by get_acc_val, which our
-    // kernels never link; not modelled.
-    Violation("%s: accMode %llu (accumulate into the ACC register) is not modelled", name,
-              static_cast<unsigned long long>(accMode));
+  if (accMode > 1 || (arch != Arch::kA2 && accMode != 0)) {
+    Violation("%s: accMode %llu is not valid here", name, static_cast<unsigned long long>(accMode));
     return;
   }
+  const bool accumulate = accMode == 1;
   LanePlan plan;
   if (!ReducePlan(name, t, src, repeat, srcBlk, srcRep, &plan)) return;
   const uint32_t eb = ElemBytes(t);
-  if (!CheckUb(name, "dst", dst, ((plan.repeats - 1) * dstRep + 1) * eb, eb)) return;
+  if (!accumulate && !CheckUb(name, "dst", dst, ((plan.repeats - 1) * dstRep + 1) * eb, eb)) return;
   uint8_t* d = static_cast<uint8_t*>(dst);
   const uint8_t* sp = static_cast<const uint8_t*>(src);
   if (t == Elem::kF32) {
-    Cadd<float>(plan, d, sp, dstRep, srcBlk, srcRep, AddFloat);
+    Cadd<float>(plan, d, sp, dstRep, srcBlk, srcRep, AddFloat, accumulate);
   } else {
-    Cadd<uint16_t>(plan, d, sp, dstRep, srcBlk, srcRep, AddHalf);
+    Cadd<uint16_t>(plan, d, sp, dstRep, srcBlk, srcRep, AddHalf, accumulate);
   }
+}
+
+int64_t GetAccVal() {
+  ++Core().counters.instr[kPipeS];
+  return static_cast<int64_t>(Core().accVal);
 }
 
 void VecCgadd(Elem t, void* dst, const void* src, uint64_t repeat, uint64_t dstRep, uint64_t srcBlk, uint64_t srcRep) {

@@ -7,6 +7,12 @@ namespace {
 
 using ConvReduceA2 = Model;
 
+// Pairwise sum over v[0, n) (n a power of two), written recursively.
+float PairwiseSum(const float* v, int n) {
+  if (n == 1) return v[0];
+  return PairwiseSum(v, n / 2) + PairwiseSum(v + n / 2, n / 2);
+}
+
 // Converts src[0..n) with one vconv variant, one repeat under a mask of n lanes.
 template <typename Conv>
 void RunConv(Conv conv, half* d, float* s, int n) {
@@ -102,12 +108,6 @@ TEST_F(ConvReduceA2, ConversionsOverWholeAndPartialRepeats) {
   }
 }
 
-// Pairwise sum over v[0, n) (n a power of two), written recursively.
-float PairwiseSum(const float* v, int n) {
-  if (n == 1) return v[0];
-  return PairwiseSum(v, n / 2) + PairwiseSum(v + n / 2, n / 2);
-}
-
 TEST_F(ConvReduceA2, VcaddIsAPairwiseTreeWithMaskedLanesZero) {
   float* s = Ub<float>(0);
   float* d = Ub<float>(1024);
@@ -130,10 +130,27 @@ TEST_F(ConvReduceA2, VcaddIsAPairwiseTreeWithMaskedLanesZero) {
   EXPECT_NE(seq, d[0]);
 }
 
-TEST_F(ConvReduceA2, VcaddAccModeIsAViolation) {
+TEST_F(ConvReduceA2, VcaddAccModeAccumulatesIntoAcc) {
+  // The count-form ReduceSum: counter mode, accMode 1, then get_acc_val. 100 floats: the tree of
+  // repeat 0 (64 lanes) plus the tree of repeat 1 (36 lanes, the rest 0), added in that order.
   float* s = Ub<float>(0);
-  vcadd(s, s, 1, 1, 1, 8, 1);
-  EXPECT_TRUE(Violated("accMode"));
+  float* d = Ub<float>(1024);
+  float ref[2][64] = {};
+  for (int i = 0; i < 100; ++i) {
+    s[i] = (i % 3 == 0) ? 3.0e7f : 0.1f * static_cast<float>(i);
+    ref[i / 64][i % 64] = s[i];
+  }
+  d[0] = -1.0f;
+  set_mask_count();
+  set_vector_mask(0, 100);
+  vcadd(d, s, 1, 1, 1, 8, 1);
+  int64_t acc = get_acc_val();
+  float got;
+  std::memcpy(&got, &acc, 4);
+  EXPECT_EQ(got, PairwiseSum(ref[0], 64) + PairwiseSum(ref[1], 64));
+  EXPECT_EQ(d[0], -1.0f);  // dst untouched
+  vcadd(d, s, 1, 1, 1, 8, 2);
+  EXPECT_TRUE(Violated("accMode 2"));
 }
 
 TEST_F(ConvReduceA2, VcgaddSumsEachBlock) {

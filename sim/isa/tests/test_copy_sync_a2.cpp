@@ -179,6 +179,8 @@ TEST_F(CopySyncA2Death, UnmodelledIntrinsicTrapsNamingIt) {
   EXPECT_EXIT(copy_gm_to_cbuf(Ub<void>(0), Gm<void>(0), int8_t(0), uint16_t(1), uint16_t(1), uint16_t(0),
                               uint16_t(0), PAD_NONE),
               ::testing::ExitedWithCode(4), "copy_gm_to_cbuf");
+  EXPECT_EXIT(scatter_vnchwconv_b16(VA0, VA2, uint8_t(1), uint16_t(0), uint16_t(0)), ::testing::ExitedWithCode(4),
+              "scatter_vnchwconv_b16");
 }
 
 TEST_F(CopySyncA2Death, DefaultViolationHookExits) {

@@ -152,6 +152,36 @@ TEST_F(VectorA2, BrcbFillsOneBlockPerElement) {
   }
 }
 
+TEST_F(VectorA2, DivSqrtAndCopy) {
+  float* a = Ub<float>(0);
+  float* b = Ub<float>(256);
+  float* d = Ub<float>(512);
+  for (int i = 0; i < 64; ++i) {
+    a[i] = static_cast<float>(i * i);
+    b[i] = 4.0f;
+  }
+  vdiv(d, a, b, 1, 1, 1, 1, 8, 8, 8);
+  for (int i = 0; i < 64; ++i) EXPECT_EQ(d[i], static_cast<float>(i * i) / 4.0f) << i;
+  vsqrt(d, a, 1, uint16_t(1), uint16_t(1), uint8_t(8), uint8_t(8));
+  for (int i = 0; i < 64; ++i) EXPECT_EQ(d[i], static_cast<float>(i)) << i;
+  a[1] = 2.0f;  // sqrt(2) rounded once from double
+  set_vector_mask(0, 2);
+  vsqrt(d, a, 1, uint16_t(1), uint16_t(1), uint8_t(8), uint8_t(8));
+  EXPECT_EQ(d[1], static_cast<float>(std::sqrt(2.0)));
+  // vcopy: bits unchanged, repeat strides in blocks (here 16: every other repeat-sized slot).
+  uint32_t* cs = Ub<uint32_t>(4096);
+  uint32_t* cd = Ub<uint32_t>(8192);
+  for (int i = 0; i < 64; ++i) cs[i] = 0xdead0000u + static_cast<uint32_t>(i);
+  set_vector_mask(~0ull, ~0ull);
+  vcopy(cd, cs, uint8_t(1), uint16_t(1), uint16_t(1), uint16_t(16), uint16_t(8));
+  for (int i = 0; i < 64; ++i) EXPECT_EQ(cd[i], 0xdead0000u + static_cast<uint32_t>(i)) << i;
+  // vdiv has no integer form (on dav-c220 an int32 vdiv does not even compile: stub_fun.h).
+  int32_t* ia = Ub<int32_t>(0);
+  normgrad::isa::VecBinary("vdiv", normgrad::isa::BinOp::kDiv, normgrad::isa::Elem::kS32, ia, ia, ia,
+                           normgrad::isa::VecStrides{});
+  EXPECT_TRUE(Violated("int32_t is not supported"));
+}
+
 TEST_F(VectorA2, RepeatZeroIsANopAndAbove255AViolation) {
   float* a = Ub<float>(0);
   for (int i = 0; i < 64; ++i) a[i] = 1.0f;

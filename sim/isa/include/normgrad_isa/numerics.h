@@ -199,6 +199,32 @@ inline uint16_t MulAddHalfBits(float a, float b, float c) {
   return HalfSatDBits(std::fma(static_cast<double>(a), static_cast<double>(b), static_cast<double>(c)));
 }
 
+// ---- unary operations: evaluated in double, rounded once to the result type ----
+
+struct OpExp {
+  static double D(double a) { return std::exp(a); }
+};
+struct OpLn {
+  static double D(double a) { return std::log(a); }
+};
+struct OpSqrt {
+  static double D(double a) { return std::sqrt(a); }
+};
+struct OpRsqrt {
+  static double D(double a) { return 1.0 / std::sqrt(a); }
+};
+struct OpReciprocal {
+  static double D(double a) { return 1.0 / a; }
+};
+struct OpAbs {
+  static double D(double a) { return std::fabs(a); }
+};
+
+template <class Op>
+inline float Unary1F32(float a) { return static_cast<float>(Op::D(a)); }
+template <class Op>
+inline uint16_t Unary1HalfBits(uint16_t h) { return HalfSatDBits(Op::D(HalfToFloat(h))); }
+
 // ---- conversions with a rounding direction ----
 
 // Rounding directions of a conversion (RoundMode / vconv suffix without "none", which resolves
