@@ -89,69 +89,20 @@ void ExecuteL0(const LanePlan& plan, const Operand& dst, F&& compute) {
                                          dst.repStride, std::forward<F>(compute));
 }
 
-// The blocks of a repeat under mask (lo, hi) whose lanes are all active, as bits of *active;
-// false when some block is only partly active (the block executor below then does not apply).
-inline bool WholeBlocks(uint64_t lo, uint64_t hi, uint32_t perBlock, uint32_t* active) {
-  const uint64_t blockMask = (1ull << perBlock) - 1;
-  const uint32_t blocks = kRepeatBytes / kBlockBytes;
-  *active = 0;
-  for (uint32_t b = 0; b < blocks; ++b) {
-    uint32_t first = b * perBlock;
-    uint64_t bits = ((first < 64 ? lo : hi) >> (first % 64)) & blockMask;
-    if (bits == blockMask) {
-      *active |= 1u << b;
-    } else if (bits != 0) {
-      return false;
-    }
-  }
-  return true;
-}
-
 template <typename T>
 inline const T* BlockPtr(const uint8_t* ub, const Operand& op, uint64_t r, uint32_t b) {
-  return reinterpret_cast<const T*>(ub + op.addr + (r * op.repStride + static_cast<uint64_t>(b) * op.blkStride) * kBlockBytes);
+  return normgrad::isa::num::BlockPtr<T>(ub + op.addr, op.blkStride, op.repStride, r, b);
 }
 
 // ExecuteL0 for the common case where every operand has dst's element size and the masks
-// switch whole 32-byte blocks on or off: computeBlock(r, b, out) writes the 32 / sizeof(TD)
-// lanes of block b of repeat r into out from whole source blocks, a loop the compiler
-// vectorises. Same order of reads and writes as ExecuteL0 (every read of a repeat before its
-// writes, repeats in order), so the same results. Returns false (nothing done) when it does
-// not apply.
+// switch whole 32-byte blocks on or off (normgrad_isa/numerics.h, ExecuteBlocks): computeBlock(r,
+// b, out) writes the 32 / sizeof(TD) lanes of block b of repeat r into out from whole source
+// blocks. Same results as ExecuteL0; returns false (nothing done) when it does not apply.
 template <typename TD, typename F>
 bool ExecuteL0Blocks(const LanePlan& plan, const Operand& dst, F&& computeBlock) {
-  constexpr uint32_t kPer = kBlockBytes / sizeof(TD);
-  if (plan.lanes != kRepeatBytes / sizeof(TD) || dst.elemBytes != sizeof(TD)) return false;
-  uint32_t full = 0, tail = 0;
-  if (!WholeBlocks(plan.lo, plan.hi, kPer, &full) || !WholeBlocks(plan.tailLo, plan.tailHi, kPer, &tail)) {
-    return false;
-  }
-  uint8_t* ub = Core().ub.data();
-  alignas(32) TD vals[kMaxLanes];
-  constexpr uint32_t kBlocks = kRepeatBytes / kBlockBytes;
-  constexpr uint32_t kAll = (1u << kBlocks) - 1;
-  if (full == kAll && tail == kAll && dst.blkStride == 1) {
-    // Every block of every repeat, dst blocks contiguous: a fixed-trip loop per repeat and one
-    // store of the whole repeat (same reads-before-writes order as below).
-    for (uint64_t r = 0; r < plan.repeats; ++r) {
-      for (uint32_t b = 0; b < kBlocks; ++b) computeBlock(r, b, vals + b * kPer);
-      std::memcpy(ub + dst.addr + r * dst.repStride * kBlockBytes, vals, kRepeatBytes);
-    }
-    return true;
-  }
-  for (uint64_t r = 0; r < plan.repeats; ++r) {
-    const uint32_t active = r + 1 == plan.repeats ? tail : full;
-    for (uint32_t bits = active; bits != 0; bits &= bits - 1) {
-      uint32_t b = static_cast<uint32_t>(__builtin_ctz(bits));
-      computeBlock(r, b, vals + b * kPer);
-    }
-    for (uint32_t bits = active; bits != 0; bits &= bits - 1) {
-      uint32_t b = static_cast<uint32_t>(__builtin_ctz(bits));
-      std::memcpy(ub + dst.addr + (r * dst.repStride + static_cast<uint64_t>(b) * dst.blkStride) * kBlockBytes,
-                  vals + b * kPer, kBlockBytes);
-    }
-  }
-  return true;
+  if (dst.elemBytes != sizeof(TD)) return false;
+  return normgrad::isa::num::ExecuteBlocks<TD>(plan, Core().ub.data() + dst.addr, dst.blkStride, dst.repStride,
+                                               std::forward<F>(computeBlock));
 }
 
 }  // namespace vec

@@ -74,30 +74,19 @@ inline int16_t Apply2(int16_t a, int16_t b) {
   return static_cast<int16_t>(static_cast<uint16_t>(Op::I(a, b)));
 }
 
-// Unary operations, evaluated in double and rounded once to the result type.
-struct OpExp {
-  static double D(double a) { return std::exp(a); }
-};
-struct OpLn {
-  static double D(double a) { return std::log(a); }
-};
-struct OpSqrt {
-  static double D(double a) { return std::sqrt(a); }
-};
-struct OpRsqrt {
-  static double D(double a) { return 1.0 / std::sqrt(a); }
-};
-struct OpReciprocal {
-  static double D(double a) { return 1.0 / a; }
-};
-struct OpAbs {
-  static double D(double a) { return std::fabs(a); }
-};
+// Unary operations, evaluated in double and rounded once to the result type (shared with the
+// instruction-level model).
+using normgrad::isa::num::OpAbs;
+using normgrad::isa::num::OpExp;
+using normgrad::isa::num::OpLn;
+using normgrad::isa::num::OpReciprocal;
+using normgrad::isa::num::OpRsqrt;
+using normgrad::isa::num::OpSqrt;
 
 template <class Op>
-inline float Apply1(float a) { return static_cast<float>(Op::D(a)); }
+inline float Apply1(float a) { return normgrad::isa::num::Unary1F32<Op>(a); }
 template <class Op>
-inline half Apply1(half a) { return HalfSatD(Op::D(static_cast<float>(a))); }
+inline half Apply1(half a) { return half::FromBits(normgrad::isa::num::Unary1HalfBits<Op>(a.bits)); }
 
 // Rounding directions of Cast (RoundMode without NONE, which resolves to one of these), and the
 // rounding primitives, shared with the instruction-level model.
