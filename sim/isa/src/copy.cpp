@@ -18,7 +18,7 @@ void CopyBursts(uint8_t* dst, const uint8_t* src, uint64_t n, uint64_t bytes, ui
   for (uint64_t i = 0; i < n; ++i) std::memmove(dst + i * dstPitch, src + i * srcPitch, bytes);
 }
 
-// *p = add(*p, v) atomically (W = the element's storage word).
+// *p = add(*p, v) atomically: compare-and-swap on the element's storage word W.
 template <typename W, typename F>
 void CasAdd(uint8_t* p, W v, F add) {
   W* w = reinterpret_cast<W*>(p);
@@ -27,55 +27,39 @@ void CasAdd(uint8_t* p, W v, F add) {
   }
 }
 
-// gm += ub element-wise in the atomic type, each element rounded once in that type (a float sum
-// of two 16-bit floats rounded to 16 bits is correctly rounded), 16-bit results saturating.
+// gm[i] = add(gm[i], ub[i]) atomically for each W-sized element of a burst.
+template <typename W, typename F>
+void CasAddEach(uint8_t* gm, const uint8_t* ub, uint64_t bytes, F add) {
+  for (uint64_t i = 0; i + sizeof(W) <= bytes; i += sizeof(W)) {
+    W v;
+    std::memcpy(&v, ub + i, sizeof(W));
+    CasAdd<W>(gm + i, v, add);
+  }
+}
+
+// gm += ub element-wise in the atomic type, each element rounded once in that type, 16-bit float
+// results saturating.
 void AtomicAddBurst(uint8_t* gm, const uint8_t* ub, uint64_t bytes, AtomicType t) {
   switch (t) {
     case AtomicType::kF32:
-      for (uint64_t i = 0; i + 4 <= bytes; i += 4) {
-        uint32_t v;
-        std::memcpy(&v, ub + i, 4);
-        CasAdd<uint32_t>(gm + i, v, [](uint32_t a, uint32_t b) {
-          return num::FloatBits(num::BitsFloat(a) + num::BitsFloat(b));
-        });
-      }
+      CasAddEach<uint32_t>(gm, ub, bytes, [](uint32_t a, uint32_t b) {
+        return num::FloatBits(num::BitsFloat(a) + num::BitsFloat(b));
+      });
       break;
     case AtomicType::kF16:
-      for (uint64_t i = 0; i + 2 <= bytes; i += 2) {
-        uint16_t v;
-        std::memcpy(&v, ub + i, 2);
-        CasAdd<uint16_t>(gm + i, v, [](uint16_t a, uint16_t b) {
-          return num::SaturateHalfBits(num::FloatToHalfRne(num::HalfToFloat(a) + num::HalfToFloat(b)));
-        });
-      }
+      CasAddEach<uint16_t>(gm, ub, bytes, num::AtomicAddHalfBits);
       break;
     case AtomicType::kBf16:
-      for (uint64_t i = 0; i + 2 <= bytes; i += 2) {
-        uint16_t v;
-        std::memcpy(&v, ub + i, 2);
-        CasAdd<uint16_t>(gm + i, v, [](uint16_t a, uint16_t b) {
-          return num::SaturateBf16Bits(num::FloatToBf16Rne(num::Bf16ToFloat(a) + num::Bf16ToFloat(b)));
-        });
-      }
+      CasAddEach<uint16_t>(gm, ub, bytes, num::AtomicAddBf16Bits);
       break;
     case AtomicType::kS32:
-      for (uint64_t i = 0; i + 4 <= bytes; i += 4) {
-        uint32_t v;
-        std::memcpy(&v, ub + i, 4);
-        CasAdd<uint32_t>(gm + i, v, [](uint32_t a, uint32_t b) { return a + b; });
-      }
+      CasAddEach<uint32_t>(gm, ub, bytes, [](uint32_t a, uint32_t b) { return a + b; });
       break;
     case AtomicType::kS16:
-      for (uint64_t i = 0; i + 2 <= bytes; i += 2) {
-        uint16_t v;
-        std::memcpy(&v, ub + i, 2);
-        CasAdd<uint16_t>(gm + i, v, [](uint16_t a, uint16_t b) { return static_cast<uint16_t>(a + b); });
-      }
+      CasAddEach<uint16_t>(gm, ub, bytes, [](uint16_t a, uint16_t b) { return static_cast<uint16_t>(a + b); });
       break;
     case AtomicType::kS8:
-      for (uint64_t i = 0; i < bytes; ++i) {
-        CasAdd<uint8_t>(gm + i, ub[i], [](uint8_t a, uint8_t b) { return static_cast<uint8_t>(a + b); });
-      }
+      CasAddEach<uint8_t>(gm, ub, bytes, [](uint8_t a, uint8_t b) { return static_cast<uint8_t>(a + b); });
       break;
     case AtomicType::kNone:
       break;

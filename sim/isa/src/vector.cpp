@@ -2,6 +2,7 @@
 // Lanes come from the mask register (num::PlanMaskRegister), addresses from num::LaneOffset,
 // arithmetic from num:: (the same functions the simulator's API layer uses).
 #include <cstring>
+#include <type_traits>
 
 #include "internal.h"
 
@@ -12,9 +13,11 @@ namespace {
 using num::LanePlan;
 
 // The lanes of an instruction whose widest element has `widest` bytes; false after a violation.
+// The repeat field has 8 bits; 0 repeats is a NOP (neither the devkit nor its api_check nor the
+// C-API pages forbid it, and the simulator's API layer accepts repeatTime 0).
 bool Plan(const char* name, uint32_t widest, uint64_t repeat, LanePlan* plan) {
   const State& s = Core();
-  if (!s.counterMode && !CheckRange(name, "repeat", repeat, 1, 255)) return false;
+  if (!s.counterMode && !CheckRange(name, "repeat", repeat, 0, 255)) return false;
   *plan = num::PlanMaskRegister(num::LanesFor(widest), s.counterMode, s.maskLo, s.maskHi, repeat);
   return true;
 }
@@ -71,46 +74,79 @@ struct F16 {
 inline float MaxF(float a, float b) { return (a > b || a != a) ? a : b; }
 inline float MinF(float a, float b) { return (a < b || a != a) ? a : b; }
 
-template <class A>
-typename A::T FloatOp(BinOp op, typename A::T a, typename A::T b, typename A::T d) {
+// Lane arithmetic of operation kOp on elements of A (F32, F16) or on integers (wrapping).
+template <BinOp kOp, class A>
+typename A::T FloatLane(typename A::T a, typename A::T b, typename A::T d) {
   float x = A::In(a), y = A::In(b);
-  switch (op) {
-    case BinOp::kAdd: return A::Out(x + y);
-    case BinOp::kSub: return A::Out(x - y);
-    case BinOp::kMul: return A::Out(x * y);
-    case BinOp::kMax: return A::Out(MaxF(x, y));
-    case BinOp::kMin: return A::Out(MinF(x, y));
-    case BinOp::kMla: return A::MulAdd(a, b, d);   // dst = src0 * src1 + dst
-    case BinOp::kMadd: return A::MulAdd(a, d, b);  // dst = src0 * dst + src1
-  }
-  return d;
+  if constexpr (kOp == BinOp::kAdd) return A::Out(x + y);
+  if constexpr (kOp == BinOp::kSub) return A::Out(x - y);
+  if constexpr (kOp == BinOp::kMul) return A::Out(x * y);
+  if constexpr (kOp == BinOp::kMax) return A::Out(MaxF(x, y));
+  if constexpr (kOp == BinOp::kMin) return A::Out(MinF(x, y));
+  if constexpr (kOp == BinOp::kMla) return A::MulAdd(a, b, d);   // dst = src0 * src1 + dst
+  if constexpr (kOp == BinOp::kMadd) return A::MulAdd(a, d, b);  // dst = src0 * dst + src1
+  if constexpr (kOp == BinOp::kDiv) return A::Out(x / y);
 }
 
-template <typename T>
-T IntOp(BinOp op, T a, T b, T d) {
+template <BinOp kOp, typename T>
+T IntLane(T a, T b, T d) {
   using U = typename std::make_unsigned<T>::type;
   int64_t x = a, y = b, z = d;
   int64_t r = 0;
-  switch (op) {
-    case BinOp::kAdd: r = x + y; break;
-    case BinOp::kSub: r = x - y; break;
-    case BinOp::kMul: r = x * y; break;
-    case BinOp::kMax: r = x > y ? x : y; break;
-    case BinOp::kMin: r = x < y ? x : y; break;
-    case BinOp::kMla: r = x * y + z; break;
-    case BinOp::kMadd: r = x * z + y; break;
-  }
+  if constexpr (kOp == BinOp::kAdd) r = x + y;
+  if constexpr (kOp == BinOp::kSub) r = x - y;
+  if constexpr (kOp == BinOp::kMul) r = x * y;
+  if constexpr (kOp == BinOp::kMax) r = x > y ? x : y;
+  if constexpr (kOp == BinOp::kMin) r = x < y ? x : y;
+  if constexpr (kOp == BinOp::kMla) r = x * y + z;
+  if constexpr (kOp == BinOp::kMadd) r = x * z + y;
+  static_assert(kOp != BinOp::kDiv, "no integer division on the vector unit");
   return static_cast<T>(static_cast<U>(r));
 }
 
-template <typename T, typename F>
-void RunBinary(const LanePlan& plan, uint8_t* dst, const uint8_t* s0, const uint8_t* s1, const VecStrides& s, F f) {
-  num::ExecuteRepeats<T>(plan, dst, s.dstBlk, s.dstRep, [&](uint64_t r, uint32_t l) {
+template <BinOp kOp, typename T>
+T Lane(T a, T b, T d) {
+  if constexpr (std::is_same<T, float>::value) return FloatLane<kOp, F32>(a, b, d);
+  if constexpr (std::is_same<T, uint16_t>::value) return FloatLane<kOp, F16>(a, b, d);  // half bits
+  if constexpr (std::is_same<T, int32_t>::value || std::is_same<T, int16_t>::value) {
+    if constexpr (kOp == BinOp::kDiv) return d;  // refused before it runs (Binary)
+    else return IntLane<kOp>(a, b, d);
+  }
+}
+
+// Runs dst = Lane<kOp>(src0, src1, dst) over the plan: whole 32-byte blocks where the masks allow
+// (a loop the compiler vectorises), else lane by lane; the same results either way.
+template <BinOp kOp, typename T>
+void RunBinary(const LanePlan& plan, uint8_t* dst, const uint8_t* s0, const uint8_t* s1, const VecStrides& s) {
+  constexpr uint32_t kPer = num::kBlockBytes / sizeof(T);
+  bool done = num::ExecuteBlocks<T>(plan, dst, s.dstBlk, s.dstRep, [&](uint64_t r, uint32_t b, T* out) {
+    const T* a = num::BlockPtr<T>(s0, s.src0Blk, s.src0Rep, r, b);
+    const T* c = num::BlockPtr<T>(s1, s.src1Blk, s.src1Rep, r, b);
+    const T* d = num::BlockPtr<T>(dst, s.dstBlk, s.dstRep, r, b);
+    for (uint32_t j = 0; j < kPer; ++j) out[j] = Lane<kOp, T>(a[j], c[j], d[j]);
+  });
+  if (done) return;
+  num::ExecuteRepeats<T>(plan, dst, sizeof(T), s.dstBlk, s.dstRep, [&](uint64_t r, uint32_t l) {
     T a = Load<T>(s0, num::LaneOffset(r, l, sizeof(T), s.src0Blk, s.src0Rep));
     T b = Load<T>(s1, num::LaneOffset(r, l, sizeof(T), s.src1Blk, s.src1Rep));
     T d = Load<T>(dst, num::LaneOffset(r, l, sizeof(T), s.dstBlk, s.dstRep));
-    return f(a, b, d);
+    return Lane<kOp, T>(a, b, d);
   });
+}
+
+template <typename T>
+void RunBinaryOp(BinOp op, const LanePlan& plan, uint8_t* dst, const uint8_t* s0, const uint8_t* s1,
+                 const VecStrides& s) {
+  switch (op) {
+    case BinOp::kAdd: return RunBinary<BinOp::kAdd, T>(plan, dst, s0, s1, s);
+    case BinOp::kSub: return RunBinary<BinOp::kSub, T>(plan, dst, s0, s1, s);
+    case BinOp::kMul: return RunBinary<BinOp::kMul, T>(plan, dst, s0, s1, s);
+    case BinOp::kMax: return RunBinary<BinOp::kMax, T>(plan, dst, s0, s1, s);
+    case BinOp::kMin: return RunBinary<BinOp::kMin, T>(plan, dst, s0, s1, s);
+    case BinOp::kMla: return RunBinary<BinOp::kMla, T>(plan, dst, s0, s1, s);
+    case BinOp::kMadd: return RunBinary<BinOp::kMadd, T>(plan, dst, s0, s1, s);
+    case BinOp::kDiv: return RunBinary<BinOp::kDiv, T>(plan, dst, s0, s1, s);
+  }
 }
 
 bool CheckArith(const char* name, Elem t) {
@@ -123,6 +159,10 @@ bool CheckArith(const char* name, Elem t) {
 void Binary(const char* name, BinOp op, Elem t, void* dst, const void* src0, const void* src1, uint64_t scalarBits,
             const VecStrides& s) {
   if (!CheckArith(name, t)) return;
+  if (op == BinOp::kDiv && t != Elem::kF32 && t != Elem::kF16) {
+    Violation("%s: element type %s is not supported", name, ElemName(t));
+    return;
+  }
   const uint32_t eb = ElemBytes(t);
   LanePlan plan;
   if (!Plan(name, eb, s.repeat, &plan)) return;
@@ -146,19 +186,10 @@ void Binary(const char* name, BinOp op, Elem t, void* dst, const void* src0, con
   uint8_t* d = static_cast<uint8_t*>(dst);
   const uint8_t* a = static_cast<const uint8_t*>(src0);
   switch (t) {
-    case Elem::kF32:
-      RunBinary<float>(plan, d, a, p1, st, [op](float x, float y, float z) { return FloatOp<F32>(op, x, y, z); });
-      break;
-    case Elem::kF16:
-      RunBinary<uint16_t>(plan, d, a, p1, st,
-                          [op](uint16_t x, uint16_t y, uint16_t z) { return FloatOp<F16>(op, x, y, z); });
-      break;
-    case Elem::kS32:
-      RunBinary<int32_t>(plan, d, a, p1, st, [op](int32_t x, int32_t y, int32_t z) { return IntOp(op, x, y, z); });
-      break;
-    default:
-      RunBinary<int16_t>(plan, d, a, p1, st, [op](int16_t x, int16_t y, int16_t z) { return IntOp(op, x, y, z); });
-      break;
+    case Elem::kF32: RunBinaryOp<float>(op, plan, d, a, p1, st); break;
+    case Elem::kF16: RunBinaryOp<uint16_t>(op, plan, d, a, p1, st); break;
+    case Elem::kS32: RunBinaryOp<int32_t>(op, plan, d, a, p1, st); break;
+    default: RunBinaryOp<int16_t>(op, plan, d, a, p1, st); break;
   }
 }
 
@@ -166,14 +197,32 @@ template <typename T>
 void Fill(const LanePlan& plan, uint8_t* dst, uint64_t bits, uint64_t blk, uint64_t rep) {
   T v;
   std::memcpy(&v, &bits, sizeof(T));
-  num::ExecuteRepeats<T>(plan, dst, blk, rep, [v](uint64_t, uint32_t) { return v; });
+  num::ExecuteRepeats<T>(plan, dst, sizeof(T), blk, rep, [v](uint64_t, uint32_t) { return v; });
 }
 
+// dst lane = f(src lane). A repeat whose lanes are all active with both block strides 1 is two
+// contiguous runs: read all, then write all; other repeats go lane by lane (same results).
 template <typename TD, typename TS, typename F>
 void RunUnary(const LanePlan& plan, uint8_t* dst, const uint8_t* src, const VecStrides& s, F f) {
-  num::ExecuteRepeats<TD>(plan, dst, s.dstBlk, s.dstRep, [&](uint64_t r, uint32_t l) {
-    return f(Load<TS>(src, num::LaneOffset(r, l, sizeof(TS), s.src0Blk, s.src0Rep)));
-  });
+  uint64_t fullLo, fullHi;
+  num::LaneBits(plan.lanes, plan.lanes, &fullLo, &fullHi);
+  const bool unitBlocks = s.dstBlk == 1 && s.src0Blk == 1;
+  TD vals[num::kMaxLanes];
+  for (uint64_t r = 0; r < plan.repeats; ++r) {
+    uint64_t m[2];
+    plan.MaskOf(r, m);
+    uint8_t* d = dst + r * s.dstRep * num::kBlockBytes;
+    const uint8_t* sp = src + r * s.src0Rep * num::kBlockBytes;
+    if (unitBlocks && m[0] == fullLo && m[1] == fullHi) {
+      for (uint32_t l = 0; l < plan.lanes; ++l) vals[l] = f(Load<TS>(sp, l * sizeof(TS)));
+      std::memcpy(d, vals, plan.lanes * sizeof(TD));
+      continue;
+    }
+    const LanePlan one{1, plan.lanes, m[0], m[1], m[0], m[1]};
+    num::ExecuteRepeats<TD>(one, d, sizeof(TD), s.dstBlk, s.dstRep, [&](uint64_t, uint32_t l) {
+      return f(Load<TS>(sp, num::LaneOffset(0, l, sizeof(TS), s.src0Blk, s.src0Rep)));
+    });
+  }
 }
 
 num::Rounding ToRounding(Round r) {
@@ -200,14 +249,26 @@ void GatherLanes(const LanePlan& plan, const uint8_t* src, uint64_t blk, uint64_
 inline uint16_t AddHalf(uint16_t a, uint16_t b) { return F16::Out(F16::In(a) + F16::In(b)); }
 inline float AddFloat(float a, float b) { return a + b; }
 
+// accumulate false: each repeat's sum to dst[r * dstRep]; true: the sums added in repeat order
+// into the ACC register (as the simulator's count-form ReduceSum accumulates), dst untouched.
 template <typename T, typename Add>
 void Cadd(const LanePlan& plan, uint8_t* dst, const uint8_t* src, uint64_t dstRep, uint64_t srcBlk, uint64_t srcRep,
-          Add add) {
+          Add add, bool accumulate) {
   T v[num::kMaxLanes];
+  T acc = T(0);
   for (uint64_t r = 0; r < plan.repeats; ++r) {
     GatherLanes<T>(plan, src, srcBlk, srcRep, r, v);
     T sum = num::TreeSum(v, plan.lanes, add);
-    std::memcpy(dst + r * dstRep * sizeof(T), &sum, sizeof(T));
+    if (accumulate) {
+      acc = r == 0 ? sum : add(acc, sum);
+    } else {
+      std::memcpy(dst + r * dstRep * sizeof(T), &sum, sizeof(T));
+    }
+  }
+  if (accumulate) {
+    uint64_t bits = 0;
+    std::memcpy(&bits, &acc, sizeof(T));
+    Core().accVal = bits;
   }
 }
 
@@ -228,6 +289,20 @@ void Cgadd(const LanePlan& plan, uint8_t* dst, const uint8_t* src, uint64_t dstR
       std::memcpy(dst + (r * dstRep * 8 + j) * sizeof(T), &sum, sizeof(T));
     }
   }
+}
+
+// The common part of vcadd and vcgadd: element type, lanes, counters, the source operand; false
+// when nothing is to be done (no repeat, or after a violation).
+bool ReducePlan(const char* name, Elem t, const void* src, uint64_t repeat, uint64_t srcBlk, uint64_t srcRep,
+                LanePlan* plan) {
+  if (t != Elem::kF32 && t != Elem::kF16) {
+    Violation("%s: element type %s is not supported", name, ElemName(t));
+    return false;
+  }
+  const uint32_t eb = ElemBytes(t);
+  if (!Plan(name, eb, repeat, plan)) return false;
+  Count(kPipeV, plan->repeats);
+  return plan->repeats != 0 && CheckOperand(name, "src", src, *plan, eb, srcBlk, srcRep);
 }
 
 }  // namespace
@@ -281,6 +356,33 @@ void VecDup(Elem t, void* dst, uint64_t scalarBits, const VecStrides& s) {
   }
 }
 
+void VecUnary(const char* name, UnaryOp op, Elem t, void* dst, const void* src, const VecStrides& s) {
+  const uint32_t eb = ElemBytes(t);
+  const bool ok = op == UnaryOp::kCopy ? (eb == 2 || eb == 4) : (t == Elem::kF32 || t == Elem::kF16);
+  if (!ok) {
+    Violation("%s: element type %s is not supported", name, ElemName(t));
+    return;
+  }
+  LanePlan plan;
+  if (!Plan(name, eb, s.repeat, &plan)) return;
+  Count(kPipeV, plan.repeats);
+  if (!CheckOperand(name, "dst", dst, plan, eb, s.dstBlk, s.dstRep) ||
+      !CheckOperand(name, "src", src, plan, eb, s.src0Blk, s.src0Rep)) {
+    return;
+  }
+  uint8_t* d = static_cast<uint8_t*>(dst);
+  const uint8_t* sp = static_cast<const uint8_t*>(src);
+  if (op == UnaryOp::kCopy && eb == 4) {
+    RunUnary<uint32_t, uint32_t>(plan, d, sp, s, [](uint32_t v) { return v; });
+  } else if (op == UnaryOp::kCopy) {
+    RunUnary<uint16_t, uint16_t>(plan, d, sp, s, [](uint16_t v) { return v; });
+  } else if (t == Elem::kF32) {
+    RunUnary<float, float>(plan, d, sp, s, num::Unary1F32<num::OpSqrt>);
+  } else {
+    RunUnary<uint16_t, uint16_t>(plan, d, sp, s, num::Unary1HalfBits<num::OpSqrt>);
+  }
+}
+
 void VecBrcb(Elem t, void* dst, const void* src, uint64_t dstBlk, uint64_t dstRep, uint64_t repeat) {
   const char* name = "vbrcb";
   const uint32_t eb = ElemBytes(t);
@@ -288,8 +390,9 @@ void VecBrcb(Elem t, void* dst, const void* src, uint64_t dstBlk, uint64_t dstRe
     Violation("%s: element type %s is not supported", name, ElemName(t));
     return;
   }
-  if (!CheckRange(name, "repeat", repeat, 1, 255)) return;
+  if (!CheckRange(name, "repeat", repeat, 0, 255)) return;
   Count(kPipeV, repeat);
+  if (repeat == 0) return;
   // Repeat r reads 8 consecutive elements from src + r * 32 bytes and writes each to a whole
   // 32-byte block of dst (mask ignored).
   uint64_t dstExtent = ((repeat - 1) * dstRep + 7 * dstBlk) * num::kBlockBytes + num::kBlockBytes;
@@ -345,48 +448,35 @@ void VecConv(const char* name, Elem to, Elem from, Round rnd, void* dst, const v
 void VecCadd(Arch arch, Elem t, void* dst, const void* src, uint64_t repeat, uint64_t dstRep, uint64_t srcBlk,
              uint64_t srcRep, uint64_t accMode) {
   const char* name = "vcadd";
-  if (t != Elem::kF32 && t != Elem::kF16) {
-    Violation("%s: element type %s is not supported", name, ElemName(t));
+  if (accMode > 1 || (arch != Arch::kA2 && accMode != 0)) {
+    Violation("%s: accMode %llu is not valid here", name, static_cast<unsigned long long>(accMode));
     return;
   }
-  if (arch == Arch::kA2 && accMode != 0) {
-    // accMode 1 accumulates across repeats into the ACC register read by get_acc_val, which our
-    // kernels never link; not modelled.
-    Violation("%s: accMode %llu (accumulate into the ACC register) is not modelled", name,
-              static_cast<unsigned long long>(accMode));
-    return;
-  }
-  const uint32_t eb = ElemBytes(t);
+  const bool accumulate = accMode == 1;
   LanePlan plan;
-  if (!Plan(name, eb, repeat, &plan)) return;
-  Count(kPipeV, plan.repeats);
-  if (plan.repeats == 0) return;
-  uint64_t dstExtent = ((plan.repeats - 1) * dstRep + 1) * eb;
-  if (!CheckOperand(name, "src", src, plan, eb, srcBlk, srcRep) || !CheckUb(name, "dst", dst, dstExtent, eb)) return;
+  if (!ReducePlan(name, t, src, repeat, srcBlk, srcRep, &plan)) return;
+  const uint32_t eb = ElemBytes(t);
+  if (!accumulate && !CheckUb(name, "dst", dst, ((plan.repeats - 1) * dstRep + 1) * eb, eb)) return;
   uint8_t* d = static_cast<uint8_t*>(dst);
   const uint8_t* sp = static_cast<const uint8_t*>(src);
   if (t == Elem::kF32) {
-    Cadd<float>(plan, d, sp, dstRep, srcBlk, srcRep, AddFloat);
+    Cadd<float>(plan, d, sp, dstRep, srcBlk, srcRep, AddFloat, accumulate);
   } else {
-    Cadd<uint16_t>(plan, d, sp, dstRep, srcBlk, srcRep, AddHalf);
+    Cadd<uint16_t>(plan, d, sp, dstRep, srcBlk, srcRep, AddHalf, accumulate);
   }
+}
+
+int64_t GetAccVal() {
+  ++Core().counters.instr[kPipeS];
+  return static_cast<int64_t>(Core().accVal);
 }
 
 void VecCgadd(Elem t, void* dst, const void* src, uint64_t repeat, uint64_t dstRep, uint64_t srcBlk, uint64_t srcRep) {
   const char* name = "vcgadd";
-  if (t != Elem::kF32 && t != Elem::kF16) {
-    Violation("%s: element type %s is not supported", name, ElemName(t));
-    return;
-  }
-  const uint32_t eb = ElemBytes(t);
   LanePlan plan;
-  if (!Plan(name, eb, repeat, &plan)) return;
-  Count(kPipeV, plan.repeats);
-  if (plan.repeats == 0) return;
-  uint64_t dstExtent = ((plan.repeats - 1) * dstRep * 8 + 8) * eb;
-  if (!CheckOperand(name, "src", src, plan, eb, srcBlk, srcRep) || !CheckUb(name, "dst", dst, dstExtent, 8 * eb)) {
-    return;
-  }
+  if (!ReducePlan(name, t, src, repeat, srcBlk, srcRep, &plan)) return;
+  const uint32_t eb = ElemBytes(t);
+  if (!CheckUb(name, "dst", dst, ((plan.repeats - 1) * dstRep * 8 + 8) * eb, 8 * eb)) return;
   uint8_t* d = static_cast<uint8_t*>(dst);
   const uint8_t* sp = static_cast<const uint8_t*>(src);
   if (t == Elem::kF32) {

@@ -85,6 +85,7 @@ NORMGRAD_ISA_BINARY(vmax, BinOp::kMax)
 NORMGRAD_ISA_BINARY(vmin, BinOp::kMin)
 NORMGRAD_ISA_BINARY(vmla, BinOp::kMla)
 NORMGRAD_ISA_BINARY(vmadd, BinOp::kMadd)
+NORMGRAD_ISA_BINARY(vdiv, BinOp::kDiv)
 #undef NORMGRAD_ISA_BINARY
 
 // ---- vector with a scalar: dst, src, scalar, repeat, dstBlk, srcBlk, dstRep, srcRep ----
@@ -99,6 +100,18 @@ NORMGRAD_ISA_SCALAR(vadds, ScalarOp::kAdds)
 NORMGRAD_ISA_SCALAR(vmuls, ScalarOp::kMuls)
 NORMGRAD_ISA_SCALAR(vaxpy, ScalarOp::kAxpy)
 #undef NORMGRAD_ISA_SCALAR
+
+// ---- unary: dst, src, repeat, dstBlk, srcBlk, dstRep, srcRep ----
+#define NORMGRAD_ISA_UNARY(name, op)                                                                           \
+  template <class T>                                                                                           \
+  void name(T* dst, T* src, uint64_t repeat, uint64_t dstBlk, uint64_t srcBlk, uint64_t dstRep,                \
+            uint64_t srcRep) {                                                                                 \
+    VecStrides s{repeat, dstBlk, srcBlk, srcBlk, dstRep, srcRep, srcRep};                                      \
+    VecUnary(#name, op, ElemOf<T>(), dst, src, s);                                                             \
+  }
+NORMGRAD_ISA_UNARY(vcopy, UnaryOp::kCopy)
+NORMGRAD_ISA_UNARY(vsqrt, UnaryOp::kSqrt)
+#undef NORMGRAD_ISA_UNARY
 
 // vector_dup(dst, scalar, repeat, dstBlk, srcBlk, dstRep, srcRep): the src strides are unused.
 template <class T, class S>
@@ -193,6 +206,7 @@ inline void set_flag(int srcPipe, int dstPipe, int id) { SetFlag(srcPipe, dstPip
 inline void wait_flag(int srcPipe, int dstPipe, int id) { WaitFlag(srcPipe, dstPipe, id); }
 inline void pipe_barrier(int pipe) { PipeBarrier(pipe); }
 inline int64_t sff0(uint64_t x) { return Sff0(x); }
+inline int64_t get_acc_val() { return GetAccVal(); }
 inline uint64_t sbitset0(uint64_t x, int64_t idx) { return Sbitset0(x, idx); }
 inline uint64_t sbitset1(uint64_t x, int64_t idx) { return Sbitset1(x, idx); }
 
@@ -229,6 +243,9 @@ NORMGRAD_ISA_VEC_DEF(vmax, half, float, int16_t, int32_t)
 NORMGRAD_ISA_VEC_DEF(vmin, half, float, int16_t, int32_t)
 NORMGRAD_ISA_VEC_DEF(vadds, half, float, int16_t, int32_t)
 NORMGRAD_ISA_VEC_DEF(vmuls, half, float, int16_t, int32_t)
+NORMGRAD_ISA_VEC_DEF(vdiv, half, float)
+NORMGRAD_ISA_VEC_DEF(vsqrt, half, float)
+NORMGRAD_ISA_DEF(void, vcopy)
 NORMGRAD_ISA_DEF(void, vmla)
 NORMGRAD_ISA_DEF(void, vmadd)
 NORMGRAD_ISA_DEF(void, vaxpy)
@@ -275,11 +292,13 @@ NORMGRAD_ISA_DEF(void, set_flag)
 NORMGRAD_ISA_DEF(void, wait_flag)
 NORMGRAD_ISA_DEF(void, pipe_barrier)
 NORMGRAD_ISA_DEF(int64_t, sff0)
+NORMGRAD_ISA_DEF(int64_t, get_acc_val)
 NORMGRAD_ISA_DEF(uint64_t, sbitset0)
 NORMGRAD_ISA_DEF(uint64_t, sbitset1)
 
-// Linked by our kernels (code paths of the devkit they never take on the vector core), not
-// modelled: calling one stops the process naming it.
+// Linked by our kernels (code paths of the devkit they never take on the vector core) or by
+// ops-nn's (the VA-register transposes of TransDataTo5HD), not modelled: calling one stops the
+// process naming it.
 NORMGRAD_ISA_TRAP(void, copy_cbuf_to_bt)
 NORMGRAD_ISA_TRAP(void, copy_cbuf_to_fbuf)
 NORMGRAD_ISA_TRAP(void, copy_cbuf_to_gm)
@@ -287,6 +306,9 @@ NORMGRAD_ISA_TRAP(void, copy_gm_to_cbuf)
 NORMGRAD_ISA_TRAP(void, dcci)
 NORMGRAD_ISA_TRAP(void, set_l1_3d_size)
 NORMGRAD_ISA_TRAP(void, set_padding)
+NORMGRAD_ISA_TRAP(void, scatter_vnchwconv_b16)
+NORMGRAD_ISA_TRAP(void, scatter_vnchwconv_b32)
+NORMGRAD_ISA_TRAP(void, set_va_reg_sb)
 #if __NPU_ARCH__ == 1001
 NORMGRAD_ISA_TRAP(void, copy_cbuf_to_ubuf)
 NORMGRAD_ISA_TRAP(void, copy_ubuf_to_cbuf)

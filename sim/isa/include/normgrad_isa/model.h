@@ -22,8 +22,9 @@ struct VecStrides {
   uint64_t dstRep = 8, src0Rep = 8, src1Rep = 8;
 };
 
-// dst = src0 op src1 lane-wise; kMla: dst += src0 * src1; kMadd: dst = src0 * dst + src1.
-enum class BinOp : uint8_t { kAdd, kSub, kMul, kMax, kMin, kMla, kMadd };
+// dst = src0 op src1 lane-wise; kMla: dst += src0 * src1; kMadd: dst = src0 * dst + src1;
+// kDiv: float types only.
+enum class BinOp : uint8_t { kAdd, kSub, kMul, kMax, kMin, kMla, kMadd, kDiv };
 void VecBinary(const char* name, BinOp op, Elem t, void* dst, const void* src0, const void* src1,
                const VecStrides& s);
 // kAdds: dst = src + x; kMuls: dst = src * x; kAxpy: dst += src * x (src0 strides = src).
@@ -31,6 +32,10 @@ void VecBinary(const char* name, BinOp op, Elem t, void* dst, const void* src0, 
 enum class ScalarOp : uint8_t { kAdds, kMuls, kAxpy };
 void VecScalar(const char* name, ScalarOp op, Elem t, void* dst, const void* src, uint64_t scalarBits,
                const VecStrides& s);
+// dst = op(src) lane-wise: kCopy (vcopy, 16/32-bit, bits unchanged; repeat strides up to 4095
+// blocks), kSqrt (float types, evaluated in double and rounded once).
+enum class UnaryOp : uint8_t { kCopy, kSqrt };
+void VecUnary(const char* name, UnaryOp op, Elem t, void* dst, const void* src, const VecStrides& s);
 // vector_dup: every active lane of dst = the scalar.
 void VecDup(Elem t, void* dst, uint64_t scalarBits, const VecStrides& s);
 // vbrcb: each of 8 source elements per repeat fills one 32-byte dst block.
@@ -41,9 +46,11 @@ enum class Round : uint8_t { kNone, kRint, kFloor, kCeil, kAway, kTrunc, kOdd };
 void VecConv(const char* name, Elem to, Elem from, Round r, void* dst, const void* src, const VecStrides& s);
 
 // vcadd: per repeat the sum of the active lanes, written to dst[r * dstRep] (dstRep in
-// elements); accMode (dav-c220 only) is checked to be 0 unless counter mode is on.
+// elements). accMode 1 (dav-c220; the count-form ReduceSum) writes no dst: the repeat sums are
+// added in order into the ACC register, which get_acc_val returns (its element bits).
 void VecCadd(Arch arch, Elem t, void* dst, const void* src, uint64_t repeat, uint64_t dstRep, uint64_t srcBlk,
              uint64_t srcRep, uint64_t accMode);
+int64_t GetAccVal();
 // vcgadd: per repeat the 8 block sums, written to dst[r * dstRep * 8 + b] (dstRep in 32-byte blocks).
 void VecCgadd(Elem t, void* dst, const void* src, uint64_t repeat, uint64_t dstRep, uint64_t srcBlk, uint64_t srcRep);
 

@@ -177,6 +177,15 @@ inline uint16_t SaturateBf16Bits(uint16_t b) {
   return (b & 0x7fu) ? 0 : static_cast<uint16_t>((b & 0x8000u) | 0x7f7fu);
 }
 
+// The element add of an atomic store: the IEEE sum rounded once to the 16-bit type (a float sum of
+// two 16-bit floats is exact enough for that), then saturated.
+inline uint16_t AtomicAddHalfBits(uint16_t a, uint16_t b) {
+  return SaturateHalfBits(FloatToHalfRne(HalfToFloat(a) + HalfToFloat(b)));
+}
+inline uint16_t AtomicAddBf16Bits(uint16_t a, uint16_t b) {
+  return SaturateBf16Bits(FloatToBf16Rne(Bf16ToFloat(a) + Bf16ToFloat(b)));
+}
+
 // ---- multiply-add lanes (Axpy, MulAddDst / vmla, FusedMulAdd / vmadd) ----
 
 // a * b + c: float rounds the product and then the sum (the device documents no fused form);
@@ -189,6 +198,32 @@ inline float MulAddF32(float a, float b, float c) {
 inline uint16_t MulAddHalfBits(float a, float b, float c) {
   return HalfSatDBits(std::fma(static_cast<double>(a), static_cast<double>(b), static_cast<double>(c)));
 }
+
+// ---- unary operations: evaluated in double, rounded once to the result type ----
+
+struct OpExp {
+  static double D(double a) { return std::exp(a); }
+};
+struct OpLn {
+  static double D(double a) { return std::log(a); }
+};
+struct OpSqrt {
+  static double D(double a) { return std::sqrt(a); }
+};
+struct OpRsqrt {
+  static double D(double a) { return 1.0 / std::sqrt(a); }
+};
+struct OpReciprocal {
+  static double D(double a) { return 1.0 / a; }
+};
+struct OpAbs {
+  static double D(double a) { return std::fabs(a); }
+};
+
+template <class Op>
+inline float Unary1F32(float a) { return static_cast<float>(Op::D(a)); }
+template <class Op>
+inline uint16_t Unary1HalfBits(uint16_t h) { return HalfSatDBits(Op::D(HalfToFloat(h))); }
 
 // ---- conversions with a rounding direction ----
 
@@ -305,9 +340,10 @@ inline LanePlan PlanMaskRegister(uint32_t lanes, bool counterMode, uint64_t mask
 
 // Runs an instruction over its active lanes: for each repeat, compute(r, l) for every active
 // lane l (all reads of the repeat happen before its writes, so 100 % overlap is exact), then
-// stores the TD results at dst + LaneOffset(r, l).
+// stores the TD results at dst + LaneOffset(r, l) (lanes of dstElemBytes, normally sizeof(TD)).
 template <typename TD, typename F>
-void ExecuteRepeats(const LanePlan& plan, uint8_t* dst, uint64_t dstBlk, uint64_t dstRep, F&& compute) {
+void ExecuteRepeats(const LanePlan& plan, uint8_t* dst, uint32_t dstElemBytes, uint64_t dstBlk, uint64_t dstRep,
+                    F&& compute) {
   TD vals[kMaxLanes];
   uint64_t offs[kMaxLanes];
   for (uint64_t r = 0; r < plan.repeats; ++r) {
@@ -318,11 +354,76 @@ void ExecuteRepeats(const LanePlan& plan, uint8_t* dst, uint64_t dstBlk, uint64_
       for (uint64_t bits = m[w]; bits != 0; bits &= bits - 1) {
         uint32_t l = w * 64 + static_cast<uint32_t>(__builtin_ctzll(bits));
         vals[n] = compute(r, l);
-        offs[n++] = LaneOffset(r, l, sizeof(TD), dstBlk, dstRep);
+        offs[n++] = LaneOffset(r, l, dstElemBytes, dstBlk, dstRep);
       }
     }
     for (uint32_t i = 0; i < n; ++i) std::memcpy(dst + offs[i], &vals[i], sizeof(TD));
   }
+}
+
+// The blocks of a repeat under mask (lo, hi) whose lanes are all active, as bits of *active;
+// false when some block is only partly active (the block executor below then does not apply).
+inline bool WholeBlocks(uint64_t lo, uint64_t hi, uint32_t perBlock, uint32_t* active) {
+  const uint64_t blockMask = (1ull << perBlock) - 1;
+  const uint32_t blocks = kRepeatBytes / kBlockBytes;
+  *active = 0;
+  for (uint32_t b = 0; b < blocks; ++b) {
+    uint32_t first = b * perBlock;
+    uint64_t bits = ((first < 64 ? lo : hi) >> (first % 64)) & blockMask;
+    if (bits == blockMask) {
+      *active |= 1u << b;
+    } else if (bits != 0) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Block b of repeat r of an operand at base.
+template <typename T>
+inline const T* BlockPtr(const uint8_t* base, uint64_t blkStride, uint64_t repStride, uint64_t r, uint32_t b) {
+  return reinterpret_cast<const T*>(base + (r * repStride + static_cast<uint64_t>(b) * blkStride) * kBlockBytes);
+}
+
+// ExecuteRepeats for the common case where every operand has the element size of TD and the
+// masks switch whole 32-byte blocks on or off: computeBlock(r, b, out) writes the 32 / sizeof(TD)
+// lanes of block b of repeat r into out from whole source blocks, a loop the compiler
+// vectorises. Same order of reads and writes as ExecuteRepeats (every read of a repeat before its
+// writes, repeats in order), so the same results. Returns false (nothing done) when it does not
+// apply.
+template <typename TD, typename F>
+bool ExecuteBlocks(const LanePlan& plan, uint8_t* dst, uint64_t dstBlk, uint64_t dstRep, F&& computeBlock) {
+  constexpr uint32_t kPer = kBlockBytes / sizeof(TD);
+  if (plan.lanes != kRepeatBytes / sizeof(TD)) return false;
+  uint32_t full = 0, tail = 0;
+  if (!WholeBlocks(plan.lo, plan.hi, kPer, &full) || !WholeBlocks(plan.tailLo, plan.tailHi, kPer, &tail)) {
+    return false;
+  }
+  alignas(32) TD vals[kMaxLanes];
+  constexpr uint32_t kBlocks = kRepeatBytes / kBlockBytes;
+  constexpr uint32_t kAll = (1u << kBlocks) - 1;
+  if (full == kAll && tail == kAll && dstBlk == 1) {
+    // Every block of every repeat, dst blocks contiguous: a fixed-trip loop per repeat and one
+    // store of the whole repeat (same reads-before-writes order as below).
+    for (uint64_t r = 0; r < plan.repeats; ++r) {
+      for (uint32_t b = 0; b < kBlocks; ++b) computeBlock(r, b, vals + b * kPer);
+      std::memcpy(dst + r * dstRep * kBlockBytes, vals, kRepeatBytes);
+    }
+    return true;
+  }
+  for (uint64_t r = 0; r < plan.repeats; ++r) {
+    const uint32_t active = r + 1 == plan.repeats ? tail : full;
+    for (uint32_t bits = active; bits != 0; bits &= bits - 1) {
+      uint32_t b = static_cast<uint32_t>(__builtin_ctz(bits));
+      computeBlock(r, b, vals + b * kPer);
+    }
+    for (uint32_t bits = active; bits != 0; bits &= bits - 1) {
+      uint32_t b = static_cast<uint32_t>(__builtin_ctz(bits));
+      std::memcpy(dst + (r * dstRep + static_cast<uint64_t>(b) * dstBlk) * kBlockBytes, vals + b * kPer,
+                  kBlockBytes);
+    }
+  }
+  return true;
 }
 
 // ---- reductions ----

@@ -36,6 +36,7 @@ struct State {
   AtomicOp atomicOp = AtomicOp::kAdd;
   bool atomicEnabled = false;        // set_atomic_<type> seen and not cleared by set_atomic_none
   uint64_t movPadVal = 0;            // set_mov_pad_val: the pad element of the _align copies
+  uint64_t accVal = 0;               // the ACC register (vcadd accMode 1, get_acc_val): element bits
   // Outstanding set_flag count per (src pipe, dst pipe, event id).
   uint32_t flags[kPipeCount][kPipeCount][kEventIds] = {};
   Counters counters;
