@@ -5,6 +5,10 @@
 #                                   fuzzer under them for NORMGRAD_FUZZ_SECONDS (default 120) s, seed 13
 #   ./build.sh --installed          pip installs this checkout with every extra into build/venv and runs
 #                                   the Python tests against that installed package
+#   ./build.sh --cann-cpu           front end B (sim/cann_cpu/README.md): the kernels on CANN's own Ascend C
+#                                   implementation in CPU-debug mode, cross-checked bit for bit with the simulator;
+#                                   needs CANN's header bundle (../shared/tools/cann-check --root, or CANN_ROOT),
+#                                   prints one "skipped" line and succeeds without it
 #   ./build.sh --npu --soc <soc>    the CANN custom operator package for a real NPU (needs ASCEND_HOME_PATH;
 #        [--install | --install-path <dir>] also installs it; docs/npu.md)
 # What it installs (README, "What ./build.sh installs"): Python packages only into build/venv, a virtual
@@ -22,10 +26,11 @@ while [ $# -gt 0 ]; do
     --npu) mode=npu ;;
     --sanitize) mode=sanitize ;;
     --installed) mode=installed ;;
+    --cann-cpu) mode=cann ;;
     --soc) soc="$2"; shift ;;
     --install) npu_args+=(--install) ;;
     --install-path) npu_args+=(--install-path "$2"); shift ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
     *) echo "build.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
   shift
@@ -40,7 +45,7 @@ fi
 # GoogleTest for the C++ tests: Debian's package, the one change build.sh makes to the system, said
 # before it is made and refused with NORMGRAD_NO_SYSTEM_INSTALL=1 (or 'n' at the prompt on a terminal).
 have_gtest() { echo '#include <gtest/gtest.h>' | ${CXX:-c++} -x c++ -E - >/dev/null 2>&1; }
-if [ "$mode" != installed ] && ! have_gtest; then
+if [ "$mode" != installed ] && [ "$mode" != cann ] && ! have_gtest; then
   fix="install GoogleTest (Debian/Ubuntu: apt-get install libgtest-dev), then run ./build.sh again"
   if [ "${NORMGRAD_NO_SYSTEM_INSTALL:-0}" = 1 ]; then
     echo "build.sh: GoogleTest is missing and NORMGRAD_NO_SYSTEM_INSTALL=1 forbids installing it: $fix" >&2
@@ -112,6 +117,31 @@ print(",".join(tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-d
   case "$installed" in "$PWD/$venv/"*) ;; *) echo "build.sh: normgrad imports from $installed, not $venv" >&2; exit 1 ;; esac
   echo "build.sh: testing the installed package $installed" >&2
   exec "$py" -m pytest -q tests/python
+fi
+
+if [ "$mode" = cann ]; then
+  # CANN's headers and CPU-debug framework sources: CANN_ROOT, else the bundle cann-check keeps (exit 2:
+  # it cannot provide one here, which a fresh machine or a user's clone may well be).
+  cann_check=${NORMGRAD_CANN_CHECK:-../shared/tools/cann-check}
+  cann_root=${CANN_ROOT:-}
+  if [ -z "$cann_root" ] && [ -x "$cann_check" ]; then
+    cann_root=$("$cann_check" --root 2>/dev/null) || cann_root=""
+  fi
+  if [ -z "$cann_root" ] || [ ! -x "$cann_check" ]; then
+    echo "build.sh --cann-cpu: skipped: no CANN header bundle here (needs $cann_check --root or CANN_ROOT)"
+    exit 0
+  fi
+  # The runners only; front end A is the simulator build's library when there is one (./build.sh).
+  targets=(normgrad_cann_run_ascend910b normgrad_cann_run_ascend910)
+  lib=build/sim/libnormgrad.so
+  [ -f "$lib" ] || { targets+=(normgrad); lib=build/cann/libnormgrad.so; }
+  cmake -S . -B build/cann -G Ninja -DNORMGRAD_CANN_CPU=ON -DCANN_ROOT="$cann_root" \
+    -DNORMGRAD_CANN_CHECK="$(cd "$(dirname "$cann_check")" && pwd)/$(basename "$cann_check")" \
+    -DNORMGRAD_WERROR=ON -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build build/cann -j "$jobs" --target "${targets[@]}"
+  NORMGRAD_LIBRARY="$PWD/$lib" NORMGRAD_CANN_RUNNER_DIR="$PWD/build/cann" PYTHONPATH="$PWD/python${PYTHONPATH:+:$PYTHONPATH}" \
+    "$py" -m pytest -q tests/cann_cpu
+  exit 0
 fi
 
 build_dir=build/$mode

@@ -22,6 +22,7 @@
 #include "platform/platform_infos_def.h"
 #include "simhost/acl_handles.h"
 #include "simhost/c_boundary.h"
+#include "simhost/cann_frontend.h"
 #include "soc_features_of.h"
 
 namespace normgrad {
@@ -407,6 +408,17 @@ void aclOpExecutor::AddKernel(const std::string& name, uint32_t blockDim, const 
     uint8_t* kws = normgrad::Resolve(kernelWs, ws);
     // Soft SyncAll flags and accumulators in the kernel's workspace must start at zero.
     if (kws != nullptr) std::memset(kws, 0, kernelWorkspaceBytes);
+    std::string frontEndError;
+    if (sim::host::SelectedFrontEnd(&frontEndError) == sim::host::FrontEnd::kCann) {
+      // Front end B: the same launch on CANN's Ascend C implementation (simhost/cann_frontend.h).
+      const std::string why = sim::host::RunOnCannFrontEnd(name, blockDim, resolved, kws, tilingCopy);
+      if (!why.empty()) {
+        return Error(normgrad::kStatusInner, opApi.c_str(), "kernel %s failed on front end B with blockDim %u: %s",
+                     name.c_str(), blockDim, why.c_str());
+      }
+      return static_cast<aclnnStatus>(ACL_SUCCESS);
+    }
+    if (!frontEndError.empty()) return Error(normgrad::kStatusInvalid, opApi.c_str(), "%s", frontEndError.c_str());
     normgrad::DeviceTiling deviceTiling(tilingCopy);
     sim::LaunchReport report = sim::Launch(name, static_cast<int>(blockDim), [&]() {
       thunk(resolved.data(), kws, deviceTiling.data());

@@ -11,9 +11,6 @@ namespace {
 
 using AscendC::RoundMode;
 
-constexpr double kHalfMax = 65504.0;
-constexpr double kBf16Max = 3.3895313892515355e38;  // 0x7f7f
-
 constexpr uint32_t Bit(RoundMode m) { return 1u << static_cast<uint32_t>(m); }
 constexpr uint32_t kNone = Bit(RoundMode::CAST_NONE);
 constexpr uint32_t kOdd = Bit(RoundMode::CAST_ODD);
@@ -96,42 +93,7 @@ std::string ModeList(uint32_t modes) {
   return s;
 }
 
-// Rounds x to a finite format: p significant bits, min normal exponent emin, largest finite
-// value maxFinite; overflow and infinities saturate to +-maxFinite and NaN becomes 0.
-double RoundSaturated(double x, int p, int emin, double maxFinite, Rounding r) {
-  if (std::isnan(x)) return 0.0;
-  if (std::isinf(x)) return std::copysign(maxFinite, x);
-  double y = RoundToPrecision(x, p, emin, r);
-  return std::fabs(y) > maxFinite ? std::copysign(maxFinite, y) : y;
-}
-
 }  // namespace
-
-double RoundIntegral(double q, Rounding r) {
-  if (!std::isfinite(q) || std::fabs(q) >= 4503599627370496.0) return q;  // >= 2^52: already integral
-  double n = std::trunc(q);
-  double frac = std::fabs(q - n);  // exact
-  if (frac != 0) {
-    double away = n + (q > 0 ? 1.0 : -1.0);
-    switch (r) {
-      case Rounding::kEven: n = (frac > 0.5 || (frac == 0.5 && std::fmod(n, 2.0) != 0)) ? away : n; break;
-      case Rounding::kAway: n = frac >= 0.5 ? away : n; break;
-      case Rounding::kTrunc: break;
-      case Rounding::kFloor: n = q < 0 ? away : n; break;
-      case Rounding::kCeil: n = q > 0 ? away : n; break;
-      case Rounding::kOdd: n = std::fmod(n, 2.0) != 0 ? n : away; break;
-    }
-  }
-  return std::copysign(n, q);  // keeps -0 for negative inputs rounding to zero
-}
-
-double RoundToPrecision(double x, int p, int emin, Rounding r) {
-  if (x == 0 || !std::isfinite(x)) return x;
-  int e = std::ilogb(x);
-  if (e < emin) e = emin;
-  double ulp = std::ldexp(1.0, e - p + 1);
-  return RoundIntegral(x / ulp, r) * ulp;  // scaling by powers of two is exact
-}
 
 float ToFloat(double x, Rounding r, bool integralResult) {
   if (integralResult) return static_cast<float>(RoundIntegral(x, r));
@@ -161,13 +123,9 @@ float Int64ToFloat(int64_t v, Rounding r) {
   return static_cast<float>(negative ? -m : m);
 }
 
-half ToHalf(double x, Rounding r) {
-  return half(static_cast<float>(RoundSaturated(x, 11, -14, kHalfMax, r)));  // exact once rounded
-}
+half ToHalf(double x, Rounding r) { return half::FromBits(normgrad::isa::num::ToHalfBits(x, r)); }
 
-bfloat16_t ToBf16(double x, Rounding r) {
-  return bfloat16_t(static_cast<float>(RoundSaturated(x, 8, -126, kBf16Max, r)));
-}
+bfloat16_t ToBf16(double x, Rounding r) { return bfloat16_t::FromBits(normgrad::isa::num::ToBf16Bits(x, r)); }
 
 int64_t ToInt(double x, Rounding r, int64_t lo, int64_t hi) {
   if (std::isnan(x)) return 0;

@@ -77,16 +77,6 @@ void ReadBlocks(uint8_t* dst, const uint8_t* gm, uint32_t n, uint64_t bytes, uin
   for (uint32_t i = 0; i < n; ++i) gm::Read(dst + i * dstPitch, gm + i * gmPitch, bytes);
 }
 
-// Saturation mode (A2/A3 default): an inf result becomes +-max, a NaN result 0.
-uint16_t SaturateHalf(uint16_t h) {
-  if ((h & 0x7c00u) != 0x7c00u) return h;
-  return (h & 0x3ffu) ? 0 : static_cast<uint16_t>((h & 0x8000u) | 0x7bffu);
-}
-uint16_t SaturateBf16(uint16_t b) {
-  if ((b & 0x7f80u) != 0x7f80u) return b;
-  return (b & 0x7fu) ? 0 : static_cast<uint16_t>((b & 0x8000u) | 0x7f7fu);
-}
-
 template <typename T, typename F>
 void AddEach(uint8_t* gm, const uint8_t* ub, uint64_t bytes, F add) {
   for (uint64_t i = 0; i + sizeof(T) <= bytes; i += sizeof(T)) {
@@ -106,14 +96,10 @@ void AtomicAdd(uint8_t* gm, const uint8_t* ub, uint64_t bytes, int code) {
       AddEach<float>(gm, ub, bytes, [](float a, float b) { return a + b; });
       break;
     case kElemHalf:
-      AddEach<uint16_t>(gm, ub, bytes, [](uint16_t a, uint16_t b) {
-        return SaturateHalf(FloatToHalfRne(HalfToFloat(a) + HalfToFloat(b)));
-      });
+      AddEach<uint16_t>(gm, ub, bytes, normgrad::isa::num::AtomicAddHalfBits);
       break;
     case kElemBf16:
-      AddEach<uint16_t>(gm, ub, bytes, [](uint16_t a, uint16_t b) {
-        return SaturateBf16(FloatToBf16Rne(Bf16ToFloat(a) + Bf16ToFloat(b)));
-      });
+      AddEach<uint16_t>(gm, ub, bytes, normgrad::isa::num::AtomicAddBf16Bits);
       break;
     case kElemInt32:
       AddEach<uint32_t>(gm, ub, bytes, [](uint32_t a, uint32_t b) { return a + b; });

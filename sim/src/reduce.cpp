@@ -14,22 +14,10 @@ namespace {
 inline float AddT(float a, float b) { return a + b; }
 inline half AddT(half a, half b) { return Apply2<OpAdd>(a, b); }
 
-// Pairwise tree over v[0, n), n a power of two: (v0+v1), (v2+v3), ... then pairs of those.
-// Each level writes a separate buffer so the compiler can vectorise it.
+// Pairwise tree over v[0, n), n a power of two (shared with the instruction-level model).
 template <typename T>
 T TreeSum(const T* v, uint32_t n) {
-  T a[kMaxLanes / 2], b[kMaxLanes / 4 + 1];
-  if (n == 1) return v[0];
-  for (uint32_t i = 0; i < n / 2; ++i) a[i] = AddT(v[2 * i], v[2 * i + 1]);
-  T* in = a;
-  T* out = b;
-  for (uint32_t w = n / 4; w >= 1; w /= 2) {
-    for (uint32_t i = 0; i < w; ++i) out[i] = AddT(in[2 * i], in[2 * i + 1]);
-    T* t = in;
-    in = out;
-    out = t;
-  }
-  return in[0];
+  return normgrad::isa::num::TreeSum(v, n, [](T a, T b) { return AddT(a, b); });
 }
 
 // Lane values of repeat r (inactive lanes 0); returns whether any lane is active.

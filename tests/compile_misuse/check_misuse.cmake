@@ -3,6 +3,9 @@
 # misuse), or, for a file without such a line, when it compiles cleanly.
 # Usage: cmake -DCXX=<compiler> -DSRC=<file> -DINCLUDES=<dir;dir> -P check_misuse.cmake
 file(STRINGS "${SRC}" expect_lines REGEX "// expect-error: ")
+# CTest hands the list over with its separators escaped ("a\;b"): unescape it, else only the
+# first directory becomes an -I and the others bare arguments.
+string(REPLACE "\\;" ";" INCLUDES "${INCLUDES}")
 set(include_flags "")
 foreach(dir ${INCLUDES})
   list(APPEND include_flags "-I${dir}")

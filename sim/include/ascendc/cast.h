@@ -52,13 +52,7 @@ int64_t ToInt(double x, Rounding r, int64_t lo, int64_t hi);
 // float -> bfloat16, round-half-even, saturating (infinities and overflow give +-max, NaN gives
 // 0). Selects instead of branches so the count-form Cast loop vectorises; for non-NaN x the sum
 // cannot carry out of 32 bits (the largest is -inf, 0xff800000, plus 0x8000).
-inline bfloat16_t Bf16SatRne(float f) {
-  uint32_t x = FloatBits(f);
-  uint32_t b = (x + 0x7fffu + ((x >> 16) & 1u)) >> 16;
-  b = (b & 0x7fffu) == 0x7f80u ? ((b & 0x8000u) | 0x7f7fu) : b;
-  b = (x & 0x7fffffffu) > 0x7f800000u ? 0u : b;
-  return bfloat16_t::FromBits(static_cast<uint16_t>(b));
-}
+inline bfloat16_t Bf16SatRne(float f) { return bfloat16_t::FromBits(normgrad::isa::num::Bf16SatRneBits(f)); }
 
 template <class U>
 inline double ToDouble(U v) {

@@ -7,69 +7,18 @@
 #include <cstring>
 #include <type_traits>
 
+#include "normgrad_isa/numerics.h"
+
 namespace sim {
 
-inline uint32_t FloatBits(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return u;
-}
-inline float BitsFloat(uint32_t u) {
-  float f;
-  std::memcpy(&f, &u, 4);
-  return f;
-}
-
-// binary32 -> binary16, round to nearest even, IEEE overflow to inf, NaN kept quiet.
-inline uint16_t FloatToHalfRne(float f) {
-  uint32_t x = FloatBits(f);
-  uint32_t sign = (x >> 16) & 0x8000u;
-  uint32_t absx = x & 0x7fffffffu;
-  if (absx >= 0x7f800000u) {  // inf or NaN
-    return static_cast<uint16_t>(sign | 0x7c00u | (absx > 0x7f800000u ? 0x200u : 0u));
-  }
-  if (absx >= 0x477ff000u) return static_cast<uint16_t>(sign | 0x7c00u);  // rounds to >= 65520
-  if (absx < 0x38800000u) {  // result is subnormal in half (|f| < 2^-14)
-    if (absx < 0x33000000u) return static_cast<uint16_t>(sign);  // < 2^-25 rounds to 0
-    uint32_t mant = (absx & 0x7fffffu) | 0x800000u;
-    int shift = 126 - static_cast<int>(absx >> 23);  // value = mant * 2^-shift * 2^-24, shift in [14, 24]
-    uint32_t half_mant = mant >> shift;
-    uint32_t rem = mant & ((1u << shift) - 1);
-    uint32_t halfway = 1u << (shift - 1);
-    if (rem > halfway || (rem == halfway && (half_mant & 1u))) ++half_mant;
-    return static_cast<uint16_t>(sign | half_mant);
-  }
-  uint32_t e = (absx >> 23) - 112;  // rebias 127 -> 15
-  uint32_t mant = absx & 0x7fffffu;
-  uint32_t h = (e << 10) | (mant >> 13);
-  uint32_t rem = mant & 0x1fffu;
-  if (rem > 0x1000u || (rem == 0x1000u && (h & 1u))) ++h;  // carry may roll into exponent: correct
-  return static_cast<uint16_t>(sign | h);
-}
-
-inline float HalfToFloat(uint16_t h) {
-  uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
-  uint32_t e = (h >> 10) & 0x1fu;
-  uint32_t m = h & 0x3ffu;
-  if (e == 0x1f) return BitsFloat(sign | 0x7f800000u | (m << 13));
-  if (e == 0) {
-    if (m == 0) return BitsFloat(sign);
-    // subnormal: m * 2^-24
-    float v = static_cast<float>(m) * 5.9604644775390625e-8f;
-    return sign ? -v : v;
-  }
-  return BitsFloat(sign | ((e + 112) << 23) | (m << 13));
-}
-
-// binary32 -> bfloat16, round to nearest even; NaN kept quiet.
-inline uint16_t FloatToBf16Rne(float f) {
-  uint32_t x = FloatBits(f);
-  if ((x & 0x7fffffffu) > 0x7f800000u) return static_cast<uint16_t>((x >> 16) | 0x40u);
-  uint32_t lsb = (x >> 16) & 1u;
-  x += 0x7fffu + lsb;
-  return static_cast<uint16_t>(x >> 16);
-}
-inline float Bf16ToFloat(uint16_t b) { return BitsFloat(static_cast<uint32_t>(b) << 16); }
+// The IEEE conversions of the storage types are the shared numerics of the two front ends
+// (sim/isa/include/normgrad_isa/numerics.h).
+using normgrad::isa::num::Bf16ToFloat;
+using normgrad::isa::num::BitsFloat;
+using normgrad::isa::num::FloatBits;
+using normgrad::isa::num::FloatToBf16Rne;
+using normgrad::isa::num::FloatToHalfRne;
+using normgrad::isa::num::HalfToFloat;
 
 }  // namespace sim
 

@@ -7,40 +7,24 @@
 #pragma once
 #include <cstdint>
 #include <cstring>
+#include <utility>
 
 #include "ascendc/core.h"
 #include "ascendc/tensor.h"
+#include "normgrad_isa/numerics.h"
 
 namespace sim {
 namespace vec {
 
-constexpr uint32_t kBlockBytes = 32;
-constexpr uint32_t kRepeatBytes = 256;
-constexpr uint32_t kMaxLanes = 128;  // the mask register has 128 bits
-constexpr uint64_t kAllOnes = ~0ull;
-
-// Lanes per repeat of an instruction whose widest operand element has `widestBytes` bytes.
-constexpr uint32_t LanesFor(uint32_t widestBytes) { return kRepeatBytes / widestBytes; }
-
-// Lanes one instruction activates: `repeats` repeats, each with mask (lo, hi) except the last,
-// which uses (tailLo, tailHi) (the partial tail of a counter-mode instruction).
-struct LanePlan {
-  uint64_t repeats = 0;
-  uint32_t lanes = 64;
-  uint64_t lo = 0, hi = 0;
-  uint64_t tailLo = 0, tailHi = 0;
-  void MaskOf(uint64_t r, uint64_t* m) const {
-    bool tail = r + 1 == repeats;
-    m[0] = tail ? tailLo : lo;
-    m[1] = tail ? tailHi : hi;
-  }
-};
-
-// Bits for lanes [0, n) of a repeat with `lanes` lanes (n clamped to lanes).
-void LaneBits(uint64_t n, uint32_t lanes, uint64_t* lo, uint64_t* hi);
-
-// Plan of a count-form call (counter mode, `count` elements from lane 0 of repeat 0).
-LanePlan PlanCount(uint32_t lanes, uint64_t count);
+// Lane plans and addressing are the shared ones of sim/isa (normgrad_isa/numerics.h).
+using normgrad::isa::num::kAllOnes;
+using normgrad::isa::num::kBlockBytes;
+using normgrad::isa::num::kMaxLanes;
+using normgrad::isa::num::kRepeatBytes;
+using normgrad::isa::num::LaneBits;   // bits for lanes [0, n) of a repeat
+using normgrad::isa::num::LanePlan;   // lanes one instruction activates
+using normgrad::isa::num::LanesFor;   // lanes per repeat for the widest element
+using normgrad::isa::num::PlanCount;  // plan of a count-form call (counter mode)
 // Plan from the current mask register and mode; repeatTime is ignored in counter mode.
 LanePlan PlanRegister(uint32_t lanes, uint64_t repeatTime);
 // Level-0 continuous mask: with isSetMask the register is programmed first (and stays so).
@@ -59,9 +43,7 @@ struct Operand {
   uint32_t blkStride;  // in 32-byte blocks
   uint32_t repStride;  // in 32-byte blocks
   uint64_t LaneOffset(uint64_t r, uint32_t l) const {
-    uint32_t byte = l * elemBytes;
-    return (r * repStride + static_cast<uint64_t>(byte / kBlockBytes) * blkStride) * kBlockBytes +
-           byte % kBlockBytes;
+    return normgrad::isa::num::LaneOffset(r, l, elemBytes, blkStride, repStride);
   }
 };
 
@@ -103,87 +85,24 @@ inline T LoadLane(const uint8_t* ub, const Operand& op, uint64_t r, uint32_t l) 
 // reads of the repeat happen before its writes, so 100 % overlap is exact), then store to dst.
 template <typename TD, typename F>
 void ExecuteL0(const LanePlan& plan, const Operand& dst, F&& compute) {
-  uint8_t* ub = Core().ub.data();
-  TD vals[kMaxLanes];
-  uint64_t offs[kMaxLanes];
-  for (uint64_t r = 0; r < plan.repeats; ++r) {
-    uint64_t m[2];
-    plan.MaskOf(r, m);
-    uint32_t n = 0;
-    for (uint32_t w = 0; w < 2; ++w) {
-      for (uint64_t bits = m[w]; bits != 0; bits &= bits - 1) {
-        uint32_t l = w * 64 + static_cast<uint32_t>(__builtin_ctzll(bits));
-        vals[n] = compute(r, l);
-        offs[n++] = dst.addr + dst.LaneOffset(r, l);
-      }
-    }
-    for (uint32_t i = 0; i < n; ++i) std::memcpy(ub + offs[i], &vals[i], sizeof(TD));
-  }
-}
-
-// The blocks of a repeat under mask (lo, hi) whose lanes are all active, as bits of *active;
-// false when some block is only partly active (the block executor below then does not apply).
-inline bool WholeBlocks(uint64_t lo, uint64_t hi, uint32_t perBlock, uint32_t* active) {
-  const uint64_t blockMask = (1ull << perBlock) - 1;
-  const uint32_t blocks = kRepeatBytes / kBlockBytes;
-  *active = 0;
-  for (uint32_t b = 0; b < blocks; ++b) {
-    uint32_t first = b * perBlock;
-    uint64_t bits = ((first < 64 ? lo : hi) >> (first % 64)) & blockMask;
-    if (bits == blockMask) {
-      *active |= 1u << b;
-    } else if (bits != 0) {
-      return false;
-    }
-  }
-  return true;
+  normgrad::isa::num::ExecuteRepeats<TD>(plan, Core().ub.data() + dst.addr, dst.elemBytes, dst.blkStride,
+                                         dst.repStride, std::forward<F>(compute));
 }
 
 template <typename T>
 inline const T* BlockPtr(const uint8_t* ub, const Operand& op, uint64_t r, uint32_t b) {
-  return reinterpret_cast<const T*>(ub + op.addr + (r * op.repStride + static_cast<uint64_t>(b) * op.blkStride) * kBlockBytes);
+  return normgrad::isa::num::BlockPtr<T>(ub + op.addr, op.blkStride, op.repStride, r, b);
 }
 
 // ExecuteL0 for the common case where every operand has dst's element size and the masks
-// switch whole 32-byte blocks on or off: computeBlock(r, b, out) writes the 32 / sizeof(TD)
-// lanes of block b of repeat r into out from whole source blocks, a loop the compiler
-// vectorises. Same order of reads and writes as ExecuteL0 (every read of a repeat before its
-// writes, repeats in order), so the same results. Returns false (nothing done) when it does
-// not apply.
+// switch whole 32-byte blocks on or off (normgrad_isa/numerics.h, ExecuteBlocks): computeBlock(r,
+// b, out) writes the 32 / sizeof(TD) lanes of block b of repeat r into out from whole source
+// blocks. Same results as ExecuteL0; returns false (nothing done) when it does not apply.
 template <typename TD, typename F>
 bool ExecuteL0Blocks(const LanePlan& plan, const Operand& dst, F&& computeBlock) {
-  constexpr uint32_t kPer = kBlockBytes / sizeof(TD);
-  if (plan.lanes != kRepeatBytes / sizeof(TD) || dst.elemBytes != sizeof(TD)) return false;
-  uint32_t full = 0, tail = 0;
-  if (!WholeBlocks(plan.lo, plan.hi, kPer, &full) || !WholeBlocks(plan.tailLo, plan.tailHi, kPer, &tail)) {
-    return false;
-  }
-  uint8_t* ub = Core().ub.data();
-  alignas(32) TD vals[kMaxLanes];
-  constexpr uint32_t kBlocks = kRepeatBytes / kBlockBytes;
-  constexpr uint32_t kAll = (1u << kBlocks) - 1;
-  if (full == kAll && tail == kAll && dst.blkStride == 1) {
-    // Every block of every repeat, dst blocks contiguous: a fixed-trip loop per repeat and one
-    // store of the whole repeat (same reads-before-writes order as below).
-    for (uint64_t r = 0; r < plan.repeats; ++r) {
-      for (uint32_t b = 0; b < kBlocks; ++b) computeBlock(r, b, vals + b * kPer);
-      std::memcpy(ub + dst.addr + r * dst.repStride * kBlockBytes, vals, kRepeatBytes);
-    }
-    return true;
-  }
-  for (uint64_t r = 0; r < plan.repeats; ++r) {
-    const uint32_t active = r + 1 == plan.repeats ? tail : full;
-    for (uint32_t bits = active; bits != 0; bits &= bits - 1) {
-      uint32_t b = static_cast<uint32_t>(__builtin_ctz(bits));
-      computeBlock(r, b, vals + b * kPer);
-    }
-    for (uint32_t bits = active; bits != 0; bits &= bits - 1) {
-      uint32_t b = static_cast<uint32_t>(__builtin_ctz(bits));
-      std::memcpy(ub + dst.addr + (r * dst.repStride + static_cast<uint64_t>(b) * dst.blkStride) * kBlockBytes,
-                  vals + b * kPer, kBlockBytes);
-    }
-  }
-  return true;
+  if (dst.elemBytes != sizeof(TD)) return false;
+  return normgrad::isa::num::ExecuteBlocks<TD>(plan, Core().ub.data() + dst.addr, dst.blkStride, dst.repStride,
+                                               std::forward<F>(computeBlock));
 }
 
 }  // namespace vec

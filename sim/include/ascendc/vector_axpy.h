@@ -24,12 +24,10 @@ constexpr bool kIsAxpyPair = (std::is_same<T, half>::value && std::is_same<U, ha
 // whose result is in half range). float: two IEEE roundings, product then sum (the device
 // documents no fused form). half -> float: the product is exact in float, one rounding.
 inline half AxpyLane(half x, half d, half s) {
-  return HalfSatD(std::fma(static_cast<double>(static_cast<float>(s)), static_cast<float>(x), static_cast<float>(d)));
+  return half::FromBits(normgrad::isa::num::MulAddHalfBits(static_cast<float>(s), static_cast<float>(x),
+                                                           static_cast<float>(d)));
 }
-inline float AxpyLane(float x, float d, float s) {
-  float product = s * x;
-  return product + d;
-}
+inline float AxpyLane(float x, float d, float s) { return normgrad::isa::num::MulAddF32(s, x, d); }
 inline float AxpyLane(half x, float d, half s) { return static_cast<float>(s) * static_cast<float>(x) + d; }
 
 template <class T, class U>

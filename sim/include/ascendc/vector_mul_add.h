@@ -22,12 +22,10 @@ namespace sim {
 namespace vec {
 
 // a * b + c, rounded as the device's Axpy.
-inline float MulAddLane(float a, float b, float c) {
-  float product = a * b;
-  return product + c;
-}
+inline float MulAddLane(float a, float b, float c) { return normgrad::isa::num::MulAddF32(a, b, c); }
 inline half MulAddLane(half a, half b, half c) {
-  return HalfSatD(std::fma(static_cast<double>(static_cast<float>(a)), static_cast<float>(b), static_cast<float>(c)));
+  return half::FromBits(normgrad::isa::num::MulAddHalfBits(static_cast<float>(a), static_cast<float>(b),
+                                                           static_cast<float>(c)));
 }
 
 void CheckMulAddSoc(const char* api);

@@ -1,0 +1,25 @@
+// Choosing the front end a kernel launch runs on (issue 20): front end A is the simulator's own Ascend C
+// API (sim/include/ascendc), front end B the kernels compiled against CANN's Ascend C implementation in
+// CPU-debug mode and run by CANN's launcher on the instruction-level model (sim/cann_cpu, built with
+// -DNORMGRAD_CANN_CPU=ON). NORMGRAD_FRONTEND=cann selects B for every aclnn call of the process; unset (or
+// "sim") keeps A. Simulator-only (not a CANN header).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace sim::host {
+
+enum class FrontEnd { kSim, kCann };
+
+// The front end NORMGRAD_FRONTEND selects now; *error (and kSim) for a value that names none.
+FrontEnd SelectedFrontEnd(std::string* error);
+
+// Runs one launch on front end B: the kernel named `kernel` (op_kernel's extern "C" entry) with the GM
+// pointers args (null allowed), the kernel workspace and the tiling bytes, on the current SoC. Every GM
+// allocation an argument points into is handed to B whole and written back after the launch. Returns ""
+// or why it failed (B not built, a pointer outside GM, a violation or trap in B, a core that crashed).
+std::string RunOnCannFrontEnd(const std::string& kernel, uint32_t blockDim, const std::vector<uint8_t*>& args,
+                              uint8_t* workspace, const std::vector<uint8_t>& tiling);
+
+}  // namespace sim::host

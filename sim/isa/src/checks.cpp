@@ -1,0 +1,45 @@
+// Operand and field checks shared by the instructions, and the counters.
+#include "internal.h"
+
+namespace normgrad {
+namespace isa {
+
+bool CheckUb(const char* name, const char* role, const void* p, uint64_t extent, uint32_t align) {
+  const State& s = Core();
+  if (s.ubBase == nullptr) return true;  // UB not registered: nothing to check against
+  const uint8_t* b = static_cast<const uint8_t*>(p);
+  if (b < s.ubBase || b >= s.ubBase + s.ubSize) {
+    Violation("%s: %s %p is not in the UB [%p, +%llu)", name, role, p, static_cast<const void*>(s.ubBase),
+              static_cast<unsigned long long>(s.ubSize));
+    return false;
+  }
+  uint64_t off = static_cast<uint64_t>(b - s.ubBase);
+  if (align > 1 && off % align != 0) {
+    Violation("%s: %s UB address %llu is not %u-byte aligned", name, role, static_cast<unsigned long long>(off),
+              align);
+    return false;
+  }
+  if (off + extent > s.ubSize) {
+    Violation("%s: %s touches UB bytes [%llu, %llu), beyond the UB of %llu bytes", name, role,
+              static_cast<unsigned long long>(off), static_cast<unsigned long long>(off + extent),
+              static_cast<unsigned long long>(s.ubSize));
+    return false;
+  }
+  return true;
+}
+
+bool CheckRange(const char* name, const char* field, uint64_t v, uint64_t lo, uint64_t hi) {
+  if (v >= lo && v <= hi) return true;
+  Violation("%s: %s = %lld is outside [%llu, %llu]", name, field, static_cast<long long>(v),
+            static_cast<unsigned long long>(lo), static_cast<unsigned long long>(hi));
+  return false;
+}
+
+void Count(int pipe, uint64_t units) {
+  Counters& c = Core().counters;
+  ++c.instr[pipe];
+  c.repeats[pipe] += units;
+}
+
+}  // namespace isa
+}  // namespace normgrad

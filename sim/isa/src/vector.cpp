@@ -1,0 +1,490 @@
+// The vector unit: element-wise instructions, duplicate, broadcast, conversions, reductions.
+// Lanes come from the mask register (num::PlanMaskRegister), addresses from num::LaneOffset,
+// arithmetic from num:: (the same functions the simulator's API layer uses).
+#include <cstring>
+#include <type_traits>
+
+#include "internal.h"
+
+namespace normgrad {
+namespace isa {
+namespace {
+
+using num::LanePlan;
+
+// The lanes of an instruction whose widest element has `widest` bytes; false after a violation.
+// The repeat field has 8 bits; 0 repeats is a NOP (neither the devkit nor its api_check nor the
+// C-API pages forbid it, and the simulator's API layer accepts repeatTime 0).
+bool Plan(const char* name, uint32_t widest, uint64_t repeat, LanePlan* plan) {
+  const State& s = Core();
+  if (!s.counterMode && !CheckRange(name, "repeat", repeat, 0, 255)) return false;
+  *plan = num::PlanMaskRegister(num::LanesFor(widest), s.counterMode, s.maskLo, s.maskHi, repeat);
+  return true;
+}
+
+// Highest active lane of a mask, or -1.
+int HighestLane(uint64_t lo, uint64_t hi) {
+  if (hi != 0) return 127 - __builtin_clzll(hi);
+  if (lo != 0) return 63 - __builtin_clzll(lo);
+  return -1;
+}
+
+// Bytes from the operand's base to the end of its last active lane (strides are >= 0, so the
+// offset grows with the repeat and the lane).
+uint64_t Extent(const LanePlan& p, uint32_t elemBytes, uint64_t blk, uint64_t rep) {
+  if (p.repeats == 0) return 0;
+  uint64_t end = 0;
+  int tail = HighestLane(p.tailLo, p.tailHi);
+  if (tail >= 0) end = num::LaneOffset(p.repeats - 1, static_cast<uint32_t>(tail), elemBytes, blk, rep) + elemBytes;
+  int full = HighestLane(p.lo, p.hi);
+  if (p.repeats > 1 && full >= 0) {
+    uint64_t e = num::LaneOffset(p.repeats - 2, static_cast<uint32_t>(full), elemBytes, blk, rep) + elemBytes;
+    if (e > end) end = e;
+  }
+  return end;
+}
+
+bool CheckOperand(const char* name, const char* role, const void* p, const LanePlan& plan, uint32_t elemBytes,
+                  uint64_t blk, uint64_t rep) {
+  return CheckUb(name, role, p, Extent(plan, elemBytes, blk, rep), num::kBlockBytes);
+}
+
+template <typename T>
+T Load(const uint8_t* base, uint64_t off) {
+  T v;
+  std::memcpy(&v, base + off, sizeof(T));
+  return v;
+}
+
+// Lane arithmetic per element type: float, half (bits), int32, int16 (wrapping).
+struct F32 {
+  using T = float;
+  static float In(T v) { return v; }
+  static T Out(float v) { return v; }
+  static T MulAdd(T a, T b, T c) { return num::MulAddF32(a, b, c); }
+};
+struct F16 {
+  using T = uint16_t;
+  static float In(T v) { return num::HalfBitsToFloat(v); }
+  static T Out(float v) { return num::FloatToHalfSatBits(v); }
+  static T MulAdd(T a, T b, T c) { return num::MulAddHalfBits(In(a), In(b), In(c)); }
+};
+
+// NaN in either operand gives NaN (the hardware rule is undocumented; as the simulator).
+inline float MaxF(float a, float b) { return (a > b || a != a) ? a : b; }
+inline float MinF(float a, float b) { return (a < b || a != a) ? a : b; }
+
+// Lane arithmetic of operation kOp on elements of A (F32, F16) or on integers (wrapping).
+template <BinOp kOp, class A>
+typename A::T FloatLane(typename A::T a, typename A::T b, typename A::T d) {
+  float x = A::In(a), y = A::In(b);
+  if constexpr (kOp == BinOp::kAdd) return A::Out(x + y);
+  if constexpr (kOp == BinOp::kSub) return A::Out(x - y);
+  if constexpr (kOp == BinOp::kMul) return A::Out(x * y);
+  if constexpr (kOp == BinOp::kMax) return A::Out(MaxF(x, y));
+  if constexpr (kOp == BinOp::kMin) return A::Out(MinF(x, y));
+  if constexpr (kOp == BinOp::kMla) return A::MulAdd(a, b, d);   // dst = src0 * src1 + dst
+  if constexpr (kOp == BinOp::kMadd) return A::MulAdd(a, d, b);  // dst = src0 * dst + src1
+  if constexpr (kOp == BinOp::kDiv) return A::Out(x / y);
+}
+
+template <BinOp kOp, typename T>
+T IntLane(T a, T b, T d) {
+  using U = typename std::make_unsigned<T>::type;
+  int64_t x = a, y = b, z = d;
+  int64_t r = 0;
+  if constexpr (kOp == BinOp::kAdd) r = x + y;
+  if constexpr (kOp == BinOp::kSub) r = x - y;
+  if constexpr (kOp == BinOp::kMul) r = x * y;
+  if constexpr (kOp == BinOp::kMax) r = x > y ? x : y;
+  if constexpr (kOp == BinOp::kMin) r = x < y ? x : y;
+  if constexpr (kOp == BinOp::kMla) r = x * y + z;
+  if constexpr (kOp == BinOp::kMadd) r = x * z + y;
+  static_assert(kOp != BinOp::kDiv, "no integer division on the vector unit");
+  return static_cast<T>(static_cast<U>(r));
+}
+
+template <BinOp kOp, typename T>
+T Lane(T a, T b, T d) {
+  if constexpr (std::is_same<T, float>::value) return FloatLane<kOp, F32>(a, b, d);
+  if constexpr (std::is_same<T, uint16_t>::value) return FloatLane<kOp, F16>(a, b, d);  // half bits
+  if constexpr (std::is_same<T, int32_t>::value || std::is_same<T, int16_t>::value) {
+    if constexpr (kOp == BinOp::kDiv) return d;  // refused before it runs (Binary)
+    else return IntLane<kOp>(a, b, d);
+  }
+}
+
+// Runs dst = Lane<kOp>(src0, src1, dst) over the plan: whole 32-byte blocks where the masks allow
+// (a loop the compiler vectorises), else lane by lane; the same results either way.
+template <BinOp kOp, typename T>
+void RunBinary(const LanePlan& plan, uint8_t* dst, const uint8_t* s0, const uint8_t* s1, const VecStrides& s) {
+  constexpr uint32_t kPer = num::kBlockBytes / sizeof(T);
+  bool done = num::ExecuteBlocks<T>(plan, dst, s.dstBlk, s.dstRep, [&](uint64_t r, uint32_t b, T* out) {
+    const T* a = num::BlockPtr<T>(s0, s.src0Blk, s.src0Rep, r, b);
+    const T* c = num::BlockPtr<T>(s1, s.src1Blk, s.src1Rep, r, b);
+    const T* d = num::BlockPtr<T>(dst, s.dstBlk, s.dstRep, r, b);
+    for (uint32_t j = 0; j < kPer; ++j) out[j] = Lane<kOp, T>(a[j], c[j], d[j]);
+  });
+  if (done) return;
+  num::ExecuteRepeats<T>(plan, dst, sizeof(T), s.dstBlk, s.dstRep, [&](uint64_t r, uint32_t l) {
+    T a = Load<T>(s0, num::LaneOffset(r, l, sizeof(T), s.src0Blk, s.src0Rep));
+    T b = Load<T>(s1, num::LaneOffset(r, l, sizeof(T), s.src1Blk, s.src1Rep));
+    T d = Load<T>(dst, num::LaneOffset(r, l, sizeof(T), s.dstBlk, s.dstRep));
+    return Lane<kOp, T>(a, b, d);
+  });
+}
+
+template <typename T>
+void RunBinaryOp(BinOp op, const LanePlan& plan, uint8_t* dst, const uint8_t* s0, const uint8_t* s1,
+                 const VecStrides& s) {
+  switch (op) {
+    case BinOp::kAdd: return RunBinary<BinOp::kAdd, T>(plan, dst, s0, s1, s);
+    case BinOp::kSub: return RunBinary<BinOp::kSub, T>(plan, dst, s0, s1, s);
+    case BinOp::kMul: return RunBinary<BinOp::kMul, T>(plan, dst, s0, s1, s);
+    case BinOp::kMax: return RunBinary<BinOp::kMax, T>(plan, dst, s0, s1, s);
+    case BinOp::kMin: return RunBinary<BinOp::kMin, T>(plan, dst, s0, s1, s);
+    case BinOp::kMla: return RunBinary<BinOp::kMla, T>(plan, dst, s0, s1, s);
+    case BinOp::kMadd: return RunBinary<BinOp::kMadd, T>(plan, dst, s0, s1, s);
+    case BinOp::kDiv: return RunBinary<BinOp::kDiv, T>(plan, dst, s0, s1, s);
+  }
+}
+
+bool CheckArith(const char* name, Elem t) {
+  if (t == Elem::kF32 || t == Elem::kF16 || t == Elem::kS32 || t == Elem::kS16) return true;
+  Violation("%s: element type %s is not supported", name, ElemName(t));
+  return false;
+}
+
+// Binary instruction with src1 given as a pointer (nullptr: the scalar `scalarBits` broadcast).
+void Binary(const char* name, BinOp op, Elem t, void* dst, const void* src0, const void* src1, uint64_t scalarBits,
+            const VecStrides& s) {
+  if (!CheckArith(name, t)) return;
+  if (op == BinOp::kDiv && t != Elem::kF32 && t != Elem::kF16) {
+    Violation("%s: element type %s is not supported", name, ElemName(t));
+    return;
+  }
+  const uint32_t eb = ElemBytes(t);
+  LanePlan plan;
+  if (!Plan(name, eb, s.repeat, &plan)) return;
+  Count(kPipeV, plan.repeats);
+  if (!CheckOperand(name, "dst", dst, plan, eb, s.dstBlk, s.dstRep) ||
+      !CheckOperand(name, "src0", src0, plan, eb, s.src0Blk, s.src0Rep) ||
+      (src1 != nullptr && !CheckOperand(name, "src1", src1, plan, eb, s.src1Blk, s.src1Rep))) {
+    return;
+  }
+  // A scalar operand is read as src1 with strides 0 from a block filled with it (LaneOffset with
+  // stride 0 stays inside one 32-byte block).
+  VecStrides st = s;
+  const uint8_t* p1 = static_cast<const uint8_t*>(src1);
+  uint8_t scalarBlock[num::kBlockBytes];
+  if (src1 == nullptr) {
+    for (uint32_t i = 0; i < num::kBlockBytes; i += eb) std::memcpy(scalarBlock + i, &scalarBits, eb);
+    p1 = scalarBlock;
+    st.src1Blk = 0;
+    st.src1Rep = 0;
+  }
+  uint8_t* d = static_cast<uint8_t*>(dst);
+  const uint8_t* a = static_cast<const uint8_t*>(src0);
+  switch (t) {
+    case Elem::kF32: RunBinaryOp<float>(op, plan, d, a, p1, st); break;
+    case Elem::kF16: RunBinaryOp<uint16_t>(op, plan, d, a, p1, st); break;
+    case Elem::kS32: RunBinaryOp<int32_t>(op, plan, d, a, p1, st); break;
+    default: RunBinaryOp<int16_t>(op, plan, d, a, p1, st); break;
+  }
+}
+
+template <typename T>
+void Fill(const LanePlan& plan, uint8_t* dst, uint64_t bits, uint64_t blk, uint64_t rep) {
+  T v;
+  std::memcpy(&v, &bits, sizeof(T));
+  num::ExecuteRepeats<T>(plan, dst, sizeof(T), blk, rep, [v](uint64_t, uint32_t) { return v; });
+}
+
+// dst lane = f(src lane). A repeat whose lanes are all active with both block strides 1 is two
+// contiguous runs: read all, then write all; other repeats go lane by lane (same results).
+template <typename TD, typename TS, typename F>
+void RunUnary(const LanePlan& plan, uint8_t* dst, const uint8_t* src, const VecStrides& s, F f) {
+  uint64_t fullLo, fullHi;
+  num::LaneBits(plan.lanes, plan.lanes, &fullLo, &fullHi);
+  const bool unitBlocks = s.dstBlk == 1 && s.src0Blk == 1;
+  TD vals[num::kMaxLanes];
+  for (uint64_t r = 0; r < plan.repeats; ++r) {
+    uint64_t m[2];
+    plan.MaskOf(r, m);
+    uint8_t* d = dst + r * s.dstRep * num::kBlockBytes;
+    const uint8_t* sp = src + r * s.src0Rep * num::kBlockBytes;
+    if (unitBlocks && m[0] == fullLo && m[1] == fullHi) {
+      for (uint32_t l = 0; l < plan.lanes; ++l) vals[l] = f(Load<TS>(sp, l * sizeof(TS)));
+      std::memcpy(d, vals, plan.lanes * sizeof(TD));
+      continue;
+    }
+    const LanePlan one{1, plan.lanes, m[0], m[1], m[0], m[1]};
+    num::ExecuteRepeats<TD>(one, d, sizeof(TD), s.dstBlk, s.dstRep, [&](uint64_t, uint32_t l) {
+      return f(Load<TS>(sp, num::LaneOffset(0, l, sizeof(TS), s.src0Blk, s.src0Rep)));
+    });
+  }
+}
+
+num::Rounding ToRounding(Round r) {
+  switch (r) {
+    case Round::kFloor: return num::Rounding::kFloor;
+    case Round::kCeil: return num::Rounding::kCeil;
+    case Round::kAway: return num::Rounding::kAway;
+    case Round::kTrunc: return num::Rounding::kTrunc;
+    case Round::kOdd: return num::Rounding::kOdd;
+    default: return num::Rounding::kEven;  // r, and no suffix
+  }
+}
+
+// Lane values of repeat r (inactive lanes 0) for the reductions.
+template <typename T>
+void GatherLanes(const LanePlan& plan, const uint8_t* src, uint64_t blk, uint64_t rep, uint64_t r, T* v) {
+  uint64_t m[2];
+  plan.MaskOf(r, m);
+  for (uint32_t l = 0; l < plan.lanes; ++l) {
+    v[l] = (m[l / 64] >> (l % 64)) & 1u ? Load<T>(src, num::LaneOffset(r, l, sizeof(T), blk, rep)) : T(0);
+  }
+}
+
+inline uint16_t AddHalf(uint16_t a, uint16_t b) { return F16::Out(F16::In(a) + F16::In(b)); }
+inline float AddFloat(float a, float b) { return a + b; }
+
+// accumulate false: each repeat's sum to dst[r * dstRep]; true: the sums added in repeat order
+// into the ACC register (as the simulator's count-form ReduceSum accumulates), dst untouched.
+template <typename T, typename Add>
+void Cadd(const LanePlan& plan, uint8_t* dst, const uint8_t* src, uint64_t dstRep, uint64_t srcBlk, uint64_t srcRep,
+          Add add, bool accumulate) {
+  T v[num::kMaxLanes];
+  T acc = T(0);
+  for (uint64_t r = 0; r < plan.repeats; ++r) {
+    GatherLanes<T>(plan, src, srcBlk, srcRep, r, v);
+    T sum = num::TreeSum(v, plan.lanes, add);
+    if (accumulate) {
+      acc = r == 0 ? sum : add(acc, sum);
+    } else {
+      std::memcpy(dst + r * dstRep * sizeof(T), &sum, sizeof(T));
+    }
+  }
+  if (accumulate) {
+    uint64_t bits = 0;
+    std::memcpy(&bits, &acc, sizeof(T));
+    Core().accVal = bits;
+  }
+}
+
+template <typename T, typename Add>
+void Cgadd(const LanePlan& plan, uint8_t* dst, const uint8_t* src, uint64_t dstRep, uint64_t srcBlk, uint64_t srcRep,
+           Add add) {
+  constexpr uint32_t kPer = num::kBlockBytes / sizeof(T);
+  T v[num::kMaxLanes];
+  for (uint64_t r = 0; r < plan.repeats; ++r) {
+    GatherLanes<T>(plan, src, srcBlk, srcRep, r, v);
+    uint64_t m[2];
+    plan.MaskOf(r, m);
+    for (uint32_t j = 0; j < 8; ++j) {
+      bool any = false;
+      for (uint32_t l = j * kPer; l < (j + 1) * kPer; ++l) any = any || ((m[l / 64] >> (l % 64)) & 1u);
+      if (!any) continue;
+      T sum = num::TreeSum(v + j * kPer, kPer, add);
+      std::memcpy(dst + (r * dstRep * 8 + j) * sizeof(T), &sum, sizeof(T));
+    }
+  }
+}
+
+// The common part of vcadd and vcgadd: element type, lanes, counters, the source operand; false
+// when nothing is to be done (no repeat, or after a violation).
+bool ReducePlan(const char* name, Elem t, const void* src, uint64_t repeat, uint64_t srcBlk, uint64_t srcRep,
+                LanePlan* plan) {
+  if (t != Elem::kF32 && t != Elem::kF16) {
+    Violation("%s: element type %s is not supported", name, ElemName(t));
+    return false;
+  }
+  const uint32_t eb = ElemBytes(t);
+  if (!Plan(name, eb, repeat, plan)) return false;
+  Count(kPipeV, plan->repeats);
+  return plan->repeats != 0 && CheckOperand(name, "src", src, *plan, eb, srcBlk, srcRep);
+}
+
+}  // namespace
+
+uint32_t ElemBytes(Elem e) {
+  switch (e) {
+    case Elem::kF32: case Elem::kS32: case Elem::kU32: return 4;
+    case Elem::kS8: case Elem::kU8: return 1;
+    default: return 2;
+  }
+}
+
+const char* ElemName(Elem e) {
+  static const char* const kNames[] = {"float", "half", "bfloat16_t", "int32_t", "uint32_t",
+                                       "int16_t", "uint16_t", "int8_t", "uint8_t"};
+  return kNames[static_cast<int>(e)];
+}
+
+void VecBinary(const char* name, BinOp op, Elem t, void* dst, const void* src0, const void* src1,
+               const VecStrides& s) {
+  Binary(name, op, t, dst, src0, src1, 0, s);
+}
+
+void VecScalar(const char* name, ScalarOp op, Elem t, void* dst, const void* src, uint64_t scalarBits,
+               const VecStrides& s) {
+  // vaxpy: dst = src * x + dst is vmla with the scalar as src1.
+  BinOp b = op == ScalarOp::kAdds ? BinOp::kAdd : op == ScalarOp::kMuls ? BinOp::kMul : BinOp::kMla;
+  if (op == ScalarOp::kAxpy && t != Elem::kF32 && t != Elem::kF16) {
+    Violation("%s: element type %s is not supported", name, ElemName(t));
+    return;
+  }
+  Binary(name, b, t, dst, src, nullptr, scalarBits, s);
+}
+
+void VecDup(Elem t, void* dst, uint64_t scalarBits, const VecStrides& s) {
+  const char* name = "vector_dup";
+  const uint32_t eb = ElemBytes(t);
+  if (eb == 1) {
+    Violation("%s: element type %s is not supported", name, ElemName(t));
+    return;
+  }
+  LanePlan plan;
+  if (!Plan(name, eb, s.repeat, &plan)) return;
+  Count(kPipeV, plan.repeats);
+  if (!CheckOperand(name, "dst", dst, plan, eb, s.dstBlk, s.dstRep)) return;
+  uint8_t* d = static_cast<uint8_t*>(dst);
+  if (eb == 4) {
+    Fill<uint32_t>(plan, d, scalarBits, s.dstBlk, s.dstRep);
+  } else {
+    Fill<uint16_t>(plan, d, scalarBits, s.dstBlk, s.dstRep);
+  }
+}
+
+void VecUnary(const char* name, UnaryOp op, Elem t, void* dst, const void* src, const VecStrides& s) {
+  const uint32_t eb = ElemBytes(t);
+  const bool ok = op == UnaryOp::kCopy ? (eb == 2 || eb == 4) : (t == Elem::kF32 || t == Elem::kF16);
+  if (!ok) {
+    Violation("%s: element type %s is not supported", name, ElemName(t));
+    return;
+  }
+  LanePlan plan;
+  if (!Plan(name, eb, s.repeat, &plan)) return;
+  Count(kPipeV, plan.repeats);
+  if (!CheckOperand(name, "dst", dst, plan, eb, s.dstBlk, s.dstRep) ||
+      !CheckOperand(name, "src", src, plan, eb, s.src0Blk, s.src0Rep)) {
+    return;
+  }
+  uint8_t* d = static_cast<uint8_t*>(dst);
+  const uint8_t* sp = static_cast<const uint8_t*>(src);
+  if (op == UnaryOp::kCopy && eb == 4) {
+    RunUnary<uint32_t, uint32_t>(plan, d, sp, s, [](uint32_t v) { return v; });
+  } else if (op == UnaryOp::kCopy) {
+    RunUnary<uint16_t, uint16_t>(plan, d, sp, s, [](uint16_t v) { return v; });
+  } else if (t == Elem::kF32) {
+    RunUnary<float, float>(plan, d, sp, s, num::Unary1F32<num::OpSqrt>);
+  } else {
+    RunUnary<uint16_t, uint16_t>(plan, d, sp, s, num::Unary1HalfBits<num::OpSqrt>);
+  }
+}
+
+void VecBrcb(Elem t, void* dst, const void* src, uint64_t dstBlk, uint64_t dstRep, uint64_t repeat) {
+  const char* name = "vbrcb";
+  const uint32_t eb = ElemBytes(t);
+  if (eb != 2 && eb != 4) {
+    Violation("%s: element type %s is not supported", name, ElemName(t));
+    return;
+  }
+  if (!CheckRange(name, "repeat", repeat, 0, 255)) return;
+  Count(kPipeV, repeat);
+  if (repeat == 0) return;
+  // Repeat r reads 8 consecutive elements from src + r * 32 bytes and writes each to a whole
+  // 32-byte block of dst (mask ignored).
+  uint64_t dstExtent = ((repeat - 1) * dstRep + 7 * dstBlk) * num::kBlockBytes + num::kBlockBytes;
+  if (!CheckUb(name, "src", src, repeat * num::kBlockBytes, num::kBlockBytes) ||
+      !CheckUb(name, "dst", dst, dstExtent, num::kBlockBytes)) {
+    return;
+  }
+  uint8_t* d = static_cast<uint8_t*>(dst);
+  const uint8_t* sp = static_cast<const uint8_t*>(src);
+  uint8_t vals[8][4];
+  for (uint64_t r = 0; r < repeat; ++r) {
+    for (uint32_t j = 0; j < 8; ++j) std::memcpy(vals[j], sp + r * num::kBlockBytes + j * eb, eb);
+    for (uint32_t j = 0; j < 8; ++j) {
+      uint8_t* blk = d + (r * dstRep + j * dstBlk) * num::kBlockBytes;
+      for (uint32_t i = 0; i < num::kBlockBytes; i += eb) std::memcpy(blk + i, vals[j], eb);
+    }
+  }
+}
+
+void VecConv(const char* name, Elem to, Elem from, Round rnd, void* dst, const void* src, const VecStrides& s) {
+  const uint32_t tb = ElemBytes(to), fb = ElemBytes(from);
+  LanePlan plan;
+  if (!Plan(name, tb > fb ? tb : fb, s.repeat, &plan)) return;
+  Count(kPipeV, plan.repeats);
+  if (!CheckOperand(name, "dst", dst, plan, tb, s.dstBlk, s.dstRep) ||
+      !CheckOperand(name, "src", src, plan, fb, s.src0Blk, s.src0Rep)) {
+    return;
+  }
+  uint8_t* d = static_cast<uint8_t*>(dst);
+  const uint8_t* sp = static_cast<const uint8_t*>(src);
+  const num::Rounding r = ToRounding(rnd);
+  if (to == Elem::kF32 && from == Elem::kF16) {
+    RunUnary<float, uint16_t>(plan, d, sp, s, [](uint16_t h) { return num::HalfBitsToFloat(h); });
+  } else if (to == Elem::kF32 && from == Elem::kBf16) {
+    RunUnary<float, uint16_t>(plan, d, sp, s, [](uint16_t b) { return num::Bf16ToFloat(b); });
+  } else if (to == Elem::kF16 && from == Elem::kF32) {
+    if (r == num::Rounding::kEven) {
+      RunUnary<uint16_t, float>(plan, d, sp, s, [](float f) { return num::FloatToHalfSatBits(f); });
+    } else {
+      RunUnary<uint16_t, float>(plan, d, sp, s, [r](float f) { return num::ToHalfBits(f, r); });
+    }
+  } else if (to == Elem::kBf16 && from == Elem::kF32) {
+    if (r == num::Rounding::kEven) {
+      RunUnary<uint16_t, float>(plan, d, sp, s, [](float f) { return num::Bf16SatRneBits(f); });
+    } else {
+      RunUnary<uint16_t, float>(plan, d, sp, s, [r](float f) { return num::ToBf16Bits(f, r); });
+    }
+  } else {
+    Violation("%s: %s -> %s is not modelled", name, ElemName(from), ElemName(to));
+  }
+}
+
+void VecCadd(Arch arch, Elem t, void* dst, const void* src, uint64_t repeat, uint64_t dstRep, uint64_t srcBlk,
+             uint64_t srcRep, uint64_t accMode) {
+  const char* name = "vcadd";
+  if (accMode > 1 || (arch != Arch::kA2 && accMode != 0)) {
+    Violation("%s: accMode %llu is not valid here", name, static_cast<unsigned long long>(accMode));
+    return;
+  }
+  const bool accumulate = accMode == 1;
+  LanePlan plan;
+  if (!ReducePlan(name, t, src, repeat, srcBlk, srcRep, &plan)) return;
+  const uint32_t eb = ElemBytes(t);
+  if (!accumulate && !CheckUb(name, "dst", dst, ((plan.repeats - 1) * dstRep + 1) * eb, eb)) return;
+  uint8_t* d = static_cast<uint8_t*>(dst);
+  const uint8_t* sp = static_cast<const uint8_t*>(src);
+  if (t == Elem::kF32) {
+    Cadd<float>(plan, d, sp, dstRep, srcBlk, srcRep, AddFloat, accumulate);
+  } else {
+    Cadd<uint16_t>(plan, d, sp, dstRep, srcBlk, srcRep, AddHalf, accumulate);
+  }
+}
+
+int64_t GetAccVal() {
+  ++Core().counters.instr[kPipeS];
+  return static_cast<int64_t>(Core().accVal);
+}
+
+void VecCgadd(Elem t, void* dst, const void* src, uint64_t repeat, uint64_t dstRep, uint64_t srcBlk, uint64_t srcRep) {
+  const char* name = "vcgadd";
+  LanePlan plan;
+  if (!ReducePlan(name, t, src, repeat, srcBlk, srcRep, &plan)) return;
+  const uint32_t eb = ElemBytes(t);
+  if (!CheckUb(name, "dst", dst, ((plan.repeats - 1) * dstRep * 8 + 8) * eb, 8 * eb)) return;
+  uint8_t* d = static_cast<uint8_t*>(dst);
+  const uint8_t* sp = static_cast<const uint8_t*>(src);
+  if (t == Elem::kF32) {
+    Cgadd<float>(plan, d, sp, dstRep, srcBlk, srcRep, AddFloat);
+  } else {
+    Cgadd<uint16_t>(plan, d, sp, dstRep, srcBlk, srcRep, AddHalf);
+  }
+}
+
+}  // namespace isa
+}  // namespace normgrad

@@ -1,0 +1,189 @@
+// Front end B from front end A's side (simhost/cann_frontend.h): writes the launch into a temporary launch
+// directory (sim/cann_cpu/runner/launch_file.h), runs normgrad_cann_run_<soc> on it in a child process (the
+// two front ends define the same AscendC names and cannot share a process) and copies the GM back.
+#include "simhost/cann_frontend.h"
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "../cann_cpu/runner/launch_file.h"
+#include "ascendc/core.h"
+#include "ascendc/soc.h"
+
+extern char** environ;
+
+namespace sim::host {
+namespace {
+
+// The runner built for a SoC: front end B has one build per architecture (dav-c220 for Atlas A2/A3,
+// dav-c100 for the training series).
+const char* RunnerSoc(const std::string& soc) {
+  if (soc == "ascend910b" || soc == "ascend910_93") return "ascend910b";
+  if (soc == "ascend910") return "ascend910";
+  return nullptr;
+}
+
+// Where the runners are: NORMGRAD_CANN_RUNNER_DIR, else beside this library (the build directory).
+std::string RunnerDir() {
+  if (const char* env = std::getenv("NORMGRAD_CANN_RUNNER_DIR"); env != nullptr && *env != '\0') return env;
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&RunOnCannFrontEnd), &info) != 0 && info.dli_fname != nullptr) {
+    return std::filesystem::path(info.dli_fname).parent_path().string();
+  }
+  return ".";
+}
+
+std::string Tail(const std::string& path, size_t maxBytes) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string text = ss.str();
+  if (text.size() > maxBytes) text = "..." + text.substr(text.size() - maxBytes);
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  return text;
+}
+
+// Runs exe dir with stdout and stderr into dir/log.txt, in a process group of its own (it forks one
+// process per core); returns the exit status, -1 if it did not run, -2 if it ran longer than
+// NORMGRAD_CANN_TIMEOUT seconds (default 600) and was killed with its cores.
+int RunChild(const std::string& exe, const std::string& dir) {
+  const char* limitEnv = std::getenv("NORMGRAD_CANN_TIMEOUT");
+  const double limitSeconds = limitEnv != nullptr && std::atof(limitEnv) > 0 ? std::atof(limitEnv) : 600.0;
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attr, 0);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  const std::string log = dir + "/log.txt";
+  posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  std::string exeArg = exe, dirArg = dir;
+  char* argv[] = {exeArg.data(), dirArg.data(), nullptr};
+  pid_t pid = 0;
+  const int rc = posix_spawn(&pid, exe.c_str(), &actions, &attr, argv, environ);
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
+  if (rc != 0) return -1;
+  const auto start = std::chrono::steady_clock::now();
+  int status = 0;
+  for (;;) {
+    const pid_t done = waitpid(pid, &status, WNOHANG);
+    if (done == pid) break;
+    if (done < 0 && errno != EINTR) return -1;
+    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > limitSeconds) {
+      kill(-pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      return -2;
+    }
+    usleep(2000);
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+struct TempDir {
+  std::string path;
+  TempDir() {
+    std::string tmpl = (std::filesystem::temp_directory_path() / "normgrad-cann-XXXXXX").string();
+    if (mkdtemp(tmpl.data()) != nullptr) path = tmpl;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    if (!path.empty() && std::getenv("NORMGRAD_CANN_KEEP") == nullptr) std::filesystem::remove_all(path, ec);
+  }
+};
+
+}  // namespace
+
+FrontEnd SelectedFrontEnd(std::string* error) {
+  const char* env = std::getenv("NORMGRAD_FRONTEND");
+  const std::string v = env != nullptr ? env : "";
+  if (v.empty() || v == "sim") return FrontEnd::kSim;
+  if (v == "cann") return FrontEnd::kCann;
+  *error = "NORMGRAD_FRONTEND is '" + v + "': expected 'sim' (the simulator's Ascend C API, the default) or 'cann' "
+           "(CANN's Ascend C implementation on the instruction-level model, built with ./build.sh --cann-cpu)";
+  return FrontEnd::kSim;
+}
+
+std::string RunOnCannFrontEnd(const std::string& kernel, uint32_t blockDim, const std::vector<uint8_t*>& args,
+                              uint8_t* workspace, const std::vector<uint8_t>& tiling) {
+  const char* soc = RunnerSoc(CurrentSoc().name);
+  if (soc == nullptr) return std::string("front end B has no build for SoC ") + CurrentSoc().name;
+  const std::string exe = RunnerDir() + "/normgrad_cann_run_" + soc;
+  if (access(exe.c_str(), X_OK) != 0) {
+    return "front end B is not built: no " + exe + " (build with ./build.sh --cann-cpu, i.e. cmake "
+           "-DNORMGRAD_CANN_CPU=ON, or point NORMGRAD_CANN_RUNNER_DIR at the directory holding normgrad_cann_run_*)";
+  }
+  TempDir dir;
+  if (dir.path.empty()) return "cannot make a temporary launch directory";
+
+  normgrad::cann::LaunchFile f;
+  f.kernel = kernel;
+  f.blockDim = blockDim;
+  std::map<uintptr_t, int> regionOf;  // allocation base -> region index
+  std::vector<uintptr_t> bases;
+  std::vector<uint8_t*> all = args;
+  all.push_back(workspace);
+  for (uint8_t* p : all) {
+    normgrad::cann::LaunchArg a;
+    if (p != nullptr) {
+      uintptr_t base = 0;
+      uint64_t bytes = 0;
+      if (!gm::FindAllocation(p, &base, &bytes)) return "a kernel argument is not device memory";
+      auto it = regionOf.find(base);
+      if (it == regionOf.end()) {
+        it = regionOf.emplace(base, static_cast<int>(bases.size())).first;
+        bases.push_back(base);
+        f.regionBytes.push_back(bytes);
+        if (!normgrad::cann::WriteFileBytes(normgrad::cann::RegionPath(dir.path, it->second),
+                                            reinterpret_cast<const void*>(base), bytes)) {
+          return "cannot write the launch directory " + dir.path;
+        }
+      }
+      a.region = it->second;
+      a.offset = reinterpret_cast<uintptr_t>(p) - base;
+    }
+    f.args.push_back(a);
+  }
+  // The tiling: a GM copy of its own, as the device gets it.
+  const int tilingRegion = static_cast<int>(f.regionBytes.size());
+  f.regionBytes.push_back(tiling.size());
+  f.args.push_back({tilingRegion, 0});
+  if (!normgrad::cann::WriteFileBytes(normgrad::cann::RegionPath(dir.path, tilingRegion), tiling.data(),
+                                      tiling.size()) ||
+      !normgrad::cann::WriteLaunchFile(dir.path, f)) {
+    return "cannot write the launch directory " + dir.path;
+  }
+
+  const int status = RunChild(exe, dir.path);
+  const std::string result = Tail(dir.path + "/result.txt", 2000);
+  if (status != 0 || result != "ok") {
+    std::string why = status == -2 ? "killed after NORMGRAD_CANN_TIMEOUT seconds (a core hangs?)"
+                      : result.rfind("error ", 0) == 0 ? result.substr(6)
+                                                       : "exit status " + std::to_string(status);
+    return "front end B (" + exe + "): " + why + "\n" + Tail(dir.path + "/log.txt", 1500);
+  }
+  for (size_t i = 0; i < bases.size(); ++i) {
+    if (!normgrad::cann::ReadFileBytes(normgrad::cann::RegionPath(dir.path, i), reinterpret_cast<void*>(bases[i]),
+                                       f.regionBytes[i])) {
+      return "cannot read back " + normgrad::cann::RegionPath(dir.path, i);
+    }
+  }
+  return "";
+}
+
+}  // namespace sim::host

@@ -1,0 +1,99 @@
+"""Front end B (sim/cann_cpu) against front end A: every quick `normgrad check` case, on the Atlas A2
+(ascend910b) and the training series (ascend910), run on both; B's outputs must equal A's bit for bit and
+pass the case's float64 golden on their own. Needs front end B's runners beside the library
+(./build.sh --cann-cpu); without them the cross-check is skipped, the error tests still run."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import normgrad
+from normgrad._native.library import library_path
+from normgrad.cases import check_cases
+from normgrad.cases.base import Case
+from normgrad.check import case_rng, select
+from normgrad.compare import compare
+from normgrad.errors import AclnnError
+
+SOCS = ("ascend910b", "ascend910")
+
+
+# Where libnormgrad looks for the runners: NORMGRAD_CANN_RUNNER_DIR, else beside the library.
+RUNNER_DIR = Path(os.environ.get("NORMGRAD_CANN_RUNNER_DIR") or library_path().parent)
+
+
+def _runner(soc: str) -> Path:
+    return RUNNER_DIR / f"normgrad_cann_run_{soc}"
+
+
+def _front_end_b_built() -> bool:
+    return all(_runner(soc).exists() for soc in SOCS)
+
+
+@pytest.fixture
+def front_end(monkeypatch: pytest.MonkeyPatch) -> Iterator[pytest.MonkeyPatch]:
+    """NORMGRAD_FRONTEND is read at every launch: the test sets it per call and restores it after."""
+    monkeypatch.delenv("NORMGRAD_FRONTEND", raising=False)
+    yield monkeypatch
+    normgrad.set_soc("ascend910b")
+
+
+def _run(case: Case, front: str, monkeypatch: pytest.MonkeyPatch) -> list[np.ndarray | None]:
+    monkeypatch.setenv("NORMGRAD_FRONTEND", front)
+    return list(case.run(case.make_inputs(case_rng(case, 0))))
+
+
+# Known defect (sim/cann_cpu/DIFFERENCES.md, 1): on the training series CANN's CPU-debug atomic add
+# (DataCopyWithAtomicCom) runs vadd with the GM destination as an operand, which sim/isa refuses as "not in
+# the UB"; GroupNorm's dgamma/dbeta use it. Strict: the mark must go when the model accepts it.
+_GM_OPERAND = pytest.mark.xfail(strict=True,
+                                reason="sim/isa refuses the dav-c100 CPU-debug atomic add's GM operand")
+CASES = [pytest.param(soc, c, marks=_GM_OPERAND if (soc, c.op) == ("ascend910", "group_norm_grad") and
+                      c.dtype != "bfloat16" else (), id=f"{soc}-{c.op}-{c.name}-{c.dtype}")
+         for soc in SOCS for c in select(check_cases())]
+
+
+@pytest.mark.skipif(not _front_end_b_built(), reason="front end B is not built (./build.sh --cann-cpu)")
+@pytest.mark.parametrize(("soc", "case"), CASES)
+def test_front_end_b_equals_front_end_a_bitwise(soc: str, case: Case, front_end: pytest.MonkeyPatch) -> None:
+    normgrad.set_soc(soc)
+    # B first: its outputs are fresh allocations nothing of A's run can have filled.
+    try:
+        got_b = _run(case, "cann", front_end)
+    except AclnnError as err_b:
+        # A call the aclnn layer rejects on this SoC (BatchNormElemt on the training series) is rejected
+        # before any launch, the same way on both.
+        with pytest.raises(AclnnError) as err_a:
+            _run(case, "sim", front_end)
+        assert err_a.value.status == err_b.status == 161002, str(err_b)
+        return
+    got_a = _run(case, "sim", front_end)
+    want = list(case.golden(case.make_inputs(case_rng(case, 0))))
+    for name, a, b, w in zip(case.output_names, got_a, got_b, want, strict=True):
+        assert (a is None) == (b is None), name
+        if a is None:
+            continue
+        assert a.dtype == b.dtype and a.shape == b.shape, name
+        differ = int(np.count_nonzero(a.view(np.uint8) != b.view(np.uint8)))
+        assert differ == 0, f"{name}: {differ} bytes differ between front ends A and B"
+        comparison = compare(name, b, w, case.tolerance)
+        assert comparison is None or comparison.ok, comparison.detail if comparison else name
+
+
+def test_unknown_front_end_is_an_error_naming_the_variable(front_end: pytest.MonkeyPatch) -> None:
+    case = select(check_cases("layer_norm_grad"))[0]
+    with pytest.raises(AclnnError, match="NORMGRAD_FRONTEND is 'cannn'"):
+        _run(case, "cannn", front_end)
+
+
+def test_front_end_b_not_built_is_a_clear_error(front_end: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    front_end.setenv("NORMGRAD_CANN_RUNNER_DIR", str(tmp_path))
+    case = select(check_cases("layer_norm_grad"))[0]
+    with pytest.raises(AclnnError, match="front end B is not built"):
+        _run(case, "cann", front_end)
+    assert not os.listdir(tmp_path)
