@@ -137,8 +137,10 @@ if [ "$mode" = cann ]; then
   [ -f "$lib" ] || { targets+=(normgrad); lib=build/cann/libnormgrad.so; }
   cmake -S . -B build/cann -G Ninja -DNORMGRAD_CANN_CPU=ON -DCANN_ROOT="$cann_root" \
     -DNORMGRAD_CANN_CHECK="$(cd "$(dirname "$cann_check")" && pwd)/$(basename "$cann_check")" \
-    -DNORMGRAD_WERROR=ON -DCMAKE_BUILD_TYPE=Release >/dev/null
-  cmake --build build/cann -j "$jobs" --target "${targets[@]}"
+    -DNORMGRAD_ISA_TESTS=ON -DNORMGRAD_WERROR=ON -DCMAKE_BUILD_TYPE=Release >/dev/null
+  # The model's unit tests and the check that it defines every intrinsic the kernels link, then the kernels.
+  cmake --build build/cann -j "$jobs" --target "${targets[@]}" isa_tests_a2 isa_tests_910 isa_kernels_a2 isa_kernels_910
+  ctest --test-dir build/cann/sim/cann_cpu/isa_tests --output-on-failure -j "$jobs"
   NORMGRAD_LIBRARY="$PWD/$lib" NORMGRAD_CANN_RUNNER_DIR="$PWD/build/cann" PYTHONPATH="$PWD/python${PYTHONPATH:+:$PYTHONPATH}" \
     "$py" -m pytest -q tests/cann_cpu
   exit 0

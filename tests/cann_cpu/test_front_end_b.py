@@ -48,13 +48,7 @@ def _run(case: Case, front: str, monkeypatch: pytest.MonkeyPatch) -> list[np.nda
     return list(case.run(case.make_inputs(case_rng(case, 0))))
 
 
-# Known defect (sim/cann_cpu/DIFFERENCES.md, 1): on the training series CANN's CPU-debug atomic add
-# (DataCopyWithAtomicCom) runs vadd with the GM destination as an operand, which sim/isa refuses as "not in
-# the UB"; GroupNorm's dgamma/dbeta use it. Strict: the mark must go when the model accepts it.
-_GM_OPERAND = pytest.mark.xfail(strict=True,
-                                reason="sim/isa refuses the dav-c100 CPU-debug atomic add's GM operand")
-CASES = [pytest.param(soc, c, marks=_GM_OPERAND if (soc, c.op) == ("ascend910", "group_norm_grad") and
-                      c.dtype != "bfloat16" else (), id=f"{soc}-{c.op}-{c.name}-{c.dtype}")
+CASES = [pytest.param(soc, c, id=f"{soc}-{c.op}-{c.name}-{c.dtype}")
          for soc in SOCS for c in select(check_cases())]
 
 

@@ -21,10 +21,11 @@ void SetVectorMask(uint64_t hi, uint64_t lo) {
 void SetMaskCount() { Core().counterMode = true; }
 void SetMaskNorm() { Core().counterMode = false; }
 
-void SetAtomicType(AtomicType t) {
+void SetAtomicType(Arch arch, AtomicType t) {
   State& s = Core();
   s.atomicType = t;
   s.atomicEnabled = t != AtomicType::kNone;
+  s.vectorGmOperands = s.atomicEnabled && arch == Arch::k910;
   if (t == AtomicType::kNone) s.atomicOp = AtomicOp::kAdd;
   NotifyAtomic();
 }

@@ -192,13 +192,13 @@ inline void set_mov_pad_val(uint64_t v) { SetMovPadVal(v); }
 inline void set_vector_mask(uint64_t hi, uint64_t lo) { SetVectorMask(hi, lo); }
 inline void set_mask_count() { SetMaskCount(); }
 inline void set_mask_norm() { SetMaskNorm(); }
-inline void set_atomic_none() { SetAtomicType(AtomicType::kNone); }
-inline void set_atomic_f32() { SetAtomicType(AtomicType::kF32); }
-inline void set_atomic_f16() { SetAtomicType(AtomicType::kF16); }
-inline void set_atomic_bf16() { SetAtomicType(AtomicType::kBf16); }
-inline void set_atomic_s32() { SetAtomicType(AtomicType::kS32); }
-inline void set_atomic_s16() { SetAtomicType(AtomicType::kS16); }
-inline void set_atomic_s8() { SetAtomicType(AtomicType::kS8); }
+inline void set_atomic_none() { SetAtomicType(kArch, AtomicType::kNone); }
+inline void set_atomic_f32() { SetAtomicType(kArch, AtomicType::kF32); }
+inline void set_atomic_f16() { SetAtomicType(kArch, AtomicType::kF16); }
+inline void set_atomic_bf16() { SetAtomicType(kArch, AtomicType::kBf16); }
+inline void set_atomic_s32() { SetAtomicType(kArch, AtomicType::kS32); }
+inline void set_atomic_s16() { SetAtomicType(kArch, AtomicType::kS16); }
+inline void set_atomic_s8() { SetAtomicType(kArch, AtomicType::kS8); }
 inline void set_atomic_add() { SetAtomicOp(AtomicOp::kAdd); }
 inline void set_atomic_max() { SetAtomicOp(AtomicOp::kMax); }
 inline void set_atomic_min() { SetAtomicOp(AtomicOp::kMin); }

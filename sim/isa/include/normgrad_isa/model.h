@@ -73,7 +73,7 @@ void SetMovPadVal(uint64_t v);
 void SetVectorMask(uint64_t hi, uint64_t lo);
 void SetMaskCount();
 void SetMaskNorm();
-void SetAtomicType(AtomicType t);  // set_atomic_<type>; kNone = set_atomic_none
+void SetAtomicType(Arch arch, AtomicType t);  // set_atomic_<type>; kNone = set_atomic_none
 void SetAtomicOp(AtomicOp op);     // set_atomic_add / max / min
 
 // Synchronisation: in one process everything runs in order; these record and check.

@@ -35,6 +35,11 @@ struct State {
   AtomicType atomicType = AtomicType::kNone;
   AtomicOp atomicOp = AtomicOp::kAdd;
   bool atomicEnabled = false;        // set_atomic_<type> seen and not cleared by set_atomic_none
+  // dav-c100 with the atomic mode on: CANN's CPU-debug build emulates an atomic-add store there
+  // (DataCopyWithAtomicCom, asc-devkit impl/basic_api/kernel_utils.h, ASCENDC_CPU_DEBUG only) by a
+  // vector add whose operand is the GM destination itself, so vector operands may then lie outside
+  // the UB. The path exists only in CPU-debug builds; on a device the copy adds.
+  bool vectorGmOperands = false;
   uint64_t movPadVal = 0;            // set_mov_pad_val: the pad element of the _align copies
   uint64_t accVal = 0;               // the ACC register (vcadd accMode 1, get_acc_val): element bits
   // Outstanding set_flag count per (src pipe, dst pipe, event id).
