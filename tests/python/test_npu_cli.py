@@ -9,15 +9,14 @@ makes the .run package (a script that logs its own); what CANN's build really do
 
 from __future__ import annotations
 
-import importlib.util
 import os
-import shutil
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
+from _installed_copy import installed_copy
 
 from normgrad import _native, npu_package
 
@@ -216,19 +215,8 @@ def test_the_build_needs_only_the_standard_library():
 
 # ---- the source tree, found by an installed package ---------------------------------------------
 
-def _installed_copy(tmp_path: Path):
-    """npu_package.py loaded from a site-packages of its own, as an installed copy that has no tree."""
-    copy = tmp_path / "site-packages" / "normgrad" / "npu_package.py"
-    copy.parent.mkdir(parents=True)
-    shutil.copy(REPO / "python" / "normgrad" / "npu_package.py", copy)
-    spec = importlib.util.spec_from_file_location("installed_npu_package", copy)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_an_installed_package_finds_the_clone_it_runs_in_or_says_it_needs_one(tmp_path):
-    installed = _installed_copy(tmp_path)
+    installed = installed_copy("npu_package", tmp_path / "site-packages")  # as installed: no tree around it
     assert installed.find_source_tree(cwd=REPO / "op_kernel") == REPO  # a parent of the current directory
     assert installed.find_source_tree(REPO) == REPO  # --source
     elsewhere = tmp_path / "elsewhere"
