@@ -115,14 +115,19 @@ def cann_missing(env: Mapping[str, str]) -> list[str]:
     return missing
 
 
+def default_install_dir(env: Mapping[str, str]) -> str:
+    """Where CANN's installer puts a package run without --install-path (--install): into the directory
+    ASCEND_CUSTOM_OPP_PATH names when it is set, else into the CANN tree, ASCEND_OPP_PATH."""
+    return env.get("ASCEND_CUSTOM_OPP_PATH", "") or env.get("ASCEND_OPP_PATH", "")
+
+
 def install_missing(env: Mapping[str, str]) -> list[str]:
-    """What CANN's installer needs for --install (no --install-path): it installs into the one directory
-    ASCEND_CUSTOM_OPP_PATH names, else into ASCEND_OPP_PATH, and refuses a list."""
-    custom = env.get("ASCEND_CUSTOM_OPP_PATH", "")
-    if ":" in custom:
-        return [f"a single directory in ASCEND_CUSTOM_OPP_PATH={custom} (CANN's installer refuses a list "
+    """What CANN's installer needs for --install: a directory to install into, and not a list."""
+    target = default_install_dir(env)
+    if ":" in target:
+        return [f"a single directory in ASCEND_CUSTOM_OPP_PATH={target} (CANN's installer refuses a list "
                 f"for --install; use --install-path DIR)"]
-    if not custom and not env.get("ASCEND_OPP_PATH"):
+    if not target:
         return [f"ASCEND_OPP_PATH, the CANN tree --install installs into ({SET_ENV_HINT})"]
     return []
 
@@ -172,17 +177,18 @@ def build(soc: str, install: bool, install_path: Path | None, source: Path | Non
         raise NpuError(f"the build finished but {build_dir}/custom_opp_*.run is missing")
     package = runs[0]
     print(f"normgrad npu build: package {package} (vendor {VENDOR}, SoC {soc})")
+    if install_path is None and not install:
+        print(f"normgrad npu build: install with: {package} --install-path=DIR (DIR absolute)")
+        return package
     if install_path is not None:
-        target_dir = install_path.expanduser().resolve()  # CANN's installer takes absolute paths only
-        target_dir.mkdir(parents=True, exist_ok=True)
-        _run([str(package), f"--install-path={target_dir}"], env, tree)
-        print(f'normgrad npu build: installed; set the environment with: eval "$(normgrad npu env '
-              f'{shlex.quote(str(target_dir))})"')
-    elif install:
-        _run([str(package)], env, tree)
+        target = str(install_path.expanduser().resolve())  # CANN's installer takes absolute paths only
+        Path(target).mkdir(parents=True, exist_ok=True)
+        _run([str(package), f"--install-path={target}"], env, tree)
     else:
-        print(f"normgrad npu build: install with: normgrad npu build --soc {soc} --install-path DIR, or "
-              f"{package} --install-path=DIR")
+        target = default_install_dir(env)
+        _run([str(package)], env, tree)
+    print(f'normgrad npu build: installed into {target}/vendors/{VENDOR}; set the environment with: '
+          f'eval "$(normgrad npu env {shlex.quote(target)})"')
     return package
 
 

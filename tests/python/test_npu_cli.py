@@ -134,28 +134,38 @@ def test_the_families_are_those_the_operator_definitions_list(tmp_path):
     assert done.returncode == 1 and "ASCEND_HOME_PATH" in done.stderr
 
 
-def test_build_runs_cann_build_then_installs_into_the_install_path(tmp_path):
+@pytest.mark.parametrize("install", ["--install-path", "--install", None])
+def test_build_runs_cann_build_then_installs_where_asked(install, tmp_path):
     log = tmp_path / "log"
     tree = fake_tree(tmp_path / "tree", ("ascend910b", "ascend910_93"))
     stale = tree / "build" / "npu" / "stale.txt"
     stale.parent.mkdir(parents=True)
     stale.touch()
     cann = fake_cann(tmp_path / "cann")
-    env = without(ASCEND_HOME_PATH=str(cann), PATH=fake_tools(tmp_path / "bin", log))
-    done = normgrad_cli("npu", "build", "--soc", "ascend910_93", "--install-path", "opp",
-                        "--source", str(tree), env=env, cwd=tmp_path)
+    env = without("ASCEND_CUSTOM_OPP_PATH", ASCEND_HOME_PATH=str(cann), ASCEND_OPP_PATH=str(cann / "opp"),
+                  PATH=fake_tools(tmp_path / "bin", log))
+    args = {"--install-path": ["--install-path", "opp"], "--install": ["--install"], None: []}[install]
+    done = normgrad_cli("npu", "build", "--soc", "ascend910_93", *args, "--source", str(tree), env=env,
+                        cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     build_dir, jobs = tree / "build" / "npu", str(os.cpu_count() or 2)
+    # CANN's installer: with --install-path=<absolute DIR> (it takes no relative path), or with no option.
+    runs = {"--install-path": [f"run --install-path={tmp_path / 'opp'}"], "--install": ["run "], None: []}
     assert log.read_text().splitlines() == [
         f"cmake -S npu --preset=default -B {build_dir} -DASCEND_COMPUTE_UNIT=ascend910_93 "
         f"-DASCEND_CANN_PACKAGE_PATH={cann}",
         f"cmake --build {build_dir} --target binary -j {jobs}",
         f"cmake --build {build_dir} --target package -j {jobs}",
-        f"run --install-path={tmp_path / 'opp'}",  # CANN's installer wants it absolute
+        *runs[install],
     ]
     assert not stale.exists()  # a fresh build directory: CANN's generated files follow the SoC
     assert f"package {build_dir}/custom_opp_ubuntu_x86_64.run" in done.stdout
-    assert f"normgrad npu env {tmp_path / 'opp'}" in done.stdout
+    target = {"--install-path": tmp_path / "opp", "--install": cann / "opp", None: None}[install]
+    if target is None:
+        assert f"install with: {build_dir}/custom_opp_ubuntu_x86_64.run --install-path=DIR" in done.stdout
+    else:
+        assert f'installed into {target}/vendors/normgrad; set the environment with: eval "$(normgrad npu ' \
+               f'env {target})"' in done.stdout
 
 
 def test_build_that_fails_names_the_step(tmp_path):
