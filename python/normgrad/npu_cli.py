@@ -2,7 +2,7 @@
 
 Part of the `normgrad` command (cli.py adds it) and runnable alone, with the standard library only:
 `./build.sh --npu` runs `python3 -m normgrad.npu_cli build ...`. Exit status: 0 success, 1 something
-missing or failed, 2 a usage error.
+missing or failed, 2 a usage error, 141 stdout closed (closed_stdout.py).
 """
 
 from __future__ import annotations
@@ -64,8 +64,8 @@ def add_commands(parser: argparse.ArgumentParser) -> None:
                             "another is refused, naming them)")
     where = build.add_mutually_exclusive_group()
     where.add_argument("--install", action="store_true",
-                       help="then install it with CANN's installer into the CANN tree "
-                            "($ASCEND_OPP_PATH/vendors)")
+                       help="then install it where CANN's installer puts it by default: the directory "
+                            "ASCEND_CUSTOM_OPP_PATH names, else the CANN tree ($ASCEND_OPP_PATH)")
     where.add_argument("--install-path", type=Path, metavar="DIR",
                        help="then install it into DIR/vendors/normgrad (no root needed)")
     build.add_argument("--source", type=Path, metavar="DIR", help=SOURCE_HELP)

@@ -205,15 +205,6 @@ def test_npu_help(command):
         assert word in done.stdout
 
 
-def test_build_sh_npu_runs_the_command_line():
-    # ./build.sh --npu is `normgrad npu build`: the same messages, with build.sh's default SoC.
-    done = subprocess.run(["./build.sh", "--npu"], cwd=REPO, env=without("ASCEND_HOME_PATH"),
-                          capture_output=True, text=True, timeout=60)
-    assert done.returncode == 1
-    assert done.stderr.startswith(
-        "normgrad npu build: cannot build the CANN package for ascend910b; missing:\n  - ASCEND_HOME_PATH")
-
-
 def test_the_build_needs_only_the_standard_library():
     # ./build.sh --npu runs it with a python3 that may have no numpy (CANN's build needs none).
     code = ("import sys, normgrad.npu_cli; print(sorted(m for m in ('numpy', 'ml_dtypes', 'rich', "
