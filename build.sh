@@ -10,7 +10,7 @@
 #                                   needs CANN's header bundle (../shared/tools/cann-check --root, or CANN_ROOT),
 #                                   prints one "skipped" line and succeeds without it
 #   ./build.sh --npu --soc <soc>    the CANN custom operator package for a real NPU (needs ASCEND_HOME_PATH;
-#        [--install | --install-path <dir>] also installs it; docs/npu.md)
+#        [--install | --install-path <dir>] also installs it; `normgrad npu build`, docs/npu.md)
 # What it installs (README, "What ./build.sh installs"): Python packages only into build/venv, a virtual
 # environment of its own that sees python3's packages and adds those missing or outside pyproject.toml's
 # ranges (named before); GoogleTest, when missing, as Debian's libgtest-dev with apt-get, said before;
@@ -39,7 +39,11 @@ done
 jobs=$(nproc 2>/dev/null || echo 2)
 
 if [ "$mode" = npu ]; then
-  exec npu/build_package.sh --soc "$soc" ${npu_args[@]+"${npu_args[@]}"}
+  # One implementation, the command line's (`normgrad npu build`, python/normgrad/npu_package.py):
+  # it also runs from an installed package; it needs only the standard library of python3.
+  command -v python3 >/dev/null || { echo "build.sh --npu: python3 is missing (CANN's build needs it too)" >&2; exit 1; }
+  PYTHONPATH="$PWD/python${PYTHONPATH:+:$PYTHONPATH}" exec python3 -m normgrad.npu_cli build --soc "$soc" \
+    ${npu_args[@]+"${npu_args[@]}"}
 fi
 
 # GoogleTest for the C++ tests: Debian's package, the one change build.sh makes to the system, said

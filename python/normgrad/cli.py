@@ -1,7 +1,9 @@
-"""The `normgrad` command: info, check (correctness against float64 goldens) and bench (modeled speed).
+"""The `normgrad` command: info, check (correctness against float64 goldens), bench (modeled speed)
+and npu (the CANN custom operator package: npu_cli.py).
 
 docs/cli.md defines every column. Exit status: 0 success, 1 a failure (self-check, a case, the
-library), 2 a usage error (unknown --op, --soc or an unavailable --plot).
+library), 2 a usage error (unknown --op, --soc or an unavailable --plot), 141 stdout closed before
+the output ended (`normgrad info | head -1`).
 """
 
 from __future__ import annotations
@@ -14,9 +16,10 @@ from pathlib import Path
 from typing import Any
 
 import normgrad
-from normgrad import _native, cases, cpp_package, plot
+from normgrad import _native, cases, cpp_package, npu_cli, plot
 from normgrad.bench import BenchRow, add_official, pct_of_ceiling, run_bench_what_if, skip_reason, write_csv
 from normgrad.check import CaseResult, run_case, select
+from normgrad.closed_stdout import run_until_stdout_closes
 from normgrad.errors import LibraryNotFoundError, SocError
 from normgrad.progress import Progress
 from normgrad.report import fixed, sci, table
@@ -345,10 +348,16 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--compare", action="store_true",
                        help="also model the official kernels' algorithm per case under the same constants")
     bench.set_defaults(func=cmd_bench)
+
+    npu_cli.add_parser(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    return run_until_stdout_closes(lambda: _run(argv))
+
+
+def _run(argv: Sequence[str] | None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args))

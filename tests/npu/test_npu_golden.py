@@ -13,27 +13,19 @@ Skipped, with the reason, on a machine without CANN, an NPU or torch_npu.
 from __future__ import annotations
 
 import ctypes
-import glob
-import importlib.util
 import os
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-from normgrad import cases
+from normgrad import cases, npu_package
 from normgrad.cases.base import Case
 from normgrad.check import case_rng
 
 
 def _why_not_here() -> str | None:
-    if not os.environ.get("ASCEND_HOME_PATH"):
-        return "needs CANN (ASCEND_HOME_PATH is not set) and an Ascend NPU"
-    if not glob.glob("/dev/davinci[0-9]*"):
-        return "needs an Ascend NPU (no /dev/davinci<N>)"
-    if importlib.util.find_spec("torch_npu") is None:
-        return "needs torch_npu (not importable)"
-    return None
+    missing = npu_package.device_missing(os.environ)  # what `normgrad npu test` checks first, too
+    return f"needs {missing[0]}" if missing else None
 
 
 pytestmark = [pytest.mark.npu, pytest.mark.skipif(_why_not_here() is not None, reason=str(_why_not_here()))]
@@ -42,14 +34,9 @@ SEED = 0  # the seed `normgrad check` uses by default
 SEED_APIS = ("aclnnGroupNormBackward", "aclnnLayerNormBackward", "aclnnBatchNormElemtBackward")
 
 
-def installed_opapi_libraries() -> list[Path]:
-    """libcust_opapi.so of the normgrad vendor, where torch_npu looks first (ASCEND_CUSTOM_OPP_PATH)."""
-    roots = [p for p in os.environ.get("ASCEND_CUSTOM_OPP_PATH", "").split(":") if p]
-    return [Path(r) / "op_api" / "lib" / "libcust_opapi.so" for r in roots if Path(r).name == "normgrad"]
-
-
 def test_the_installed_package_exports_the_seed_functions() -> None:
-    libs = [lib for lib in installed_opapi_libraries() if lib.is_file()]
+    # libcust_opapi.so of the normgrad vendor, where torch_npu looks first (ASCEND_CUSTOM_OPP_PATH).
+    libs = [lib for lib in npu_package.custom_opp_libraries(os.environ) if lib.is_file()]
     assert libs, "ASCEND_CUSTOM_OPP_PATH names no <dir>/vendors/normgrad with op_api/lib/libcust_opapi.so"
     lib = ctypes.CDLL(str(libs[0]))
     for api in SEED_APIS:

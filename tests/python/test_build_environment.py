@@ -24,6 +24,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from _installed_copy import installed_copy
 
 REPO = Path(__file__).resolve().parents[2]
 FAKE_DEP = "normgrad_fake_dep"
@@ -47,12 +48,7 @@ def test_extras_take_ranges_and_only_ci_pins_torch():
 def test_npu_sources_are_found_in_the_repository_by_an_installed_copy_of_npu_build(tmp_path):
     # An installed normgrad/_npu_build.py sits in site-packages, where there is no csrc/: the paths it
     # gives must not depend on where it is. Load a copy from elsewhere, as an installed one would be.
-    copy = tmp_path / "site-packages" / "normgrad" / "_npu_build.py"
-    copy.parent.mkdir(parents=True)
-    shutil.copy(REPO / "python" / "normgrad" / "_npu_build.py", copy)
-    spec = importlib.util.spec_from_file_location("installed_npu_build", copy)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = installed_copy("_npu_build", tmp_path / "site-packages")
     assert all((REPO / s).is_file() for s in module.SOURCES), module.SOURCES
     assert (REPO / module.CSRC / "aclnn_call_check.h").is_file()
 
