@@ -20,8 +20,8 @@ while [ $# -gt 0 ]; do
 done
 
 case "$soc" in
-  ascend910b|ascend910_93|ascend910) ;;
-  *) echo "build.sh --npu: SoC '$soc' is not served; expected ascend910b, ascend910_93 or ascend910" >&2; exit 2 ;;
+  ascend910b|ascend910_93|ascend910|ascend310p) ;;
+  *) echo "build.sh --npu: SoC '$soc' is not served; expected ascend910b, ascend910_93, ascend910 or ascend310p" >&2; exit 2 ;;
 esac
 
 # Everything missing is named at once, before anything is configured.
