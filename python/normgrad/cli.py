@@ -150,6 +150,12 @@ def cmd_check(args: argparse.Namespace) -> int:
             progress.step(f"{case.op}/{case.name} {case.dtype}")
             results.append(run_case(case, args.seed))
     progress.close()
+    # Cases the SoC's cores cannot hold (check.py, _DOES_NOT_FIT): skipped, with the refusal.
+    for r in (r for r in results if r.skipped):
+        print(f"skipped {r.case.op}/{r.case.name} {r.case.dtype} {r.case.shape}: {r.skipped}")
+    results = [r for r in results if not r.skipped]
+    if not results:
+        raise UsageError(f"normgrad check: none of the {len(chosen)} cases selected fits {soc}'s cores")
     headers = ["op", "case", "dtype", "shape", "output", "max abs err", "max rel err", "atol", "rtol",
                "worst", "result"]
     print(table(headers, _check_rows(results), right=[5, 6, 7, 8, 9]))

@@ -84,7 +84,8 @@ LN_SHAPES = [((48 * 3 + 5, 96), 1), ((7, 4096), 1), ((3, 9999), 1), ((50, 7), 1)
 BN_SHAPES = [(4, 96, 7, 7), (3, 4, 3000), (4, 300, 7, 7), (20, 128), (2, 5, 600)]
 
 
-@pytest.mark.parametrize("family,cores,capped", served("group_norm_grad")[0], ids=served("group_norm_grad")[1])
+@pytest.mark.parametrize("family,cores,capped", served("group_norm_grad")[0],
+                         ids=served("group_norm_grad")[1])
 def test_group_norm_grad_on_every_core_count(family, cores, capped):
     widest = 0
     with on_cores(family, cores, capped):
@@ -95,7 +96,8 @@ def test_group_norm_grad_on_every_core_count(family, cores, capped):
     assert widest == cores  # some shape filled every core: the count was exercised
 
 
-@pytest.mark.parametrize("family,cores,capped", served("layer_norm_grad")[0], ids=served("layer_norm_grad")[1])
+@pytest.mark.parametrize("family,cores,capped", served("layer_norm_grad")[0],
+                         ids=served("layer_norm_grad")[1])
 def test_layer_norm_grad_on_every_core_count(family, cores, capped):
     widest = 0
     with on_cores(family, cores, capped):

@@ -19,7 +19,7 @@ import pytest
 import normgrad
 from normgrad import _native, cases, cli, plot
 from normgrad.bench import BenchRow, ceiling_pct, run_bench, run_bench_what_if, skip_reason
-from normgrad.cases import batch_norm_elemt_grad
+from normgrad.cases import batch_norm_elemt_grad, layer_norm_grad
 from normgrad.cases.base import Case, Tolerance
 from normgrad.check import case_rng, run_case
 from normgrad.errors import AclnnError
@@ -118,6 +118,23 @@ def test_info_fails_when_the_self_check_fails(monkeypatch, capsys):
 
 
 # ---- check --------------------------------------------------------------------------------------
+
+def test_check_skips_a_case_the_socs_cores_cannot_hold_but_not_another_rejection():
+    def refuse(inputs):
+        raise AclnnError("aclnnFakeGetWorkspaceSize", 161002,
+                         "aclnnFake: tiling: M = 1 rows of D = 1000000 elements of 4 bytes do not fit in the "
+                         "Unified Buffers of 8 cores (262144 bytes each)")
+    held = run_case(fake_case("too long", run=refuse))
+    assert held.ok and not held.error and "do not fit in the Unified Buffers of 8 cores" in held.skipped
+    rejected = run_case(fake_case("rejected", run=_raise(161002)))
+    assert not rejected.ok and not rejected.skipped and "x has 2 dims" in rejected.error
+    # The real case: 10^6 columns in one row on the inference series' 8 cores (no two-pass mode).
+    case = next(c for c in layer_norm_grad.check_cases()
+                if c.name == "whole tensor, 1e6 elements" and c.dtype == "float32")
+    with _native.soc("ascend310p"):
+        result = run_case(case)
+    assert result.ok and "D = 1000000" in result.skipped and "8 cores" in result.skipped
+
 
 def test_check_and_bench_without_case_modules_fail_saying_none_are_registered(monkeypatch, capsys):
     monkeypatch.setattr(cases, "OPERATOR_MODULES", ("no_such_operator_module",))
@@ -256,9 +273,19 @@ def test_bench_ceiling_is_a_perfect_stream_under_the_profile_constants(fake_op, 
 
 def test_bench_ceiling_stays_below_sustained_over_peak():
     for p in _native.socs():
-        limit = 100 * p["hbmSustainedTBs"] / p["hbmPeakTBs"]  # 83.3 % on ascend910b
+        ports_tbs = p["aivCores"] * p["coreDmaBytesPerCycle"] * p["clockGHz"] / 1e3
+        limit = 100 * min(p["hbmSustainedTBs"], ports_tbs) / p["hbmPeakTBs"]  # 83.3 % on ascend910b
         assert ceiling_pct(10**6, p) < ceiling_pct(10**9, p) < ceiling_pct(10**13, p) < limit < 100
         assert ceiling_pct(10**13, p) == pytest.approx(limit, abs=0.1)
+
+
+def test_bench_ceiling_is_the_cores_ports_where_they_are_slower_than_memory():
+    # ascend310p (Ascend310P3.ini): 8 AI cores x ddr_rate 17 bytes a cycle x 1.06 GHz = 144.16 GB/s,
+    # below the 170 GB/s sustained (ESTIMATE) of its memory: no kernel streams faster than its ports.
+    p = _profile("ascend310p")
+    assert ceiling_pct(10**13, p) == pytest.approx(100 * 144.16 / 204.8, abs=0.01)
+    # ascend910b: 48 x 32 x 1.85 GHz = 2.84 TB/s of ports, above 1.5 TB/s sustained: memory binds.
+    assert ceiling_pct(10**13, _profile("ascend910b")) == pytest.approx(100 * 1.5 / 1.8, abs=0.01)
 
 
 def test_bench_ceiling_bounds_a_batch_norm_elemt_stream():
@@ -303,7 +330,9 @@ def test_bench_refuses_a_launch_report_from_another_soc(fake_op, monkeypatch, tm
 def test_bench_defaults_to_every_family(fake_op, tmp_path):
     path = tmp_path / "bench.csv"
     cli.main(["bench", "--csv", str(path)])
-    assert {soc for _, _, soc in _bench_rows(path)} == {"ascend910b", "ascend910_93", "ascend910"}
+    families = {p["family"] for p in _native.socs()}
+    assert {"ascend910b", "ascend910_93", "ascend910", "ascend310p"} <= families
+    assert {soc for _, _, soc in _bench_rows(path)} == families
 
 
 def test_bench_runs_a_chip_by_name(fake_op, tmp_path):
