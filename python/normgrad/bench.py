@@ -103,24 +103,14 @@ def roofline_us(min_bytes: int, profile: dict[str, Any]) -> float:
     return min_bytes / (float(profile["hbmPeakTBs"]) * 1e12) * 1e6
 
 
-def stream_bytes_per_us(profile: dict[str, Any]) -> float:
-    """The fastest the model lets a launch move bytes on profile: the sustained HBM bandwidth, or
-    all cores' GM ports together where they are slower (the inference series: 8 cores x 17 bytes
-    a cycle at 1.06 GHz = 144 GB/s against 170 GB/s; docs/cost-model.md §6)."""
-    port_bytes_per_us = float(profile["coreDmaBytesPerCycle"]) * float(profile["clockGHz"]) * 1e3
-    ports = int(profile["aivCores"]) * port_bytes_per_us
-    return min(float(profile["hbmSustainedTBs"]) * 1e6, ports)
-
-
 def ceiling_pct(min_bytes: int, profile: dict[str, Any]) -> float:
     """The highest % roofline the cost model lets any kernel reach on profile.
 
-    The model charges a launch launchUs plus bytes / the stream rate (sustained HBM bandwidth or
-    the cores' ports, below peak), so even a perfect single launch of min_bytes and no SyncAll
-    stays below 100 %, and the fixed launch cost weighs more the smaller the case
-    (docs/cost-model.md §6).
+    The model charges a launch launchUs plus bytes / sustained bandwidth (sustained < peak), so
+    even a perfect single launch of min_bytes and no SyncAll stays below 100 %, and the fixed
+    launch cost weighs more the smaller the case (docs/cost-model.md §6).
     """
-    best_us = float(profile["launchUs"]) + min_bytes / stream_bytes_per_us(profile)
+    best_us = float(profile["launchUs"]) + min_bytes / (float(profile["hbmSustainedTBs"]) * 1e12) * 1e6
     return 100.0 * roofline_us(min_bytes, profile) / best_us
 
 
