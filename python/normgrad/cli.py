@@ -40,8 +40,8 @@ def _soc_table(profiles: Sequence[dict]) -> str:
     headers = ["name", "family", "chip", "cores", "UB KiB", "GHz", "L2 MiB", "HBM TB/s", "peak TB/s",
                "DataCopyPad", "bf16", "SyncAll"]
     rows = [[p["name"], p["family"], p["socVersion"], p["aivCores"], int(p["ubBytes"]) // 1024,
-             f"{p['clockGHz']:.2f}", int(p["l2Bytes"]) // 2**20, f"{p['hbmSustainedTBs']:.1f}",
-             f"{p['hbmPeakTBs']:.1f}", _yes(p["hasDataCopyPad"]), _yes(p["hasBf16"]),
+             f"{p['clockGHz']:.2f}", int(p["l2Bytes"]) // 2**20, f"{p['hbmSustainedTBs']:.2f}",
+             f"{p['hbmPeakTBs']:.2f}", _yes(p["hasDataCopyPad"]), _yes(p["hasBf16"]),
              "hard" if p["hasHardSyncAll"] else "soft"] for p in profiles]
     return table(headers, rows, right=range(3, 9))
 
