@@ -41,7 +41,7 @@ ge::graphStatus TilingGroupNormGrad(gert::TilingContext* context) {
   req.hw = 1;
   for (size_t i = 2; i < shape.GetDimNum(); ++i) req.hw *= shape.GetDim(i);
   req.group = *attrs->GetInt(0);
-  if (!normgrad::FloatKernelDtypeOf(dyDesc->GetDataType(), soc.trainingSeries, &req.dtype)) {
+  if (!normgrad::FloatKernelDtypeOf(dyDesc->GetDataType(), soc.hasBf16, &req.dtype)) {
     return normgrad::HostFailure(kOp, "dy's data type is not served on this SoC");
   }
   req.needDx = BoolAttr(attrs, 2);

@@ -18,13 +18,13 @@ inline bool KernelDtypeOf(ge::DataType dtype, uint32_t* code) {
   }
 }
 
-// A floating type the GroupNorm and LayerNorm kernels take on this chip: the training series has
-// no bfloat16 (docs/hardware-rules.md §6).
-inline bool FloatKernelDtypeOf(ge::DataType dtype, bool trainingSeries, KernelDtype* out) {
+// A floating type the GroupNorm and LayerNorm kernels take on this chip: the training and inference
+// series have no bfloat16 (docs/hardware-rules.md §6).
+inline bool FloatKernelDtypeOf(ge::DataType dtype, bool hasBf16, KernelDtype* out) {
   uint32_t code = 0;
   if (!KernelDtypeOf(dtype, &code) || code == kDtypeInt32) return false;
   *out = static_cast<KernelDtype>(code);
-  return !(code == kDtypeBfloat16 && trainingSeries);
+  return code != kDtypeBfloat16 || hasBf16;
 }
 
 }  // namespace normgrad

@@ -58,9 +58,9 @@ ge::graphStatus TilingLayerNormGradV3(gert::TilingContext* context) {
   } else if (need[2] && dbetaDesc != nullptr) {
     weightType = dbetaDesc->GetDataType();
   }
-  if (!normgrad::FloatKernelDtypeOf(dyDesc->GetDataType(), soc.trainingSeries, &in.dtype) ||
-      !normgrad::FloatKernelDtypeOf(rstdDesc->GetDataType(), soc.trainingSeries, &in.statsDtype) ||
-      !normgrad::FloatKernelDtypeOf(weightType, soc.trainingSeries, &in.weightDtype)) {
+  if (!normgrad::FloatKernelDtypeOf(dyDesc->GetDataType(), soc.hasBf16, &in.dtype) ||
+      !normgrad::FloatKernelDtypeOf(rstdDesc->GetDataType(), soc.hasBf16, &in.statsDtype) ||
+      !normgrad::FloatKernelDtypeOf(weightType, soc.hasBf16, &in.weightDtype)) {
     return normgrad::HostFailure(kOp, "a data type is not served on this SoC");
   }
   in.needDx = need[0];

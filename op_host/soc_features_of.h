@@ -8,13 +8,17 @@ namespace normgrad {
 
 inline SocFeatures SocFeaturesOf(fe::PlatFormInfos* platformInfo) {
   platform_ascendc::PlatformAscendC platform(platformInfo);
-  const bool training = platform.GetSocVersion() == platform_ascendc::SocVersion::ASCEND910;
-  // A2/A3 split each AI core into one cube and two vector cores; the training series' AI cores
-  // each carry their own vector unit.
+  const platform_ascendc::SocVersion version = platform.GetSocVersion();
+  // The training series (dav-c100) and the inference series (dav-m200) lack A2's features; their
+  // kernels are AI-core kernels. A2/A3 split each AI core into one cube and two vector cores; the
+  // training and inference series' AI cores each carry their own vector unit. The inference
+  // series' separate vector cores (GetCoreNumVector) are not used: docs/layer_norm_grad.md.
+  const bool blockCopyArch =
+      version == platform_ascendc::SocVersion::ASCEND910 || version == platform_ascendc::SocVersion::ASCEND310P;
   uint64_t ub = 0;
   platform.GetCoreMemSize(platform_ascendc::CoreMemType::UB, ub);
-  SocFeatures f = MakeSocFeatures(training ? platform.GetCoreNum() : platform.GetCoreNumAiv(),
-                                  static_cast<uint32_t>(ub), training);
+  SocFeatures f = MakeSocFeatures(blockCopyArch ? platform.GetCoreNum() : platform.GetCoreNumAiv(),
+                                  static_cast<uint32_t>(ub), blockCopyArch);
   f.sysWorkspaceBytes = platform.GetLibApiWorkSpaceSize();
   return f;
 }

@@ -8,6 +8,7 @@
 //   dx  = a * dy + nab * (x - mean) + nac  = (dy - sumDy/total - (x - mean) invstd^2 sumDyXmu/total) invstd weight
 #pragma once
 #include "kernel_operator.h"
+#include "common/arch.h"
 #include "batch_norm_elemt_grad_tiling.h"
 #include "common/gm_scalar.h"
 #include "common/pad_copy.h"
@@ -107,7 +108,7 @@ struct BnElemtUbStats {
   __aicore__ inline float Value(uint32_t slot, uint32_t dtype, int64_t i) const {
     const uint32_t at = static_cast<uint32_t>(i);
     if (dtype == kDtypeFloat16) return static_cast<float>(Slot(slot).ReinterpretCast<half>().GetValue(at));
-#if !defined(__NPU_ARCH__) || __NPU_ARCH__ != 1001  // bfloat16 (and ToFloat) are Atlas A2/A3 only
+#if !NORMGRAD_BLOCK_COPY_ARCH  // bfloat16 (and ToFloat): not on the training and inference series
     if (dtype == kDtypeBfloat16) return AscendC::ToFloat(Slot(slot).ReinterpretCast<bfloat16_t>().GetValue(at));
 #endif
     if (dtype == kDtypeInt32) return static_cast<float>(Slot(slot).ReinterpretCast<int32_t>().GetValue(at));

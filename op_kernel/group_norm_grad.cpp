@@ -1,6 +1,8 @@
 // GroupNormGrad kernel entry: reads the tiling, picks the dtype instantiation and runs the phases
 // of the tiling's mode (the switch below; one case per GroupNormGradMode). No math here.
+// cann-check: skip-arch ascend310p aclnnGroupNormBackward does not list the Atlas inference series (310P); its OpDef leaves it out
 #include "kernel_operator.h"
+#include "common/arch.h"
 #include "group_norm_grad_channel_slab.h"
 #include "group_norm_grad_params.h"
 #include "group_norm_grad_reread_groups.h"
@@ -37,7 +39,7 @@ __aicore__ inline void GngSyncAllCores(const GroupNormGradTiling& t, const Group
   }
 }
 
-#if !defined(__NPU_ARCH__) || __NPU_ARCH__ != 1001
+#if !NORMGRAD_BLOCK_COPY_ARCH
 // Whole groups plus one split wave with a split-phase barrier (paramsSplitPhase, A2/A3): the
 // wave's piece sums, then the whole groups (independent work; their phase raises the flag behind
 // its last sums, so the flag covers every sum this core writes), the wait, and the wave's dx from
@@ -69,7 +71,7 @@ __aicore__ inline void RunGroupPhases(const GroupNormGradTiling& t, const GroupN
     case kGngWholeGroup:  // whole groups, then a SyncAll and dgamma/dbeta
       RunPhase<GroupNormGradWholeGroup<T, Copy>>(t, gm, pipe, true);
       if (params) {
-#if !defined(__NPU_ARCH__) || __NPU_ARCH__ != 1001
+#if !NORMGRAD_BLOCK_COPY_ARCH
         if (t.paramsSplitPhase) {
           AscendC::CrossCoreWaitFlag(kGngParamsFlagId);  // raised after each core's last sums
         } else {
@@ -82,7 +84,7 @@ __aicore__ inline void RunGroupPhases(const GroupNormGradTiling& t, const GroupN
       }
       return;
     case kGngWholeGroupSplit:  // whole groups, split waves (their SyncAll), dgamma/dbeta
-#if !defined(__NPU_ARCH__) || __NPU_ARCH__ != 1001
+#if !NORMGRAD_BLOCK_COPY_ARCH
       if (t.paramsSplitPhase) {  // one wave: its sums, the whole groups (they raise the flag), its dx
         RunWaveSplitPhase<T, Copy>(t, gm, pipe);
         if (params) RunPhase<GroupNormGradParams<T, Copy>>(t, gm, pipe, false);
@@ -158,13 +160,13 @@ extern "C" __global__ __aicore__ void group_norm_grad(GM_ADDR dy, GM_ADDR mean, 
 // The Atlas training series (arch 1001) has no bfloat16 and no hard SyncAll: its build leaves out
 // the bf16 instantiation and the MIX kernel type (the tiling selects soft SyncAll there). The
 // simulator defines no __NPU_ARCH__ and builds everything.
-#if !defined(__NPU_ARCH__) || __NPU_ARCH__ != 1001
+#if !NORMGRAD_BLOCK_COPY_ARCH
   KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIV_1_0);  // hard SyncAll between phases
 #endif
   GET_TILING_DATA_WITH_STRUCT(normgrad::GroupNormGradTiling, t, tiling);
   if (t.dtype == normgrad::kDtypeFloat16) {
     normgrad::GroupNormGradRun<half>(t, dy, mean, rstd, x, gamma, dx, dgamma, dbeta, workspace);
-#if !defined(__NPU_ARCH__) || __NPU_ARCH__ != 1001
+#if !NORMGRAD_BLOCK_COPY_ARCH
   } else if (t.dtype == normgrad::kDtypeBfloat16) {
     normgrad::GroupNormGradRun<bfloat16_t>(t, dy, mean, rstd, x, gamma, dx, dgamma, dbeta, workspace);
 #endif

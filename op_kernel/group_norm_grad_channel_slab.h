@@ -18,6 +18,7 @@
 // DataCopyPads of exact bytes) and read from there: GM scalar reads would move 64-byte lines.
 #pragma once
 #include "common/pad_copy.h"
+#include "common/arch.h"
 #include "group_norm_grad_params.h"
 #include "group_norm_grad_tile.h"
 #include "group_norm_grad_ub_alloc.h"
@@ -65,7 +66,7 @@ class GroupNormGradChannelSlab {
     PipeFence<AscendC::HardEvent::V_S>();  // the row sums were written by WholeReduceSum
     const bool shares = Shared(headGroup_) || Shared(tailGroup_);
     if (shares) PublishPartials();
-#if !defined(__NPU_ARCH__) || __NPU_ARCH__ != 1001  // split-phase flags: A2/A3 (the tiling's choice)
+#if !NORMGRAD_BLOCK_COPY_ARCH  // split-phase flags: A2/A3 (the tiling's choice)
     // Split phase (paramsSplitPhase): the set rides the MTE3 queue behind this core's partials,
     // the only bytes other cores read, so dgamma/dbeta below run while the others finish theirs.
     if (t_->paramsSplitPhase) AscendC::CrossCoreSetFlag<0, PIPE_MTE3>(kGngSlabFlagId);
@@ -73,7 +74,7 @@ class GroupNormGradChannelSlab {
     ParamGrads();  // needs nothing from other cores: done before waiting for them
     if (GngSlabExchanges(*t_)) {  // else every range is whole groups: nothing to wait for
       AscendC::PipeBarrier<PIPE_ALL>();  // partials land before other cores read them
-#if !defined(__NPU_ARCH__) || __NPU_ARCH__ != 1001
+#if !NORMGRAD_BLOCK_COPY_ARCH
       if (t_->paramsSplitPhase) {
         AscendC::CrossCoreWaitFlag(kGngSlabFlagId);  // every core's partials are stored
       } else {

@@ -19,6 +19,7 @@
 // last tile of a group's pass 1 stays resident and is the first of its pass 2.
 #pragma once
 #include "group_norm_grad_tile.h"
+#include "common/arch.h"
 
 namespace normgrad {
 
@@ -91,14 +92,14 @@ class GroupNormGradRereadGroups {
     uint64_t inner1 = end / gs * gs;
     if (inner1 < inner0) inner0 = inner1 = end;  // inside one group: all of it waits
     DxOrSums(p0, end, true);
-#if !defined(__NPU_ARCH__) || __NPU_ARCH__ != 1001  // split-phase flags: A2/A3 (the tiling's choice)
+#if !NORMGRAD_BLOCK_COPY_ARCH  // split-phase flags: A2/A3 (the tiling's choice)
     // The set rides the MTE3 queue behind this core's stores of its sums; the fence orders this
     // core's own reads of them after those stores (the flag orders other cores only).
     AscendC::CrossCoreSetFlag<0, PIPE_MTE3>(kGngRereadFlagId);
 #endif
     PipeFence<AscendC::HardEvent::MTE3_MTE2>();
     DxOrSums(inner0, inner1, false);
-#if !defined(__NPU_ARCH__) || __NPU_ARCH__ != 1001
+#if !NORMGRAD_BLOCK_COPY_ARCH
     AscendC::CrossCoreWaitFlag(kGngRereadFlagId);  // every core's sums are stored
 #endif
     DxOrSums(p0, inner0, false);

@@ -2,6 +2,7 @@
 // mean, rstd), read from GM or from UB copies. Every mode uses them.
 #pragma once
 #include "kernel_operator.h"
+#include "common/arch.h"
 #include "common/pad_copy.h"
 #include "common/pipe_fence.h"
 #include "group_norm_grad_tiling.h"
@@ -19,7 +20,7 @@ struct GroupNormGradGm {
 
 template <typename T>
 __aicore__ inline float GngToFloat(T v) {
-#if !defined(__NPU_ARCH__) || __NPU_ARCH__ != 1001  // bfloat16 (and ToFloat) are Atlas A2/A3 only
+#if !NORMGRAD_BLOCK_COPY_ARCH  // bfloat16 (and ToFloat): not on the training and inference series
   if constexpr (AscendC::IsSameType<T, bfloat16_t>::value) {
     return AscendC::ToFloat(v);
   }

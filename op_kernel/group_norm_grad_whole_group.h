@@ -3,6 +3,7 @@
 // read once and no core waits for another before writing dx.
 #pragma once
 #include "group_norm_grad_tile.h"
+#include "common/arch.h"
 
 namespace normgrad {
 
@@ -47,7 +48,7 @@ class GroupNormGradWholeGroup {
   // (its own groups' sums only) runs before the entry waits (group_norm_grad.cpp) for the sums
   // dgamma/dbeta and the wave's dx read.
   __aicore__ inline void RaiseParamsFlag() {
-#if !defined(__NPU_ARCH__) || __NPU_ARCH__ != 1001
+#if !NORMGRAD_BLOCK_COPY_ARCH
     if (t_->paramsSplitPhase) AscendC::CrossCoreSetFlag<0, PIPE_MTE3>(kGngParamsFlagId);
 #endif
   }

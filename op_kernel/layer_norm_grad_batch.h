@@ -16,6 +16,7 @@
 // vector instructions per row.
 #pragma once
 #include "kernel_operator.h"
+#include "common/arch.h"
 #include "layer_norm_grad_args.h"
 #include "layer_norm_grad_copy.h"
 #include "layer_norm_grad_tiling.h"
@@ -229,7 +230,7 @@ class LayerNormGradBatch {
     if (paramsPublished_) return;
     paramsPublished_ = true;
     FlushResidentSums();
-#if !defined(__NPU_ARCH__) || __NPU_ARCH__ != 1001
+#if !NORMGRAD_BLOCK_COPY_ARCH
     if (t_.reduce.splitPhase) AscendC::CrossCoreSetFlag<0, PIPE_MTE3>(kLnParamsFlagId);
 #endif
   }

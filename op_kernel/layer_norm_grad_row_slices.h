@@ -5,6 +5,7 @@
 // dgamma/dbeta of the first rowSlices.paramsAfterSet chunks are summed between set and wait.
 #pragma once
 #include "layer_norm_grad_chunks.h"
+#include "common/arch.h"
 
 namespace normgrad {
 
@@ -112,13 +113,13 @@ class LayerNormGradRowSlices : public LayerNormGradChunks<T, Copy> {
   // fence orders this core's own read after its own store (the flags order other cores only).
   // Between the two the core goes on with work of its own (paramsAfterSet).
   __aicore__ inline void SetExchangeFlag() {
-#if !defined(__NPU_ARCH__) || __NPU_ARCH__ != 1001
+#if !NORMGRAD_BLOCK_COPY_ARCH
     AscendC::CrossCoreSetFlag<0, PIPE_MTE3>(kExchangeFlagId);
     PipeFence<AscendC::HardEvent::MTE3_MTE2>();
 #endif
   }
   __aicore__ inline void WaitExchangeFlag() {
-#if !defined(__NPU_ARCH__) || __NPU_ARCH__ != 1001
+#if !NORMGRAD_BLOCK_COPY_ARCH
     AscendC::CrossCoreWaitFlag(kExchangeFlagId);
 #endif
   }

@@ -2,6 +2,7 @@
 // and the dy/x dtype, runs the mode and, with several row ranges, the dgamma/dbeta reduction.
 // Inputs in the order of the graph op LayerNormGradV3: dy, x, rstd, mean, gamma.
 #include "kernel_operator.h"
+#include "common/arch.h"
 #include "layer_norm_grad_tiling.h"
 #include "layer_norm_grad_param_reduce.h"
 #include "layer_norm_grad_row_slices.h"
@@ -53,7 +54,7 @@ __aicore__ inline void RunLayerNormGrad(const LayerNormGradArgs& args, const Lay
     pipe.Reset();
     const LnReduceUbLayout ub = LayerNormGradReduceUb(t);
     if (t.reduce.splitPhase) {  // the second half of PublishParams' barrier (A2/A3)
-#if !defined(__NPU_ARCH__) || __NPU_ARCH__ != 1001
+#if !NORMGRAD_BLOCK_COPY_ARCH
       AscendC::CrossCoreWaitFlag(kLnParamsFlagId);
 #endif
     } else if (ub.buf[kLnRdSync].count) {  // soft SyncAll (training series)
@@ -74,10 +75,12 @@ __aicore__ inline void RunLayerNormGrad(const LayerNormGradArgs& args, const Lay
 extern "C" __global__ __aicore__ void layer_norm_grad_v3(GM_ADDR dy, GM_ADDR x, GM_ADDR rstd, GM_ADDR mean,
                                                       GM_ADDR gamma, GM_ADDR dx, GM_ADDR dgamma, GM_ADDR dbeta,
                                                       GM_ADDR workspace, GM_ADDR tiling) {
-// The Atlas training series (arch 1001) has no bfloat16 and no hard SyncAll: its build leaves out
-// the bf16 instantiation and the MIX kernel type (the tiling selects soft SyncAll there). The
-// simulator defines no __NPU_ARCH__ and builds everything.
-#if !defined(__NPU_ARCH__) || __NPU_ARCH__ != 1001
+// The Atlas training (arch 1001) and inference (2002) series have no bfloat16 and no hard SyncAll
+// (common/arch.h): their builds leave out the bf16 instantiation and the MIX kernel type, so the
+// kernel is an AI-core kernel there (KERNEL_TYPE_AICORE, the default; on the inference series
+// not KERNEL_TYPE_MIX_VECTOR_CORE, whose launches have no SyncAll: docs/layer_norm_grad.md), and
+// the tiling selects the soft SyncAll. The simulator defines no __NPU_ARCH__ and builds everything.
+#if !NORMGRAD_BLOCK_COPY_ARCH
   KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIV_1_0);  // hard SyncAll
 #endif
   GET_TILING_DATA_WITH_STRUCT(normgrad::LayerNormGradTiling, t, tiling);
@@ -87,7 +90,7 @@ extern "C" __global__ __aicore__ void layer_norm_grad_v3(GM_ADDR dy, GM_ADDR x, 
     normgrad::RunLayerNormGrad<float>(args, t);
   } else if (t.dtype == normgrad::kDtypeFloat16) {
     normgrad::RunLayerNormGrad<half>(args, t);
-#if !defined(__NPU_ARCH__) || __NPU_ARCH__ != 1001
+#if !NORMGRAD_BLOCK_COPY_ARCH
   } else {
     normgrad::RunLayerNormGrad<bfloat16_t>(args, t);
 #endif

@@ -239,15 +239,8 @@ aclnnStatus GetWorkspaceSize(const aclTensor* gradOut, const aclTensor* input, c
   // The SoC families the OpDef lists (AICore().AddConfig) are the ones served, every chip of them:
   // the kernel moves rows of any length with DataCopyPad, which the training series lacks.
   const normgrad::CallSoc soc = normgrad::CurrentCallSoc();
-  const sim::host::OpDefInfo* def = sim::host::FindOpDef("BatchNormElemtGrad");
-  if (def == nullptr || std::find(def->socs.begin(), def->socs.end(), soc.family) == def->socs.end()) {
-    std::string served;
-    for (const std::string& s : def == nullptr ? std::vector<std::string>{} : def->socs) {
-      served += (served.empty() ? "" : " and ") + s;
-    }
-    const std::string family = std::strcmp(soc.name, soc.family) == 0 ? "" : std::string(" (") + soc.family + ")";
-    return Error(kStatusInvalid, kApi, "SoC %s%s is not served: this operator runs on %s (its kernel needs DataCopyPad)",
-                 soc.name, family.c_str(), served.c_str());
+  if (aclnnStatus st = normgrad::CheckSocServed(kApi, "BatchNormElemtGrad", soc, "its kernel needs DataCopyPad")) {
+    return st;
   }
   aclnnStatus st = CheckDtypes(a);
   if (st == ACL_SUCCESS) st = CheckFormats(a);

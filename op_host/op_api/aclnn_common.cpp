@@ -23,6 +23,7 @@
 #include "simhost/acl_handles.h"
 #include "simhost/c_boundary.h"
 #include "simhost/cann_frontend.h"
+#include "simhost/op_records.h"
 #include "soc_features_of.h"
 
 namespace normgrad {
@@ -268,6 +269,20 @@ CallSoc CurrentCallSoc() {
   const sim::SocProfile& soc = sim::CurrentSoc();
   fe::PlatFormInfos platform(&soc);
   return CallSoc{SocFeaturesOf(&platform), soc.name, soc.family};
+}
+
+aclnnStatus CheckSocServed(const char* api, const char* opType, const CallSoc& soc, const char* why) {
+  const sim::host::OpDefInfo* def = sim::host::FindOpDef(opType);
+  if (def != nullptr && std::find(def->socs.begin(), def->socs.end(), soc.family) != def->socs.end()) {
+    return ACL_SUCCESS;
+  }
+  std::string served;
+  for (const std::string& s : def == nullptr ? std::vector<std::string>{} : def->socs) {
+    served += (served.empty() ? "" : " and ") + s;
+  }
+  const std::string family = std::strcmp(soc.name, soc.family) == 0 ? "" : std::string(" (") + soc.family + ")";
+  return Error(kStatusInvalid, api, "SoC %s%s is not served: this operator runs on %s (%s)", soc.name, family.c_str(),
+               served.c_str(), why);
 }
 
 namespace {

@@ -117,6 +117,10 @@ struct CallSoc {
   const char* family;  // its family, the name an OpDef's AddConfig lists
 };
 CallSoc CurrentCallSoc();
+// kStatusInvalid when the operator definition opType (its AICore().AddConfig list) does not list the
+// family of soc, every chip of a listed family being served: "SoC Ascend310P3 (ascend310p) is not
+// served: this operator runs on ascend910b and ascend910_93 (<why>)". ACL_SUCCESS otherwise.
+aclnnStatus CheckSocServed(const char* api, const char* opType, const CallSoc& soc, const char* why);
 // The values of array argument `name` of api: ACL_SUCCESS, or 161001 for null, 161002 naming it
 // when the handle is not a live array of that kind.
 aclnnStatus IntArrayValues(const char* api, const char* name, const aclIntArray* array, std::vector<int64_t>* out);

@@ -254,7 +254,12 @@ aclnnStatus GetWorkspaceSize(const aclTensor* gradOut, const aclTensor* input, c
     return st;
   }
 
+  // The SoC families the OpDef lists are the ones served: the operator page names no Atlas
+  // inference series (ascend310p).
   const normgrad::CallSoc soc = normgrad::CurrentCallSoc();
+  if (aclnnStatus st = normgrad::CheckSocServed(kApi, "GroupNormGrad", soc, "the operator page lists no other")) {
+    return st;
+  }
   KernelDtype dtype = kDtypeFloat32;
   if (aclnnStatus st = CheckDtypes(a, soc.features.hasBf16, soc.name, &dtype)) return st;
   if (aclnnStatus st = CheckShapes(a, N, C, HxW, group)) return st;

@@ -289,7 +289,8 @@ aclnnStatus GetWorkspaceSize(const aclTensor* gradOut, const aclTensor* input, c
     }
   }
   const normgrad::CallSoc soc = normgrad::CurrentCallSoc();
-  aclnnStatus st = CheckDtypes(a, soc.features.hasBf16, soc.name);
+  aclnnStatus st = normgrad::CheckSocServed(kApi, "LayerNormGradV3", soc, "the operator page lists no other");
+  if (st == ACL_SUCCESS) st = CheckDtypes(a, soc.features.hasBf16, soc.name);
   if (st != ACL_SUCCESS) return st;
   if ((st = CheckShapes(a)) != ACL_SUCCESS) return st;
 

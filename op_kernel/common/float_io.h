@@ -3,6 +3,7 @@
 // Without DataCopyPad (Atlas training) a BlockIo selects whole-block copies (common/block_copy.h).
 #pragma once
 #include "kernel_operator.h"
+#include "common/arch.h"
 #include "kernel_dtype.h"
 #include "common/pad_copy.h"
 #include "common/block_copy.h"
@@ -85,7 +86,7 @@ __aicore__ inline void LoadAsFloat(const AscendC::LocalTensor<float>& dst, const
     PipeFence<AscendC::HardEvent::MTE2_V>();
     AscendC::Cast(dst, h, AscendC::RoundMode::CAST_NONE, count);
   } else {
-#if !defined(__NPU_ARCH__) || __NPU_ARCH__ != 1001  // bfloat16 is Atlas A2/A3 only
+#if !NORMGRAD_BLOCK_COPY_ARCH  // bfloat16: not on the training and inference series
     AscendC::LocalTensor<bfloat16_t> b = raw.ReinterpretCast<bfloat16_t>();
     CopyGmToUb(b, base, offset, count);
     PipeFence<AscendC::HardEvent::MTE2_V>();
@@ -110,7 +111,7 @@ __aicore__ inline void StoreFromFloat(GM_ADDR base, uint64_t offset, const Ascen
       PipeFence<AscendC::HardEvent::V_MTE3>();
       CopyUbToGm(base, offset, h, count, io);
     } else {
-#if !defined(__NPU_ARCH__) || __NPU_ARCH__ != 1001  // bfloat16 is Atlas A2/A3 only
+#if !NORMGRAD_BLOCK_COPY_ARCH  // bfloat16: not on the training and inference series
       AscendC::LocalTensor<bfloat16_t> b = stage.ReinterpretCast<bfloat16_t>();
       AscendC::Cast(b, src, AscendC::RoundMode::CAST_RINT, count);
       PipeFence<AscendC::HardEvent::V_MTE3>();

@@ -2,6 +2,7 @@
 // counters), converted to fp32 / int64 on the scalar unit. dtype: a KernelDtype.
 #pragma once
 #include "kernel_operator.h"
+#include "common/arch.h"
 #include "kernel_dtype.h"
 
 namespace normgrad {
@@ -16,7 +17,7 @@ __aicore__ inline T GmScalar(GM_ADDR base, int64_t index) {
 // base[index] as float.
 __aicore__ inline float GmScalarAsFloat(GM_ADDR base, uint32_t dtype, int64_t index) {
   if (dtype == kDtypeFloat16) return static_cast<float>(GmScalar<half>(base, index));
-#if !defined(__NPU_ARCH__) || __NPU_ARCH__ != 1001  // bfloat16 (and ToFloat) are Atlas A2/A3 only
+#if !NORMGRAD_BLOCK_COPY_ARCH  // bfloat16 (and ToFloat): not on the training and inference series
   if (dtype == kDtypeBfloat16) return AscendC::ToFloat(GmScalar<bfloat16_t>(base, index));
 #endif
   if (dtype == kDtypeInt32) return static_cast<float>(GmScalar<int32_t>(base, index));

@@ -43,8 +43,8 @@ def _soc_table(profiles: Sequence[dict]) -> str:
     headers = ["name", "family", "chip", "cores", "UB KiB", "GHz", "L2 MiB", "HBM TB/s", "peak TB/s",
                "DataCopyPad", "bf16", "SyncAll"]
     rows = [[p["name"], p["family"], p["socVersion"], p["aivCores"], int(p["ubBytes"]) // 1024,
-             f"{p['clockGHz']:.2f}", int(p["l2Bytes"]) // 2**20, f"{p['hbmSustainedTBs']:.1f}",
-             f"{p['hbmPeakTBs']:.1f}", _yes(p["hasDataCopyPad"]), _yes(p["hasBf16"]),
+             f"{p['clockGHz']:.2f}", int(p["l2Bytes"]) // 2**20, f"{p['hbmSustainedTBs']:.2f}",
+             f"{p['hbmPeakTBs']:.2f}", _yes(p["hasDataCopyPad"]), _yes(p["hasBf16"]),
              "hard" if p["hasHardSyncAll"] else "soft"] for p in profiles]
     return table(headers, rows, right=range(3, 9))
 
@@ -153,6 +153,12 @@ def cmd_check(args: argparse.Namespace) -> int:
             progress.step(f"{case.op}/{case.name} {case.dtype}")
             results.append(run_case(case, args.seed))
     progress.close()
+    # Cases the SoC's cores cannot hold (check.py, _DOES_NOT_FIT): skipped, with the refusal.
+    for r in (r for r in results if r.skipped):
+        print(f"skipped {r.case.op}/{r.case.name} {r.case.dtype} {r.case.shape}: {r.skipped}")
+    results = [r for r in results if not r.skipped]
+    if not results:
+        raise UsageError(f"normgrad check: none of the {len(chosen)} cases selected fits {soc}'s cores")
     headers = ["op", "case", "dtype", "shape", "output", "max abs err", "max rel err", "atol", "rtol",
                "worst", "result"]
     print(table(headers, _check_rows(results), right=[5, 6, 7, 8, 9]))

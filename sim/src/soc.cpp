@@ -53,6 +53,14 @@ const Chip kChips[] = {
     {"Ascend910ProA", "ascend910", 32, 262144, 1100, 33554432, 32},      // Ascend910ProA.ini
     {"Ascend910ProB", "ascend910", 30, 262144, 1150, 33554432, 32},      // Ascend910ProB.ini
     {"Ascend910PremiumA", "ascend910", 32, 262144, 1220, 33554432, 32},  // Ascend910PremiumA.ini
+    // Atlas inference series (Short_SoC_version=Ascend310P, dav-m200; core_type_list=AICore,VectorCore):
+    // ai_core_cnt, the cores of an AI-core kernel, with the AI core's cube_freq and ddr_rate. The
+    // separate vector cores (vector_core_cnt, [VectorCoreSpec] vec_freq=1000, [VectorCoreMemoryRates]
+    // ddr_rate=9) serve only KERNEL_TYPE_MIX_VECTOR_CORE launches, which normgrad does not make.
+    {"Ascend310P1", "ascend310p", 10, 262144, 1060, 16777216, 17},  // Ascend310P1.ini
+    {"Ascend310P3", "ascend310p", 8, 262144, 1060, 16777216, 17},   // Ascend310P3.ini
+    {"Ascend310P5", "ascend310p", 8, 262144, 800, 16777216, 17},    // Ascend310P5.ini
+    {"Ascend310P7", "ascend310p", 8, 262144, 550, 16777216, 17},    // Ascend310P7.ini
 };
 
 // What a family shares and the platform files do not give: the default chip (the one whose figures
@@ -74,6 +82,7 @@ const Family kFamilies[] = {
     {"ascend910b", "Ascend910B", "Ascend910B1", 1.5, 1.8, 20.0, 10.0, 5.0, 2.0, 8, true, true, true, true, true},
     {"ascend910_93", "Ascend910_93", "Ascend910_9391", 1.5, 1.8, 20.0, 10.0, 5.0, 2.0, 8, true, true, true, true, true},
     {"ascend910", "Ascend910", "Ascend910A", 1.0, 1.2, 20.0, 10.0, 5.0, 2.0, 4, false, false, false, false, false},
+    {"ascend310p", "Ascend310P", "Ascend310P3", 0.17, 0.2048, 20.0, 10.0, 5.0, 2.0, 8, false, false, false, true, true},
 };
 
 const Family& FamilyOf(const Chip& chip) {

@@ -54,7 +54,7 @@ NULLPTR, INVALID = 161001, 161002
 MAX_WORKSPACE = 64 << 20
 GUARD = 0xA5  # every guard byte
 LAST_INPUT = Path(os.environ.get("NORMGRAD_FUZZ_LAST", "build/fuzz/last_input.txt"))
-SOCS = ("ascend910b", "ascend910_93", "ascend910")
+SOCS = ("ascend910b", "ascend910_93", "ascend910", "ascend310p")
 DTYPES = {"float32": np.dtype(np.float32), "float16": np.dtype(np.float16),
           "bfloat16": np.dtype(ml_dtypes.bfloat16)}
 HUGE = [2**31 - 1, 2**31, 2**31 + 1, 2**32, 2**62, 2**63 - 1, 9 + 2**60]
@@ -204,7 +204,9 @@ def examples(draw: Any) -> Example:
 def dtype_served(ex: Example) -> bool:
     if ex.op == "batch_norm_elemt" and ex.soc == "ascend910":
         return False
-    return not (ex.dtype == "bfloat16" and ex.soc == "ascend910")
+    if ex.op != "layer_norm" and ex.soc == "ascend310p":  # the inference series: LayerNorm only
+        return False
+    return not (ex.dtype == "bfloat16" and ex.soc in ("ascend910", "ascend310p"))
 
 
 # ---- building the arguments ----------------------------------------------------------------------

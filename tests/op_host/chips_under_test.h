@@ -22,7 +22,7 @@ struct ChipUnderTest {
 };
 
 inline bool SameFeatures(const normgrad::SocFeatures& a, const normgrad::SocFeatures& b) {
-  return a.vectorCores == b.vectorCores && a.ubBytes == b.ubBytes && a.trainingSeries == b.trainingSeries &&
+  return a.vectorCores == b.vectorCores && a.ubBytes == b.ubBytes && a.blockCopyArch == b.blockCopyArch &&
          a.hasDataCopyPad == b.hasDataCopyPad && a.hasHardSyncAll == b.hasHardSyncAll && a.hasBrcb == b.hasBrcb &&
          a.hasBf16 == b.hasBf16 && a.sysWorkspaceBytes == b.sysWorkspaceBytes;
 }

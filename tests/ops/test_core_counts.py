@@ -4,7 +4,8 @@ docs/sim.md), whose remainders no real count produces. The 48-core runs are the 
 other test modules use; what this file adds is the tilings' and kernels' other splits.
 
 The checkers and their per-dtype tolerances are the operators' own test modules' (justified there);
-the shapes are one per kernel path, small enough that each run takes well under a second.
+the shapes are one per kernel path, small enough that each run takes well under a second. Each
+operator runs on the families its operator definition lists (AICore().AddConfig).
 """
 
 from __future__ import annotations
@@ -20,17 +21,26 @@ import test_group_norm_grad as gn
 import test_layer_norm_grad as ln
 
 import normgrad
-from normgrad import _native
+from normgrad import _native, bench
 
 F32, F16, BF16 = np.dtype(np.float32), np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16)
 
 # The vector-core counts of the chips of each family (docs/soc-profiles.md); the first test checks
 # this list against the profiles, so a chip with a new count fails it until the count is added.
-REAL_COUNTS = {"ascend910b": (48, 40), "ascend910_93": (48, 40), "ascend910": (32, 30)}
+# ascend310p: the AI cores of an AI-core kernel (10 on Ascend310P1, 8 on P3/P5/P7); normgrad does not
+# launch on the separate vector cores (docs/layer_norm_grad.md, "Atlas inference series").
+REAL_COUNTS = {"ascend910b": (48, 40), "ascend910_93": (48, 40), "ascend910": (32, 30), "ascend310p": (10, 8)}
 ODD_COUNTS = (1, 7)
 CONFIGS = [(family, cores, False) for family, counts in REAL_COUNTS.items() for cores in counts] + \
           [(family, cores, True) for family in REAL_COUNTS for cores in ODD_COUNTS]
 IDS = [f"{family}-{'capped-' if capped else ''}{cores}" for family, cores, capped in CONFIGS]
+
+
+def served(op: str) -> tuple[list[tuple[str, int, bool]], list[str]]:
+    """The configurations (and their ids) of the families whose operator definition serves op."""
+    socs = bench.served_socs(op) or ()
+    kept = [(c, i) for c, i in zip(CONFIGS, IDS, strict=True) if c[0] in socs]
+    return [c for c, _ in kept], [i for _, i in kept]
 
 
 def test_real_counts_are_every_count_a_chip_has():
@@ -54,7 +64,8 @@ def on_cores(family: str, cores: int, capped: bool) -> Iterator[None]:
 
 
 def dtypes_of(family: str) -> tuple[np.dtype, ...]:
-    return (F32, F16) if family == "ascend910" else (F32, F16, BF16)
+    profile = next(p for p in _native.socs() if p["name"] == family)
+    return (F32, F16, BF16) if profile["hasBf16"] else (F32, F16)
 
 
 def widest_launch() -> int:
@@ -73,7 +84,8 @@ LN_SHAPES = [((48 * 3 + 5, 96), 1), ((7, 4096), 1), ((3, 9999), 1), ((50, 7), 1)
 BN_SHAPES = [(4, 96, 7, 7), (3, 4, 3000), (4, 300, 7, 7), (20, 128), (2, 5, 600)]
 
 
-@pytest.mark.parametrize("family,cores,capped", CONFIGS, ids=IDS)
+@pytest.mark.parametrize("family,cores,capped", served("group_norm_grad")[0],
+                         ids=served("group_norm_grad")[1])
 def test_group_norm_grad_on_every_core_count(family, cores, capped):
     widest = 0
     with on_cores(family, cores, capped):
@@ -84,7 +96,8 @@ def test_group_norm_grad_on_every_core_count(family, cores, capped):
     assert widest == cores  # some shape filled every core: the count was exercised
 
 
-@pytest.mark.parametrize("family,cores,capped", CONFIGS, ids=IDS)
+@pytest.mark.parametrize("family,cores,capped", served("layer_norm_grad")[0],
+                         ids=served("layer_norm_grad")[1])
 def test_layer_norm_grad_on_every_core_count(family, cores, capped):
     widest = 0
     with on_cores(family, cores, capped):
@@ -95,9 +108,8 @@ def test_layer_norm_grad_on_every_core_count(family, cores, capped):
     assert widest == cores
 
 
-@pytest.mark.parametrize("family,cores,capped",
-                         [c for c in CONFIGS if c[0] != "ascend910"],  # BatchNorm-elemt serves A2/A3 only
-                         ids=[i for c, i in zip(CONFIGS, IDS, strict=True) if c[0] != "ascend910"])
+@pytest.mark.parametrize("family,cores,capped", served("batch_norm_elemt_grad")[0],
+                         ids=served("batch_norm_elemt_grad")[1])
 def test_batch_norm_elemt_grad_on_every_core_count(family, cores, capped):
     widest = 0
     with on_cores(family, cores, capped):

@@ -445,9 +445,14 @@ def test_python_argument_types():
         normgrad.layer_norm_backward([1.0], f32(1, 1), (1,), f32(1, 1), f32(1, 1))
 
 
-# ---- Atlas training series (ascend910): block-copy mode, soft SyncAll, FLOAT and FLOAT16 only ----
+# ---- Atlas training (ascend910) and inference (ascend310p) series: block-copy mode, soft SyncAll,
+# FLOAT and FLOAT16 only ----
 # Same golden and tolerances as above (the kernel's fp32 math is the same; fp32 -> fp16 rounds to
-# nearest even by CAST_NONE there, so ROUNDING[F16] still bounds it).
+# nearest even by CAST_NONE there, so ROUNDING[F16] still bounds it). Each test runs on both
+# families (the inference series on its default chip, 8 cores of 256 KiB); rows longer than
+# INFERENCE_MAX_COLS are the inference series' limit (no two-pass mode; docs/layer_norm_grad.md).
+BLOCK_COPY_SOCS = ["ascend910", "ascend310p"]
+INFERENCE_MAX_COLS = 65536
 
 TRAINING_SHAPES = [
     ((3, 1), "D = 1: rows under one block, one core packs dx"),
@@ -466,12 +471,16 @@ TRAINING_SHAPES = [
 ]
 
 
+BLOCK_COPY_CASES = [(soc, shape, why) for soc in BLOCK_COPY_SOCS for shape, why in TRAINING_SHAPES
+                    if soc == "ascend910" or shape[-1] <= INFERENCE_MAX_COLS]
+
+
 @pytest.mark.parametrize("dtype", [F32, F16])
-@pytest.mark.parametrize("shape,why", TRAINING_SHAPES, ids=[s[1] for s in TRAINING_SHAPES])
-def test_training_series_shapes_match_golden(shape, why, dtype):
+@pytest.mark.parametrize("soc,shape,why", BLOCK_COPY_CASES, ids=[f"{c[0]}-{c[2]}" for c in BLOCK_COPY_CASES])
+def test_training_series_shapes_match_golden(soc, shape, why, dtype):
     rng = np.random.default_rng(23)
     nd = 2 if len(shape) == 4 else 1
-    with _native.soc("ascend910"):
+    with _native.soc(soc):
         run_and_check(*make_inputs(rng, shape, nd, dtype, F32, dtype))
         run_and_check(*make_inputs(rng, shape, nd, dtype, with_weight=False), mask=(True, False, True))
 
@@ -482,37 +491,52 @@ TRAINING_COMBOS = [(F32, F32, F32), (F16, F32, F32), (F16, F32, F16), (F16, F16,
 
 @pytest.mark.parametrize("dtype,stats,weight", TRAINING_COMBOS,
                          ids=[f"{a}-{b}-{c}" for a, b, c in TRAINING_COMBOS])
-def test_training_series_dtype_combinations(dtype, stats, weight):
+@pytest.mark.parametrize("soc", BLOCK_COPY_SOCS)
+def test_training_series_dtype_combinations(soc, dtype, stats, weight):
     rng = np.random.default_rng(29)
-    with _native.soc("ascend910"):
+    with _native.soc(soc):
         for shape in ((61, 320), (3, 5000), (33, 9)):
             run_and_check(*make_inputs(rng, shape, 1, dtype, stats, weight))
 
 
+@pytest.mark.parametrize("soc", BLOCK_COPY_SOCS)
 @pytest.mark.parametrize("mask", list(itertools.product([True, False], repeat=3)))
-def test_training_series_every_output_mask(mask):
+def test_training_series_every_output_mask(mask, soc):
     rng = np.random.default_rng(31)
-    with _native.soc("ascend910"):
+    with _native.soc(soc):
         for shape in ((100, 200), (2, 6000), (20, 7)):
             run_and_check(*make_inputs(rng, shape, 1, F16, F32, F32), mask=mask)
 
 
 @pytest.mark.parametrize("shape", [(300, 512), (3, 70000), (500, 7)],
                          ids=["groups reduced in stage 2", "row slices", "rows under one block"])
-def test_training_series_two_runs_are_bitwise_equal(shape):
+@pytest.mark.parametrize("soc", BLOCK_COPY_SOCS)
+def test_training_series_two_runs_are_bitwise_equal(shape, soc):
     rng = np.random.default_rng(37)
     args = make_inputs(rng, shape, 1, F16, F32, F32)
-    with _native.soc("ascend910"):
+    with _native.soc(soc):
         first = normgrad.layer_norm_backward(*args)
         second = normgrad.layer_norm_backward(*args)
     for a, b in zip(first, second, strict=True):
         assert a.tobytes() == b.tobytes()
 
 
-def test_training_series_rejects_bfloat16_naming_the_soc():
+@pytest.mark.parametrize("soc", [*BLOCK_COPY_SOCS, "Ascend310P1"])
+def test_training_series_rejects_bfloat16_naming_the_soc(soc):
     rng = np.random.default_rng(41)
-    with _native.soc("ascend910"), pytest.raises(_native.AclnnError) as err:
+    with _native.soc(soc), pytest.raises(_native.AclnnError) as err:
         normgrad.layer_norm_backward(*make_inputs(rng, (4, 8), 1, BF16, F32, F32))
     assert err.value.status == 161002
-    assert "gradOut has dtype bfloat16" in str(err.value)
-    assert "ascend910" in str(err.value)
+    assert "gradOut has dtype bfloat16, expected FLOAT or FLOAT16" in str(err.value)
+    assert f"SoC {soc} has no BFLOAT16" in str(err.value)
+
+
+def test_inference_series_refuses_rows_its_cores_cannot_hold():
+    # 8 cores x 256 KiB hold no 262144-column fp32 row with its buffers, and the series has no
+    # two-pass mode: a 161002 naming the shape and the cores, before anything runs.
+    rng = np.random.default_rng(43)
+    with _native.soc("ascend310p"), pytest.raises(_native.AclnnError) as err:
+        normgrad.layer_norm_backward(*make_inputs(rng, (1, 262144), 1, F32))
+    assert err.value.status == 161002
+    assert "D = 262144" in str(err.value) and "do not fit in the Unified Buffers of 8 cores" in str(err.value)
+    assert "no two-pass mode" in str(err.value)

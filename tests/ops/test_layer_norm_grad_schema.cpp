@@ -60,27 +60,31 @@ TEST_F(LayerNormGradSchema, PrototypeAndOpDefNameTheSameParamsInOrder) {
   EXPECT_EQ(def->attrs[0].type, "ListBool");
   EXPECT_EQ(proto->attrs[0].defaultJson, def->attrs[0].defaultJson);
   EXPECT_TRUE(sim::host::OpDefProblems(*def).empty());
-  EXPECT_EQ(def->socs, (std::vector<std::string>{"ascend910b", "ascend910_93", "ascend910"}));
+  EXPECT_EQ(def->socs, (std::vector<std::string>{"ascend910b", "ascend910_93", "ascend910", "ascend310p"}));
 }
 
-// The training series has no bfloat16 (docs/layer_norm_grad.md: FLOAT and FLOAT16 there): the OpDef
-// combinations without BF16 run there, the others are rejected by aclnn.
-TEST_F(LayerNormGradSchema, TrainingSeriesRunsFloatAndHalfCombinationsAndRejectsBf16) {
+// The training and inference series have no bfloat16 (docs/layer_norm_grad.md: FLOAT and FLOAT16
+// there, as the page says for both): the OpDef combinations without BF16 run there, the others are
+// rejected by aclnn.
+TEST_F(LayerNormGradSchema, TrainingAndInferenceSeriesRunFloatAndHalfCombinationsAndRejectBf16) {
   const sim::host::OpDefInfo* def = sim::host::FindOpDef(kOp);
   ASSERT_NE(def, nullptr);
   const std::string before = sim::CurrentSoc().name;
-  ASSERT_TRUE(sim::SetCurrentSoc("ascend910"));
-  size_t runs = 0, rejected = 0;
-  for (size_t k = 0; k < def->inputs[0].dtypes.size(); ++k) {
-    const bool bf16 = def->inputs[0].dtypes[k] == ge::DT_BF16 || def->inputs[3].dtypes[k] == ge::DT_BF16 ||
-                      def->inputs[4].dtypes[k] == ge::DT_BF16;
-    aclnnStatus st = CallWorkspaceSize(AclOf(def->inputs[0].dtypes[k]), AclOf(def->inputs[3].dtypes[k]),
-                                       AclOf(def->inputs[4].dtypes[k]));
-    EXPECT_EQ(st, bf16 ? 161002 : ACL_SUCCESS) << "combination " << k;
-    (bf16 ? rejected : runs) += 1;
+  for (const char* soc : {"ascend910", "ascend310p", "Ascend310P1"}) {
+    SCOPED_TRACE(soc);
+    ASSERT_TRUE(sim::SetCurrentSoc(soc));
+    size_t runs = 0, rejected = 0;
+    for (size_t k = 0; k < def->inputs[0].dtypes.size(); ++k) {
+      const bool bf16 = def->inputs[0].dtypes[k] == ge::DT_BF16 || def->inputs[3].dtypes[k] == ge::DT_BF16 ||
+                        def->inputs[4].dtypes[k] == ge::DT_BF16;
+      aclnnStatus st = CallWorkspaceSize(AclOf(def->inputs[0].dtypes[k]), AclOf(def->inputs[3].dtypes[k]),
+                                         AclOf(def->inputs[4].dtypes[k]));
+      EXPECT_EQ(st, bf16 ? 161002 : ACL_SUCCESS) << "combination " << k;
+      (bf16 ? rejected : runs) += 1;
+    }
+    EXPECT_EQ(runs, 5u);  // fp32; fp16 with fp32 or fp16 stats and fp32 or fp16 gamma
+    EXPECT_EQ(rejected, 4u);
   }
-  EXPECT_EQ(runs, 5u);  // fp32; fp16 with fp32 or fp16 stats and fp32 or fp16 gamma
-  EXPECT_EQ(rejected, 4u);
   sim::SetCurrentSoc(before);
 }
 

@@ -19,7 +19,7 @@ import pytest
 import normgrad
 from normgrad import _native, cases, cli, plot
 from normgrad.bench import BenchRow, ceiling_pct, run_bench, run_bench_what_if, skip_reason
-from normgrad.cases import batch_norm_elemt_grad
+from normgrad.cases import batch_norm_elemt_grad, layer_norm_grad
 from normgrad.cases.base import Case, Tolerance
 from normgrad.check import case_rng, run_case
 from normgrad.errors import AclnnError
@@ -118,6 +118,23 @@ def test_info_fails_when_the_self_check_fails(monkeypatch, capsys):
 
 
 # ---- check --------------------------------------------------------------------------------------
+
+def test_check_skips_a_case_the_socs_cores_cannot_hold_but_not_another_rejection():
+    def refuse(inputs):
+        raise AclnnError("aclnnFakeGetWorkspaceSize", 161002,
+                         "aclnnFake: tiling: M = 1 rows of D = 1000000 elements of 4 bytes do not fit in the "
+                         "Unified Buffers of 8 cores (262144 bytes each)")
+    held = run_case(fake_case("too long", run=refuse))
+    assert held.ok and not held.error and "do not fit in the Unified Buffers of 8 cores" in held.skipped
+    rejected = run_case(fake_case("rejected", run=_raise(161002)))
+    assert not rejected.ok and not rejected.skipped and "x has 2 dims" in rejected.error
+    # The real case: 10^6 columns in one row on the inference series' 8 cores (no two-pass mode).
+    case = next(c for c in layer_norm_grad.check_cases()
+                if c.name == "whole tensor, 1e6 elements" and c.dtype == "float32")
+    with _native.soc("ascend310p"):
+        result = run_case(case)
+    assert result.ok and "D = 1000000" in result.skipped and "8 cores" in result.skipped
+
 
 def test_check_and_bench_without_case_modules_fail_saying_none_are_registered(monkeypatch, capsys):
     monkeypatch.setattr(cases, "OPERATOR_MODULES", ("no_such_operator_module",))
@@ -303,7 +320,9 @@ def test_bench_refuses_a_launch_report_from_another_soc(fake_op, monkeypatch, tm
 def test_bench_defaults_to_every_family(fake_op, tmp_path):
     path = tmp_path / "bench.csv"
     cli.main(["bench", "--csv", str(path)])
-    assert {soc for _, _, soc in _bench_rows(path)} == {"ascend910b", "ascend910_93", "ascend910"}
+    families = {p["family"] for p in _native.socs()}
+    assert {"ascend910b", "ascend910_93", "ascend910", "ascend310p"} <= families
+    assert {soc for _, _, soc in _bench_rows(path)} == families
 
 
 def test_bench_runs_a_chip_by_name(fake_op, tmp_path):

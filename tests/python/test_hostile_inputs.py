@@ -212,6 +212,29 @@ def test_batch_norm_elemt_serves_every_chip_of_a_served_family_and_no_chip_of_an
     assert "SoC Ascend910ProA (ascend910) is not served" in info.value.message
 
 
+def test_group_norm_on_the_inference_series_says_the_soc_is_not_served():
+    # aclnnGroupNormBackward's page lists no Atlas inference series: its OpDef leaves ascend310p out.
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal((2, 4, 6)).astype(np.float32)
+    stats = np.zeros((2, 2), np.float32)
+    for soc, label in (("ascend310p", "SoC ascend310p is"),
+                       ("Ascend310P1", "SoC Ascend310P1 (ascend310p) is")):
+        with normgrad.soc(soc), pytest.raises(AclnnError) as info:
+            normgrad.group_norm_backward(x, x, stats, stats + 1, np.ones(4, np.float32), 2, 4, 6, 2)
+        assert info.value.status == 161002
+        assert f"{label} not served: this operator runs on ascend910b" in info.value.message
+
+
+def test_layer_norm_serves_every_chip_of_the_inference_series():
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((5, 40)).astype(np.float16)
+    stats = np.zeros((5, 1), np.float32)
+    for soc in ("ascend310p", "Ascend310P1", "Ascend310P5", "Ascend310P7"):
+        with normgrad.soc(soc):
+            dx, _, _ = normgrad.layer_norm_backward(x, x, [40], stats, stats + 1, np.ones(40, np.float16))
+        assert dx.shape == (5, 40)
+
+
 @pytest.mark.parametrize(("counter", "why"), [
     (np.array([5, -3], np.int32), "counter[1] is -3; counts must be finite and >= 0"),
     (np.array([np.nan], np.float32), "counter[0] is nan"),

@@ -330,13 +330,16 @@ TEST(DataCopyChecks, PadParamRules) {
                       "blockLen 2097152 bytes exceeds 2097151");
 }
 
-TEST(DataCopyChecks, NoDataCopyPadOnAtlasTraining) {
+TEST(DataCopyChecks, NoDataCopyPadOnAtlasTrainingOrInference) {
   GmBuf<float> g(64);
-  EXPECT_LAUNCH_ERROR(WithUb([&](LocalTensor<float> ub) {
-                        DataCopyPad(ub, g.Tensor(), DataCopyExtParams(1, 12, 0, 0, 0), DataCopyPadExtParams<float>());
-                      },
-                             "ascend910"),
-                      "DataCopyPad: does not exist on ascend910");
+  for (const std::string soc : {"ascend910", "ascend310p", "Ascend310P1"}) {
+    EXPECT_LAUNCH_ERROR(WithUb([&](LocalTensor<float> ub) {
+                          DataCopyPad(ub, g.Tensor(), DataCopyExtParams(1, 12, 0, 0, 0),
+                                      DataCopyPadExtParams<float>());
+                        },
+                               soc.c_str()),
+                        "DataCopyPad: does not exist on " + soc);
+  }
 }
 
 TEST(DataCopyChecks, ZeroLengthIsANop) {

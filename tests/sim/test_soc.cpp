@@ -61,11 +61,12 @@ TEST(SocProfiles, EachFamilyIsItsDefaultChipUnderTheFamilyName) {
     ASSERT_NE(chip, nullptr) << p->name << " defaults to " << p->socVersion << ", which is no profile";
     ExpectSameFigures(*p, *chip);
   }
-  EXPECT_EQ(families, 3);
+  EXPECT_EQ(families, 4);
   // The chips whose figures the families had before there were chips (the bench CSVs are theirs).
   EXPECT_STREQ(sim::FindSoc("ascend910b")->socVersion, "Ascend910B1");
   EXPECT_STREQ(sim::FindSoc("ascend910_93")->socVersion, "Ascend910_9391");
   EXPECT_STREQ(sim::FindSoc("ascend910")->socVersion, "Ascend910A");
+  EXPECT_STREQ(sim::FindSoc("ascend310p")->socVersion, "Ascend310P3");
 }
 
 TEST(SocProfiles, EveryChipBelongsToAFamilyAndSharesItsArchitecture) {
@@ -104,6 +105,19 @@ TEST(SocProfiles, ChipsCarryTheirPlatformFileFigures) {
   EXPECT_EQ(proB->aivCores, 30);
   EXPECT_EQ(proB->clockGHz, 1.15);
   EXPECT_FALSE(proB->hasDataCopyPad);
+  // Ascend310P3.ini: ai_core_cnt=8 (the cores an AI-core kernel gets), cube_freq=1060, ub_size=262144,
+  // l2_size=16777216, [AICoreMemoryRates] ddr_rate=17; Ascend310P1.ini: ai_core_cnt=10.
+  const sim::SocProfile* p3 = sim::FindSoc("Ascend310P3");
+  ASSERT_NE(p3, nullptr);
+  EXPECT_EQ(p3->aivCores, 8);
+  EXPECT_EQ(p3->clockGHz, 1.06);
+  EXPECT_EQ(p3->ubBytes, 262144u);
+  EXPECT_EQ(p3->l2Bytes, 16777216u);
+  EXPECT_EQ(p3->coreDmaBytesPerCycle, 17.0);
+  EXPECT_EQ(p3->eventIdsPerEvent, 8);  // QUE_MAX_EVENT on arch 2002
+  EXPECT_FALSE(p3->hasDataCopyPad || p3->hasBf16 || p3->hasHardSyncAll);
+  ASSERT_NE(sim::FindSoc("Ascend310P1"), nullptr);
+  EXPECT_EQ(sim::FindSoc("Ascend310P1")->aivCores, 10);
 }
 
 // CANN's "Ascend910B" (Ascend910B.ini) is a training-series chip; "ascend910b" is the A2 family.
@@ -118,14 +132,16 @@ TEST(SocProfiles, NamesAreCaseSensitiveBecauseCannsAre) {
 TEST(SocProfiles, PlatformReportsTheFamilysSocVersionForEveryChip) {
   std::map<std::string, SocVersion> want = {{"ascend910b", SocVersion::ASCEND910B},
                                             {"ascend910_93", SocVersion::ASCEND910B},  // as CANN maps it
-                                            {"ascend910", SocVersion::ASCEND910}};
+                                            {"ascend910", SocVersion::ASCEND910},
+                                            {"ascend310p", SocVersion::ASCEND310P}};
   for (const sim::SocProfile* p : Profiles()) {
     fe::PlatFormInfos info(p);
     PlatformAscendC platform(&info);
     ASSERT_EQ(want.count(p->family), 1u) << p->family;
     EXPECT_EQ(platform.GetSocVersion(), want[p->family]) << p->name;
     EXPECT_EQ(platform.GetCoreNumAiv(), static_cast<uint32_t>(p->aivCores)) << p->name;
-    // ai_core_cnt of the platform file: half the vector cores where they are split from the cube.
+    // ai_core_cnt of the platform file: half the vector cores where they are split from the cube
+    // (on the training and inference series CANN answers ai_core_cnt to both calls).
     EXPECT_EQ(platform.GetCoreNumAic(), static_cast<uint32_t>(p->hasHardSyncAll ? p->aivCores / 2 : p->aivCores));
     uint64_t ub = 0;
     platform.GetCoreMemSize(platform_ascendc::CoreMemType::UB, ub);

@@ -155,13 +155,15 @@ TEST(SyncAll, HardNeedsMixKernelType) {
                       "this kernel is KERNEL_TYPE_AIV_ONLY");
 }
 
-TEST(SyncAll, HardDoesNotExistOnAtlasTraining) {
-  EXPECT_LAUNCH_ERROR(RunOn("ascend910", 2,
-                            [] {
-                              KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIV_1_0);
-                              SyncAll();
-                            }),
-                      "SyncAll: hard SyncAll() does not exist on ascend910");
+TEST(SyncAll, HardDoesNotExistOnAtlasTrainingOrInference) {
+  for (const std::string soc : {"ascend910", "ascend310p"}) {
+    EXPECT_LAUNCH_ERROR(RunOn(soc.c_str(), 2,
+                              [] {
+                                KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIV_1_0);
+                                SyncAll();
+                              }),
+                        "SyncAll: hard SyncAll() does not exist on " + soc);
+  }
 }
 
 TEST(SyncAll, HardWithCubeCoresHangs) {

@@ -10,7 +10,7 @@ namespace sim {
 
 struct SocProfile {
   const char* name;          // the name users pass: a family ("ascend910b") or a chip ("Ascend910B3")
-  const char* family;        // the family's OpDef config name: "ascend910b", "ascend910_93", "ascend910"
+  const char* family;        // the family's OpDef config name: "ascend910b", "ascend910_93", "ascend910", "ascend310p"
   const char* shortSocVersion;  // CANN's Short_SoC_version of the family: "Ascend910B", "Ascend910_93", ...
   const char* socVersion;    // CANN's SoC_version of the chip modeled (a family: its default chip)
   int aivCores;              // vector cores a launch may use
@@ -24,7 +24,7 @@ struct SocProfile {
   double launchUs;           // device-side launch overhead
   double syncAllUs;          // one all-core barrier
   int eventIdsPerEvent;      // SetFlag/WaitFlag ids 0..n-1
-  bool hasDataCopyPad;       // Atlas training (1001) has no DataCopyPad
+  bool hasDataCopyPad;       // Atlas training (1001) and inference (2002) have no DataCopyPad
   bool hasBf16;              // bfloat16 storage/casts exist (A2/A3 only)
   bool hasHardSyncAll;       // hardware SyncAll (A2/A3)
   bool hasBrcb;              // Brcb instruction (A2/A3)
