@@ -1,5 +1,6 @@
 // GroupNormGrad kernel entry: reads the tiling, picks the dtype instantiation and runs the phases
 // of the tiling's mode (the switch below; one case per GroupNormGradMode). No math here.
+// cann-check: skip-arch ascend310p GroupNormGrad does not serve the Atlas inference series (its page lists it as unsupported; not in its OpDef)
 #include "kernel_operator.h"
 #include "group_norm_grad_channel_slab.h"
 #include "group_norm_grad_params.h"

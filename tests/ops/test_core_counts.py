@@ -26,7 +26,10 @@ F32, F16, BF16 = np.dtype(np.float32), np.dtype(np.float16), np.dtype(ml_dtypes.
 
 # The vector-core counts of the chips of each family (docs/soc-profiles.md); the first test checks
 # this list against the profiles, so a chip with a new count fails it until the count is added.
-REAL_COUNTS = {"ascend910b": (48, 40), "ascend910_93": (48, 40), "ascend910": (32, 30)}
+REAL_COUNTS = {"ascend910b": (48, 40), "ascend910_93": (48, 40), "ascend910": (32, 30),
+               # Ascend 950PR/950DT: 72, 64 and 56 cores, and the small cann-dev variants 950x/950y (16)
+               # and 950z (8).
+               "ascend950": (72, 64, 56, 16, 8)}
 ODD_COUNTS = (1, 7)
 CONFIGS = [(family, cores, False) for family, counts in REAL_COUNTS.items() for cores in counts] + \
           [(family, cores, True) for family in REAL_COUNTS for cores in ODD_COUNTS]

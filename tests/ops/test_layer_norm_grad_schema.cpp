@@ -60,7 +60,7 @@ TEST_F(LayerNormGradSchema, PrototypeAndOpDefNameTheSameParamsInOrder) {
   EXPECT_EQ(def->attrs[0].type, "ListBool");
   EXPECT_EQ(proto->attrs[0].defaultJson, def->attrs[0].defaultJson);
   EXPECT_TRUE(sim::host::OpDefProblems(*def).empty());
-  EXPECT_EQ(def->socs, (std::vector<std::string>{"ascend910b", "ascend910_93", "ascend910"}));
+  EXPECT_EQ(def->socs, (std::vector<std::string>{"ascend910b", "ascend910_93", "ascend910", "ascend950"}));
 }
 
 // The training series has no bfloat16 (docs/layer_norm_grad.md: FLOAT and FLOAT16 there): the OpDef
