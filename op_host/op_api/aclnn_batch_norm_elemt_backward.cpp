@@ -243,7 +243,7 @@ aclnnStatus GetWorkspaceSize(const aclTensor* gradOut, const aclTensor* input, c
   if (def == nullptr || std::find(def->socs.begin(), def->socs.end(), soc.family) == def->socs.end()) {
     std::string served;
     for (const std::string& s : def == nullptr ? std::vector<std::string>{} : def->socs) {
-      served += (served.empty() ? "" : " and ") + s;
+      served += (served.empty() ? "" : ", ") + s;
     }
     const std::string family = std::strcmp(soc.name, soc.family) == 0 ? "" : std::string(" (") + soc.family + ")";
     return Error(kStatusInvalid, kApi, "SoC %s%s is not served: this operator runs on %s (its kernel needs DataCopyPad)",

@@ -211,6 +211,10 @@ def test_batch_norm_elemt_serves_every_chip_of_a_served_family_and_no_chip_of_an
     with normgrad.soc("Ascend910ProA"), pytest.raises(AclnnError) as info:
         normgrad.batch_norm_elemt_backward(*_batch_norm_args(np.array([32], np.int32)))
     assert "SoC Ascend910ProA (ascend910) is not served" in info.value.message
+    assert "runs on ascend910b, ascend910_93, ascend950 " in info.value.message
+    with normgrad.soc("Ascend950DT_9581"):  # a 950DT chip of 64 cores
+        dx = normgrad.batch_norm_elemt_backward(*_batch_norm_args(np.array([32], np.int32)))
+    assert dx.shape == (4, 3, 8)
 
 
 @pytest.mark.parametrize(("counter", "why"), [
