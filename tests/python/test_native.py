@@ -294,12 +294,13 @@ def test_soc_context_switches_and_restores():
     assert _native.get_soc() == before
 
 
-def test_socs_describe_the_three_families_and_their_chips():
+def test_socs_describe_the_families_and_their_chips():
     profiles = {p["name"]: p for p in _native.socs()}
     families = [p["name"] for p in _native.socs() if p["name"] == p["family"]]
-    assert families == ["ascend910b", "ascend910_93", "ascend910"]
+    assert families == ["ascend910b", "ascend910_93", "ascend910", "ascend950"]
     assert profiles["ascend910b"]["aivCores"] == 48 and profiles["ascend910"]["aivCores"] == 32
     assert profiles["ascend910"]["hasBf16"] is False
+    assert profiles["ascend950"]["aivCores"] == 72 and profiles["ascend950"]["ubBytes"] == 253952
     # A family is its default chip under the family's name (docs/soc-profiles.md).
     for name in families:
         chip = profiles[profiles[name]["socVersion"]]
