@@ -1,6 +1,6 @@
 // Operator definition of BatchNormElemtGrad (the graph op of op_graph/batch_norm_elemt_grad_proto.h
 // and the kernel op_kernel/batch_norm_elemt_grad.cpp): the dtype combinations one launch serves,
-// weight optional (absent means ones), the host functions, and the SoCs: Atlas A2 and A3 (the
+// weight optional (absent means ones), the host functions, and the SoCs: Atlas A2 and A3, Ascend 950 (the
 // kernel needs DataCopyPad, which the training series lacks).
 #include "batch_norm_elemt_grad_host.h"
 #include "register/op_def_registry.h"
@@ -42,6 +42,7 @@ class BatchNormElemtGrad : public OpDef {
     AICore().SetTiling(optiling::TilingBatchNormElemtGrad);
     AICore().AddConfig("ascend910b");
     AICore().AddConfig("ascend910_93");
+    AICore().AddConfig("ascend950");  // the A2 kernel, on the 950's membase-on-regbase API
   }
 };
 

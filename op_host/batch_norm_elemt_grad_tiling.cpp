@@ -83,7 +83,7 @@ bool BatchNormElemtGradTilingFor(const BatchNormElemtGradProblem& p, const SocFe
   const int64_t lineCap = 1 + traffic * kCoreLineTrafficPermille / 1000 / kCoreScalarLineBytes;
   in.slabCores = std::max<int64_t>(1, std::min<int64_t>(soc.vectorCores, traffic / kMinCoreBytes));
   in.cores = std::min<int64_t>(in.slabCores, lineCap);
-  in.budget = static_cast<int64_t>(soc.ubBytes) - kRuntimeReservedUbBytes;
+  in.budget = static_cast<int64_t>(UsableUbBytes(soc));
   for (BnElemtCandidate candidate : kCandidates) {
     if (candidate(in, t)) return true;
   }

@@ -1,7 +1,7 @@
 // Operator definition of GroupNormGrad (the graph op of op_graph/group_norm_grad_proto.h and the
 // kernel op_kernel/group_norm_grad.cpp): five inputs (gamma optional: absent means ones) and three
 // outputs sharing one dtype in ND format, the attributes, the host functions, and the SoCs the
-// kernel serves: A2/A3, and the Atlas training series in block-copy mode without bf16
+// kernel serves: A2/A3, Ascend 950PR/950DT, and the Atlas training series in block-copy mode without bf16
 // (aclnnGroupNormBackward rejects bf16 there with 161002 naming the SoC).
 #include "group_norm_grad_host.h"
 #include "register/op_def_registry.h"
@@ -30,6 +30,7 @@ class GroupNormGrad : public OpDef {
     this->AICore().AddConfig("ascend910b");
     this->AICore().AddConfig("ascend910_93");
     this->AICore().AddConfig("ascend910");
+    this->AICore().AddConfig("ascend950");  // the A2 kernel, on the 950's membase-on-regbase API
   }
 };
 

@@ -62,7 +62,7 @@ std::string GroupNormGradTilingFor(const GroupNormGradRequest& req, const SocFea
   if (req.n <= 0 || req.c <= 0 || req.hw <= 0 || req.group <= 0 || req.c % req.group != 0) {
     return "tiling needs n, c, hw, group > 0 and c divisible by group";
   }
-  if (soc.vectorCores == 0 || soc.ubBytes <= kGngUbReserveBytes) return "the SoC has no usable vector core";
+  if (soc.vectorCores == 0 || GngUbBudget(soc) == 0) return "the SoC has no usable vector core";
   GngPlanInput in{};
   GroupNormGradTiling& t = in.base;
   t.n = req.n;
@@ -78,7 +78,7 @@ std::string GroupNormGradTilingFor(const GroupNormGradRequest& req, const SocFea
   t.blockCopyOnly = soc.hasDataCopyPad ? 0 : 1;
   t.softSync = soc.hasHardSyncAll ? 0 : 1;
   in.elemBytes = KernelDtypeBytes(req.dtype);
-  in.budget = soc.ubBytes - kGngUbReserveBytes;
+  in.budget = GngUbBudget(soc);
   // Block copies with rows shorter than a block: dx is packed densely in order, on one core.
   // Without dx all cores take part (piece sums are added atomically, inputs only read).
   const bool dense = t.blockCopyOnly && t.needDx && t.hw < 32 / in.elemBytes;

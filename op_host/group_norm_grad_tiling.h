@@ -168,8 +168,11 @@ struct GroupNormGradRequest {
   bool hasGamma = true;
 };
 
-// UB bytes the kernel never plans to use: the runtime's reserve plus a 256-byte margin.
-constexpr uint32_t kGngUbReserveBytes = kRuntimeReservedUbBytes + 256;
+// UB bytes the kernel plans in: the usable UB (UsableUbBytes) less a 256-byte margin.
+inline uint32_t GngUbBudget(const SocFeatures& soc) {
+  const uint32_t usable = UsableUbBytes(soc);
+  return usable > 256 ? usable - 256 : 0;
+}
 
 // Fills *tiling for a non-empty problem (n, c, hw, group > 0, c % group == 0). Returns "" on
 // success, else why no tiling exists (the aclnn layer reports it with 161002).

@@ -1,6 +1,6 @@
 // Operator definition of LayerNormGradV3 (the graph op of op_graph/layer_norm_grad_proto.h and the
 // kernel op_kernel/layer_norm_grad_v3.cpp): the dtype combinations one launch serves, gamma
-// optional (absent means ones), the host functions, and the SoCs: Atlas A2 and A3, the Atlas
+// optional (absent means ones), the host functions, and the SoCs: Atlas A2 and A3, Ascend 950, the Atlas
 // training series (ascend910) and the Atlas inference series (ascend310p, dav-m200): on those two
 // FLOAT and FLOAT16 only, block-copy mode, an AI-core kernel; aclnn rejects BF16 there.
 #include "layer_norm_grad_host.h"
@@ -38,6 +38,7 @@ class LayerNormGradV3 : public OpDef {
     AICore().AddConfig("ascend910_93");
     AICore().AddConfig("ascend910");
     AICore().AddConfig("ascend310p");
+    AICore().AddConfig("ascend950");  // the A2 kernel, on the 950's membase-on-regbase API
   }
 };
 

@@ -180,7 +180,7 @@ bool PlanSplit(LayerNormGradTiling& t, uint64_t k, const SplitSearch& s, uint64_
 
 }  // namespace
 
-uint32_t LayerNormGradUbBudget(uint32_t ubBytes) { return ubBytes - kRuntimeReservedUbBytes - kMarginUb; }
+uint32_t LayerNormGradUbBudget(const SocFeatures& soc) { return UsableUbBytes(soc) - kMarginUb; }
 
 uint32_t LayerNormGradMainUbBytes(const LayerNormGradTiling& t) {
   uint64_t bytes = 0;
@@ -217,7 +217,7 @@ LayerNormGradTilingResult LayerNormGradComputeTiling(const LayerNormGradTilingIn
     return res;
   }
   const LnCallFacts f = LnCallFactsOf(t);
-  const uint32_t budget = LayerNormGradUbBudget(soc.ubBytes);
+  const uint32_t budget = LayerNormGradUbBudget(soc);
   t.blockCopy = soc.hasDataCopyPad ? 0 : 1;
   t.softSync = soc.hasHardSyncAll ? 0 : 1;
   // Rows shorter than a block cannot be written by whole blocks without touching the next row:

@@ -282,8 +282,8 @@ LayerNormGradTilingResult LayerNormGradComputeTiling(const LayerNormGradTilingIn
 uint32_t LayerNormGradMainUbBytes(const LayerNormGradTiling& t);
 // Bytes of UB the stage-2 reduction allocates.
 uint32_t LayerNormGradReduceUbBytes(const LayerNormGradTiling& t);
-// UB the kernel may use on a core of ubBytes (the top 8 KiB stay reserved for the runtime).
-uint32_t LayerNormGradUbBudget(uint32_t ubBytes);
+// UB the kernel may use on a core of soc (its usable UB, UsableUbBytes, less a margin).
+uint32_t LayerNormGradUbBudget(const SocFeatures& soc);
 #endif  // !__CCE_AICORE__
 
 }  // namespace normgrad

@@ -19,6 +19,9 @@ inline SocFeatures SocFeaturesOf(fe::PlatFormInfos* platformInfo) {
   platform.GetCoreMemSize(platform_ascendc::CoreMemType::UB, ub);
   SocFeatures f = MakeSocFeatures(blockCopyArch ? platform.GetCoreNum() : platform.GetCoreNumAiv(),
                                   static_cast<uint32_t>(ub), blockCopyArch);
+  // Ascend 950 (arch 3510) reports 248 KiB, the UB below the devkit's TMP_UB_OFFSET: nothing of it
+  // is the toolchain's (docs/soc-profiles.md, "Ascend 950").
+  if (version == platform_ascendc::SocVersion::ASCEND950) f.ubReservedBytes = 0;
   f.sysWorkspaceBytes = platform.GetLibApiWorkSpaceSize();
   return f;
 }

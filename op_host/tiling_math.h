@@ -1,5 +1,4 @@
-// Rounding helpers every tiling uses, and the Unified Buffer the runtime keeps for itself
-// (docs/hardware-rules.md §1). Host only.
+// Rounding helpers every tiling uses. Host only.
 #pragma once
 #include <cstdint>
 #include <type_traits>
@@ -22,9 +21,5 @@ template <typename A, typename B>
 constexpr TilingInt<A, B> AlignUp(A v, B a) {
   return CeilDiv(v, a) * static_cast<TilingInt<A, B>>(a);
 }
-
-// The top 8 KiB of the UB (TMP_UB_OFFSET to TOTAL_UB_SIZE) are the toolchain's scratch on every
-// SoC here: no tiling plans buffers there (docs/hardware-rules.md §1).
-constexpr uint32_t kRuntimeReservedUbBytes = 8 * 1024;
 
 }  // namespace normgrad

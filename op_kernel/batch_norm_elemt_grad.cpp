@@ -1,7 +1,7 @@
 // Kernel entry of BatchNormElemtGrad (aclnnBatchNormElemtBackward, graph op SyncBatchNormBackwardElemt):
 // reads the tiling and runs the mode it chose. The math lives in the mode headers.
-// cann-check: skip-arch ascend910 aclnnBatchNormElemtBackward serves Atlas A2/A3 only; its copies need DataCopyPad
-// cann-check: skip-arch ascend310p aclnnBatchNormElemtBackward does not list the Atlas inference series (310P); its OpDef leaves it out
+// cann-check: skip-arch ascend910 aclnnBatchNormElemtBackward serves Atlas A2/A3 and Ascend 950 only; its copies need DataCopyPad
+// cann-check: skip-arch ascend310p aclnnBatchNormElemtBackward does not serve the Atlas inference series (not in its OpDef; no DataCopyPad, no bfloat16 there)
 #include "kernel_operator.h"
 #include "batch_norm_elemt_grad_channel_rows.h"
 #include "batch_norm_elemt_grad_channel_slabs.h"

@@ -278,7 +278,7 @@ aclnnStatus CheckSocServed(const char* api, const char* opType, const CallSoc& s
   }
   std::string served;
   for (const std::string& s : def == nullptr ? std::vector<std::string>{} : def->socs) {
-    served += (served.empty() ? "" : " and ") + s;
+    served += (served.empty() ? "" : ", ") + s;
   }
   const std::string family = std::strcmp(soc.name, soc.family) == 0 ? "" : std::string(" (") + soc.family + ")";
   return Error(kStatusInvalid, api, "SoC %s%s is not served: this operator runs on %s (%s)", soc.name, family.c_str(),

@@ -29,8 +29,25 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-# SoC families whose official kernels the models describe (ops-nn's A2/A3 code paths).
+# SoC families whose official kernels the models describe (ops-nn's A2/A3 code paths). Ascend 950
+# has its own official kernels (ops-nn's arch35 "regbase" paths), which no model here describes.
 MODELED_SOCS = ("ascend910b", "ascend910_93")
+
+# The official GroupNormGrad's limits on C: its page (docs/group_norm_grad.md, "Official kernels")
+# allows C / group <= 8000 on Atlas A2/A3 only, and ops-nn's aclnnGroupNormBackward checks it (with
+# C <= 240000) only on that architecture (NpuArch DAV_2201); the 950 and the training series have no
+# such limit. normgrad itself takes any C / group on every SoC.
+OFFICIAL_GROUP_NORM_C_LIMITS = {"ascend910b": (8000, 240000), "ascend910_93": (8000, 240000)}
+
+
+def official_group_norm_refusal(c: int, g: int, family: str) -> str | None:
+    """Why the official aclnnGroupNormBackward refuses C channels in g groups on `family`, or None."""
+    per_group_max, c_max = OFFICIAL_GROUP_NORM_C_LIMITS.get(family, (None, None))
+    if per_group_max is not None and c // g > per_group_max:
+        return f"the official kernel takes C / group <= {per_group_max} on {family}, got {c // g}"
+    if c_max is not None and c > c_max:
+        return f"the official kernel takes C <= {c_max} on {family}, got {c}"
+    return None
 
 
 @dataclass(frozen=True)
@@ -298,10 +315,13 @@ def batch_norm_elemt(numel: int, c: int, itemsize: int, profile: Mapping[str, An
 def estimate(op: str, params: Mapping[str, int], itemsize: int,
              profile: Mapping[str, Any]) -> Estimate | None:
     """The official path's modeled time for case parameters `params` (Case.params) on profile; None
-    when no model exists (an operator or SoC the models do not describe)."""
+    when no model exists (an operator or SoC the models do not describe) or the official API refuses
+    the call (official_group_norm_refusal)."""
     if profile["family"] not in MODELED_SOCS or not params:
         return None
     if op == "group_norm_grad":
+        if official_group_norm_refusal(params["c"], params["g"], profile["family"]) is not None:
+            return None  # the official API refuses the call: there is no time to compare with
         return group_norm(params["n"], params["c"], params["hw"], params["g"], itemsize, profile)
     if op == "layer_norm_grad":
         return layer_norm(params["rows"], params["cols"], itemsize, profile)

@@ -19,7 +19,8 @@ namespace {
 // (core_type_list=CubeCore,VectorCore), else ai_core_cnt (the training series: vector_core_cnt=0,
 // every AI core has its own vector unit), and l2_size; [AICoreSpec] cube_freq (the AI core clock in
 // MHz: the files give no separate vector clock for these chips) and ub_size; [AICoreMemoryRates]
-// ddr_rate (bytes a cycle one core moves between GM and its buffers).
+// ddr_rate (bytes a cycle one core moves between GM and its buffers). The 950 rows read the vector
+// cores' sections instead (see there).
 struct Chip {
   const char* socVersion;  // SoC_version, also the file's name
   const char* family;      // Short_SoC_version, lower-cased: the family's OpDef config name
@@ -28,6 +29,9 @@ struct Chip {
   int clockMHz;            // cube_freq
   uint64_t l2Bytes;        // l2_size
   double ddrRate;          // ddr_rate, bytes per cycle
+  // HBM bandwidth where a family's chips differ (Ascend 950PR against 950DT; ESTIMATE, press
+  // figures, docs/soc-profiles.md); 0: the family's.
+  double hbmSustainedTBs = 0, hbmPeakTBs = 0;
 };
 
 const Chip kChips[] = {
@@ -61,6 +65,48 @@ const Chip kChips[] = {
     {"Ascend310P3", "ascend310p", 8, 262144, 1060, 16777216, 17},   // Ascend310P3.ini
     {"Ascend310P5", "ascend310p", 8, 262144, 800, 16777216, 17},    // Ascend310P5.ini
     {"Ascend310P7", "ascend310p", 8, 262144, 550, 16777216, 17},    // Ascend310P7.ini
+    // Ascend 950PR/950DT (Short_SoC_version=Ascend950, NpuArch=3510), the runtime repository's
+    // src/platform/platform_config/cann-dev/. Each AI core is one cube and two vector cores
+    // (core_type_list=CubeCore,VectorCore); the kernels run on the vector cores, so the clock, UB and
+    // rate are the [VectorCoreSpec] vec_freq and ub_size and [VectorCoreMemoryRates] ddr_rate (half
+    // the [AICoreMemoryRates] one). ub_size 253952 (248 KiB) is what remains of the 256 KiB UB: the
+    // devkit's TOTAL_UB_SIZE = TMP_UB_OFFSET = 248 KiB on 3510. HBM: 950PR chips the family's
+    // (1.6 TB/s peak), 950DT chips about 4 TB/s: press figures, ESTIMATE.
+    {"Ascend950DT_950x", "ascend950", 16, 253952, 1650, 33554432, 10, 3.33, 4.0},  // Ascend950DT_950x.ini
+    {"Ascend950DT_950y", "ascend950", 16, 253952, 1650, 33554432, 7, 3.33, 4.0},  // Ascend950DT_950y.ini
+    {"Ascend950DT_9571", "ascend950", 56, 253952, 1650, 134217728, 40, 3.33, 4.0},  // Ascend950DT_9571.ini
+    {"Ascend950DT_9572", "ascend950", 56, 253952, 1650, 134217728, 40, 3.33, 4.0},  // Ascend950DT_9572.ini
+    {"Ascend950DT_9573", "ascend950", 56, 253952, 1650, 117440512, 35, 3.33, 4.0},  // Ascend950DT_9573.ini
+    {"Ascend950DT_9574", "ascend950", 56, 253952, 1650, 117440512, 35, 3.33, 4.0},  // Ascend950DT_9574.ini
+    {"Ascend950DT_9575", "ascend950", 56, 253952, 1650, 134217728, 31, 3.33, 4.0},  // Ascend950DT_9575.ini
+    {"Ascend950DT_9576", "ascend950", 56, 253952, 1650, 134217728, 31, 3.33, 4.0},  // Ascend950DT_9576.ini
+    {"Ascend950DT_9577", "ascend950", 56, 253952, 1650, 117440512, 27, 3.33, 4.0},  // Ascend950DT_9577.ini
+    {"Ascend950DT_9578", "ascend950", 56, 253952, 1650, 117440512, 27, 3.33, 4.0},  // Ascend950DT_9578.ini
+    {"Ascend950DT_9581", "ascend950", 64, 253952, 1650, 134217728, 40, 3.33, 4.0},  // Ascend950DT_9581.ini
+    {"Ascend950DT_9581x", "ascend950", 64, 253952, 1650, 134217728, 40, 3.33, 4.0},  // Ascend950DT_9581x.ini
+    {"Ascend950DT_9582", "ascend950", 64, 253952, 1650, 134217728, 40, 3.33, 4.0},  // Ascend950DT_9582.ini
+    {"Ascend950DT_9582x", "ascend950", 64, 253952, 1650, 134217728, 40, 3.33, 4.0},  // Ascend950DT_9582x.ini
+    {"Ascend950DT_9583", "ascend950", 64, 253952, 1650, 117440512, 35, 3.33, 4.0},  // Ascend950DT_9583.ini
+    {"Ascend950DT_9584", "ascend950", 64, 253952, 1650, 117440512, 35, 3.33, 4.0},  // Ascend950DT_9584.ini
+    {"Ascend950DT_9585", "ascend950", 64, 253952, 1650, 134217728, 31, 3.33, 4.0},  // Ascend950DT_9585.ini
+    {"Ascend950DT_9586", "ascend950", 64, 253952, 1650, 134217728, 31, 3.33, 4.0},  // Ascend950DT_9586.ini
+    {"Ascend950DT_9587", "ascend950", 64, 253952, 1650, 117440512, 27, 3.33, 4.0},  // Ascend950DT_9587.ini
+    {"Ascend950DT_9588", "ascend950", 64, 253952, 1650, 117440512, 27, 3.33, 4.0},  // Ascend950DT_9588.ini
+    {"Ascend950DT_9591", "ascend950", 72, 253952, 1800, 134217728, 40, 3.33, 4.0},  // Ascend950DT_9591.ini
+    {"Ascend950DT_9592", "ascend950", 72, 253952, 1800, 134217728, 40, 3.33, 4.0},  // Ascend950DT_9592.ini
+    {"Ascend950DT_9595", "ascend950", 72, 253952, 1800, 134217728, 31, 3.33, 4.0},  // Ascend950DT_9595.ini
+    {"Ascend950DT_9596", "ascend950", 72, 253952, 1800, 134217728, 31, 3.33, 4.0},  // Ascend950DT_9596.ini
+    {"Ascend950DT_95A1", "ascend950", 72, 253952, 1800, 134217728, 40, 3.33, 4.0},  // Ascend950DT_95A1.ini
+    {"Ascend950DT_95A2", "ascend950", 72, 253952, 1800, 134217728, 40, 3.33, 4.0},  // Ascend950DT_95A2.ini
+    {"Ascend950PR_950z", "ascend950", 8, 253952, 1650, 16777216, 2},  // Ascend950PR_950z.ini
+    {"Ascend950PR_9579", "ascend950", 56, 253952, 1650, 134217728, 16},  // Ascend950PR_9579.ini
+    {"Ascend950PR_957b", "ascend950", 56, 253952, 1650, 117440512, 14},  // Ascend950PR_957b.ini
+    {"Ascend950PR_957bx", "ascend950", 56, 253952, 1650, 117440512, 14},  // Ascend950PR_957bx.ini
+    {"Ascend950PR_957c", "ascend950", 56, 253952, 1650, 117440512, 14},  // Ascend950PR_957c.ini
+    {"Ascend950PR_957d", "ascend950", 56, 253952, 1650, 100663296, 12},  // Ascend950PR_957d.ini
+    {"Ascend950PR_9589", "ascend950", 64, 253952, 1650, 134217728, 16},  // Ascend950PR_9589.ini
+    {"Ascend950PR_958b", "ascend950", 64, 253952, 1650, 117440512, 14},  // Ascend950PR_958b.ini
+    {"Ascend950PR_9599", "ascend950", 72, 253952, 1800, 134217728, 16},  // Ascend950PR_9599.ini
 };
 
 // What a family shares and the platform files do not give: the default chip (the one whose figures
@@ -83,6 +129,7 @@ const Family kFamilies[] = {
     {"ascend910_93", "Ascend910_93", "Ascend910_9391", 1.5, 1.8, 20.0, 10.0, 5.0, 2.0, 8, true, true, true, true, true},
     {"ascend910", "Ascend910", "Ascend910A", 1.0, 1.2, 20.0, 10.0, 5.0, 2.0, 4, false, false, false, false, false},
     {"ascend310p", "Ascend310P", "Ascend310P3", 0.17, 0.2048, 20.0, 10.0, 5.0, 2.0, 8, false, false, false, true, true},
+    {"ascend950", "Ascend950", "Ascend950PR_9599", 1.33, 1.6, 20.0, 10.0, 5.0, 2.0, 8, true, true, true, true, true},
 };
 
 const Family& FamilyOf(const Chip& chip) {
@@ -103,8 +150,10 @@ const Chip& ChipNamed(const char* socVersion) {
 
 SocProfile Compose(const char* name, const Chip& chip) {
   const Family& f = FamilyOf(chip);
+  const bool ownHbm = chip.hbmPeakTBs > 0;
   return SocProfile{name, f.name, f.shortSocVersion, chip.socVersion, chip.vectorCores, chip.ubBytes,
-                    chip.clockMHz / 1000.0, f.hbmSustainedTBs, f.hbmPeakTBs, chip.ddrRate, f.dmaIssueCycles,
+                    chip.clockMHz / 1000.0, ownHbm ? chip.hbmSustainedTBs : f.hbmSustainedTBs,
+                    ownHbm ? chip.hbmPeakTBs : f.hbmPeakTBs, chip.ddrRate, f.dmaIssueCycles,
                     f.vecIssueCycles, f.launchUs, f.syncAllUs, f.eventIdsPerEvent, f.hasDataCopyPad, f.hasBf16,
                     f.hasHardSyncAll, f.hasBrcb, f.hasMulAdd, chip.l2Bytes};
 }

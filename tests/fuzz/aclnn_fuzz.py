@@ -54,7 +54,7 @@ NULLPTR, INVALID = 161001, 161002
 MAX_WORKSPACE = 64 << 20
 GUARD = 0xA5  # every guard byte
 LAST_INPUT = Path(os.environ.get("NORMGRAD_FUZZ_LAST", "build/fuzz/last_input.txt"))
-SOCS = ("ascend910b", "ascend910_93", "ascend910", "ascend310p")
+SOCS = ("ascend910b", "ascend910_93", "ascend910", "ascend310p", "ascend950")
 DTYPES = {"float32": np.dtype(np.float32), "float16": np.dtype(np.float16),
           "bfloat16": np.dtype(ml_dtypes.bfloat16)}
 HUGE = [2**31 - 1, 2**31, 2**31 + 1, 2**32, 2**62, 2**63 - 1, 9 + 2**60]

@@ -55,7 +55,7 @@ TEST_F(BatchNormElemtGradSchema, PrototypeAndOpDefNameTheSameParamsInOrder) {
   EXPECT_TRUE(def->attrs.empty());
   EXPECT_TRUE(sim::host::OpDefProblems(*def).empty());
   ASSERT_NO_FATAL_FAILURE(schema_test::ExpectHostFunctions(kOp));
-  EXPECT_EQ(def->socs, (std::vector<std::string>{"ascend910b", "ascend910_93"}));
+  EXPECT_EQ(def->socs, (std::vector<std::string>{"ascend910b", "ascend910_93", "ascend950"}));
 }
 
 TEST_F(BatchNormElemtGradSchema, EveryOpDefCombinationIsInThePrototypeAndAcceptedByAclnn) {

@@ -73,7 +73,7 @@ TEST_F(GroupNormGradSchema, PrototypeAndOpDefNameTheSameParamsAndAttrsInOrder) {
   EXPECT_TRUE(proto->attrs[0].required);
   EXPECT_TRUE(sim::host::OpDefProblems(*def).empty());
   ASSERT_NO_FATAL_FAILURE(schema_test::ExpectHostFunctions(kOp));
-  EXPECT_EQ(def->socs, (std::vector<std::string>{"ascend910b", "ascend910_93", "ascend910"}));
+  EXPECT_EQ(def->socs, (std::vector<std::string>{"ascend910b", "ascend910_93", "ascend910", "ascend950"}));
 }
 
 // The training series has no bfloat16: the OpDef's FLOAT and FLOAT16 combinations run there, BF16

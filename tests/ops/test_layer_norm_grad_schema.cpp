@@ -60,7 +60,7 @@ TEST_F(LayerNormGradSchema, PrototypeAndOpDefNameTheSameParamsInOrder) {
   EXPECT_EQ(def->attrs[0].type, "ListBool");
   EXPECT_EQ(proto->attrs[0].defaultJson, def->attrs[0].defaultJson);
   EXPECT_TRUE(sim::host::OpDefProblems(*def).empty());
-  EXPECT_EQ(def->socs, (std::vector<std::string>{"ascend910b", "ascend910_93", "ascend910", "ascend310p"}));
+  EXPECT_EQ(def->socs, (std::vector<std::string>{"ascend910b", "ascend910_93", "ascend910", "ascend310p", "ascend950"}));
 }
 
 // The training and inference series have no bfloat16 (docs/layer_norm_grad.md: FLOAT and FLOAT16

@@ -24,7 +24,8 @@ MASKS = st.tuples(st.booleans(), st.booleans(), st.booleans())
 # (SoC, dtypes it has): the training series has no bfloat16.
 SOCS = st.sampled_from([("ascend910b", (np.float32, np.float16, bfloat16)),
                         ("ascend910_93", (np.float32, np.float16, bfloat16)),
-                        ("ascend910", (np.float32, np.float16))])
+                        ("ascend910", (np.float32, np.float16)),
+                        ("ascend950", (np.float32, np.float16, bfloat16))])
 
 
 @SETTINGS
@@ -56,7 +57,7 @@ def test_layer_norm_grad_matches_golden(soc, lead, norm, with_weight, mask, pick
 def test_batch_norm_elemt_grad_matches_golden(soc, dims, with_weight, pick, seed):
     name, dtypes = soc
     if name == "ascend910":
-        # The operator serves Atlas A2/A3 only (docs/batch_norm_elemt_backward.md).
+        # The operator serves Atlas A2/A3 and Ascend 950 only (docs/batch_norm_elemt_backward.md).
         return
     dtype = dtypes[pick % len(dtypes)]
     with normgrad.soc(name):

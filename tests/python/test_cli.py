@@ -95,12 +95,15 @@ def test_info_shows_version_library_profiles_and_self_check(capsys):
     out = capsys.readouterr().out
     assert out.startswith(f"normgrad {normgrad.__version__}\n")
     assert f"library: {_native.library_path()}" in out
-    for name in ("ascend910b", "ascend910_93", "ascend910"):
+    for name in ("ascend910b", "ascend910_93", "ascend910", "ascend950"):
         assert f"\n{name} " in out
     # Each chip with its family and its own figures (docs/soc-profiles.md).
     assert re.search(r"\nascend910b +ascend910b +Ascend910B1 +48 +192 +1\.85 +192 ", out)
     assert re.search(r"\nAscend910B4 +ascend910b +Ascend910B4 +40 +192 +1\.50 +96 ", out)
     assert re.search(r"\nAscend910B +ascend910 +Ascend910B +30 +256 +0\.90 +32 ", out)
+    assert re.search(r"\nascend950 +ascend950 +Ascend950PR_9599 +72 +248 +1\.80 +128 +1\.3 +1\.6 ", out)
+    assert re.search(r"\nAscend950DT_9581 +ascend950 +Ascend950DT_9581 +64 +248 +1\.65 +128 +3\.3 +4\.0 ",
+                     out)
     assert "self-check: passed" in out
 
 
@@ -321,7 +324,7 @@ def test_bench_defaults_to_every_family(fake_op, tmp_path):
     path = tmp_path / "bench.csv"
     cli.main(["bench", "--csv", str(path)])
     families = {p["family"] for p in _native.socs()}
-    assert {"ascend910b", "ascend910_93", "ascend910", "ascend310p"} <= families
+    assert {"ascend910b", "ascend910_93", "ascend910", "ascend310p", "ascend950"} <= families
     assert {soc for _, _, soc in _bench_rows(path)} == families
 
 
@@ -335,8 +338,10 @@ def test_an_operator_serves_every_chip_of_the_families_it_lists():
     case = next(c for c in batch_norm_elemt_grad.bench_cases() if c.dtype == "float32")
     assert skip_reason(case, _profile("Ascend910B3")) is None
     assert skip_reason(case, _profile("Ascend910_9362")) is None
+    assert skip_reason(case, _profile("Ascend950DT_9581")) is None
+    served = "ascend910b, ascend910_93, ascend950"
     assert skip_reason(case, _profile("Ascend910ProA")) == \
-        "BatchNormElemtGrad does not serve Ascend910ProA (ascend910) (it runs on ascend910b, ascend910_93)"
+        f"BatchNormElemtGrad does not serve Ascend910ProA (ascend910) (it runs on {served})"
 
 
 def test_bench_what_if_core_cap_runs_the_case_again_on_fewer_cores():

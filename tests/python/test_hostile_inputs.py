@@ -90,7 +90,8 @@ def test_check_on_ascend910_of_batch_norm_elemt_alone_runs_nothing_and_says_why(
     # every case is skipped there: a usage error naming the reason, not "0 of 0 cases passed"
     assert cli.main(["check", "--soc", "ascend910", "--op", "batch_norm_elemt_grad"]) == 2
     captured = capsys.readouterr()
-    assert "BatchNormElemtGrad does not serve ascend910 (it runs on ascend910b, ascend910_93)" in captured.err
+    served = "ascend910b, ascend910_93, ascend950"
+    assert f"BatchNormElemtGrad does not serve ascend910 (it runs on {served})" in captured.err
     assert "ERROR" not in captured.out and "cases passed" not in captured.out
 
 
@@ -210,6 +211,10 @@ def test_batch_norm_elemt_serves_every_chip_of_a_served_family_and_no_chip_of_an
     with normgrad.soc("Ascend910ProA"), pytest.raises(AclnnError) as info:
         normgrad.batch_norm_elemt_backward(*_batch_norm_args(np.array([32], np.int32)))
     assert "SoC Ascend910ProA (ascend910) is not served" in info.value.message
+    assert "runs on ascend910b, ascend910_93, ascend950 " in info.value.message
+    with normgrad.soc("Ascend950DT_9581"):  # a 950DT chip of 64 cores
+        dx = normgrad.batch_norm_elemt_backward(*_batch_norm_args(np.array([32], np.int32)))
+    assert dx.shape == (4, 3, 8)
 
 
 def test_group_norm_on_the_inference_series_says_the_soc_is_not_served():

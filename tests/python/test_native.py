@@ -297,11 +297,12 @@ def test_soc_context_switches_and_restores():
 def test_socs_describe_the_families_and_their_chips():
     profiles = {p["name"]: p for p in _native.socs()}
     families = [p["name"] for p in _native.socs() if p["name"] == p["family"]]
-    assert families[:4] == ["ascend910b", "ascend910_93", "ascend910", "ascend310p"]
+    assert families[:5] == ["ascend910b", "ascend910_93", "ascend910", "ascend310p", "ascend950"]
     assert profiles["ascend910b"]["aivCores"] == 48 and profiles["ascend910"]["aivCores"] == 32
     assert profiles["ascend910"]["hasBf16"] is False
     assert profiles["ascend310p"]["socVersion"] == "Ascend310P3" and profiles["ascend310p"]["aivCores"] == 8
     assert profiles["ascend310p"]["hasBf16"] is False and profiles["ascend310p"]["hasDataCopyPad"] is False
+    assert profiles["ascend950"]["aivCores"] == 72 and profiles["ascend950"]["ubBytes"] == 253952
     # A family is its default chip under the family's name (docs/soc-profiles.md).
     for name in families:
         chip = profiles[profiles[name]["socVersion"]]

@@ -118,3 +118,16 @@ def test_no_model_for_the_training_series():
     profile = dict(A2, name="Ascend910ProA", family="ascend910")  # any chip of the family
     assert om.estimate("group_norm_grad", {"n": 2, "c": 64, "hw": 8192, "g": 32}, 4, profile) is None
     assert om.estimate("layer_norm_grad", {"rows": 96, "cols": 1024}, 4, A2) is not None
+
+
+def test_official_group_norm_limit_on_c_per_group_is_a2_a3_only():
+    # The official API refuses C / group > 8000 (and C > 240000) on A2/A3 only: no official time there.
+    assert om.official_group_norm_refusal(16384, 2, "ascend910b") is not None  # 8192 per group
+    assert "8000" in om.official_group_norm_refusal(16384, 2, "ascend910_93")
+    assert om.official_group_norm_refusal(16000, 2, "ascend910b") is None  # exactly 8000
+    assert "240000" in om.official_group_norm_refusal(240032, 32, "ascend910b")
+    for family in ("ascend950", "ascend910"):
+        assert om.official_group_norm_refusal(16384, 2, family) is None
+        assert om.official_group_norm_refusal(240032, 32, family) is None
+    assert om.estimate("group_norm_grad", {"n": 2, "c": 16384, "hw": 2, "g": 2}, 4, A2) is None
+    assert om.estimate("group_norm_grad", {"n": 2, "c": 16000, "hw": 2, "g": 2}, 4, A2) is not None

@@ -32,7 +32,8 @@ TEST_P(SelfCheckOnSoc, Passes) {
   EXPECT_NE(run.find("\"blockDim\": 4"), std::string::npos);
 }
 
-INSTANTIATE_TEST_SUITE_P(AllSocs, SelfCheckOnSoc, ::testing::Values("ascend910b", "ascend910_93", "ascend910", "ascend310p"));
+INSTANTIATE_TEST_SUITE_P(AllSocs, SelfCheckOnSoc,
+                         ::testing::Values("ascend910b", "ascend910_93", "ascend910", "ascend310p", "ascend950"));
 
 TEST(SimCApi, SocSelection) {
   std::string previous = normgradSimGetSoc();

@@ -61,12 +61,13 @@ TEST(SocProfiles, EachFamilyIsItsDefaultChipUnderTheFamilyName) {
     ASSERT_NE(chip, nullptr) << p->name << " defaults to " << p->socVersion << ", which is no profile";
     ExpectSameFigures(*p, *chip);
   }
-  EXPECT_EQ(families, 4);
+  EXPECT_EQ(families, 5);
   // The chips whose figures the families had before there were chips (the bench CSVs are theirs).
   EXPECT_STREQ(sim::FindSoc("ascend910b")->socVersion, "Ascend910B1");
   EXPECT_STREQ(sim::FindSoc("ascend910_93")->socVersion, "Ascend910_9391");
   EXPECT_STREQ(sim::FindSoc("ascend910")->socVersion, "Ascend910A");
   EXPECT_STREQ(sim::FindSoc("ascend310p")->socVersion, "Ascend310P3");
+  EXPECT_STREQ(sim::FindSoc("ascend950")->socVersion, "Ascend950PR_9599");  // 72 cores, the first the pages name
 }
 
 TEST(SocProfiles, EveryChipBelongsToAFamilyAndSharesItsArchitecture) {
@@ -118,6 +119,22 @@ TEST(SocProfiles, ChipsCarryTheirPlatformFileFigures) {
   EXPECT_FALSE(p3->hasDataCopyPad || p3->hasBf16 || p3->hasHardSyncAll);
   ASSERT_NE(sim::FindSoc("Ascend310P1"), nullptr);
   EXPECT_EQ(sim::FindSoc("Ascend310P1")->aivCores, 10);
+  // Ascend 950: the vector cores' sections of the file ([VectorCoreSpec], [VectorCoreMemoryRates]).
+  const sim::SocProfile* pr = sim::FindSoc("Ascend950PR_9599");
+  ASSERT_NE(pr, nullptr);
+  EXPECT_EQ(pr->aivCores, 72);
+  EXPECT_EQ(pr->ubBytes, 253952u);  // 248 KiB
+  EXPECT_EQ(pr->clockGHz, 1.8);
+  EXPECT_EQ(pr->coreDmaBytesPerCycle, 16);  // vector ddr_rate, half the AI core's 31
+  EXPECT_EQ(pr->l2Bytes, 134217728u);
+  EXPECT_EQ(pr->hbmPeakTBs, 1.6);  // press figure, ESTIMATE
+  const sim::SocProfile* dt = sim::FindSoc("Ascend950DT_9581");
+  ASSERT_NE(dt, nullptr);
+  EXPECT_EQ(dt->aivCores, 64);
+  EXPECT_EQ(dt->clockGHz, 1.65);
+  EXPECT_EQ(dt->coreDmaBytesPerCycle, 40);
+  EXPECT_EQ(dt->hbmPeakTBs, 4.0);  // press figure, ESTIMATE: a 950DT chip's own, not the family's
+  EXPECT_LT(dt->hbmSustainedTBs, dt->hbmPeakTBs);
 }
 
 // CANN's "Ascend910B" (Ascend910B.ini) is a training-series chip; "ascend910b" is the A2 family.
@@ -133,7 +150,8 @@ TEST(SocProfiles, PlatformReportsTheFamilysSocVersionForEveryChip) {
   std::map<std::string, SocVersion> want = {{"ascend910b", SocVersion::ASCEND910B},
                                             {"ascend910_93", SocVersion::ASCEND910B},  // as CANN maps it
                                             {"ascend910", SocVersion::ASCEND910},
-                                            {"ascend310p", SocVersion::ASCEND310P}};
+                                            {"ascend310p", SocVersion::ASCEND310P},
+                                            {"ascend950", SocVersion::ASCEND950}};
   for (const sim::SocProfile* p : Profiles()) {
     fe::PlatFormInfos info(p);
     PlatformAscendC platform(&info);

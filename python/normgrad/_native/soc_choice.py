@@ -55,7 +55,7 @@ def _known_soc(func: str, name: object) -> str:
 
 def set_soc(name: str) -> None:
     """Makes kernels run on the SoC profile `name`, a family ('ascend910b', 'ascend910_93',
-    'ascend910': its default chip) or a chip of CANN's platform configuration ('Ascend910B3'),
+    'ascend910', 'ascend950': its default chip) or a chip of CANN's platform configuration ('Ascend910B3'),
     process-wide: in every thread and context not inside a `with soc(...)` block (such a block's
     choice wins within it). Raises SocError (a ValueError) naming the known profiles for any other name."""
     _known_soc("set_soc", name)

@@ -10,7 +10,7 @@ namespace sim {
 
 struct SocProfile {
   const char* name;          // the name users pass: a family ("ascend910b") or a chip ("Ascend910B3")
-  const char* family;        // the family's OpDef config name: "ascend910b", "ascend910_93", "ascend910", "ascend310p"
+  const char* family;        // the family's OpDef config name: "ascend910b", "ascend910_93", "ascend910", "ascend310p", "ascend950"
   const char* shortSocVersion;  // CANN's Short_SoC_version of the family: "Ascend910B", "Ascend910_93", ...
   const char* socVersion;    // CANN's SoC_version of the chip modeled (a family: its default chip)
   int aivCores;              // vector cores a launch may use
