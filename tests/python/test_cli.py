@@ -320,6 +320,18 @@ def test_an_operator_serves_every_chip_of_the_families_it_lists():
         "BatchNormElemtGrad does not serve Ascend910ProA (ascend910) (it runs on ascend910b, ascend910_93)"
 
 
+def test_every_case_marked_rejected_on_a_family_is_rejected_there_and_skipped():
+    """Case.rejected_on is a claim about the family's kernel: it must still reject the call (161002), so
+    a mark cannot outlive the limit it names and hide a case the SoC has learnt to run."""
+    marked = [(c, family) for c in cases.check_cases() + cases.bench_cases() for family in c.rejected_on]
+    assert marked, "no case is marked (the LayerNorm 1e6-element float32 row on ascend910 should be)"
+    for case, family in marked:
+        assert skip_reason(case, _profile(family)).startswith(f"{family} rejects it: ")
+        with normgrad.soc(family), pytest.raises(AclnnError) as err:
+            case.run(case.make_inputs(case_rng(case, 0)))
+        assert err.value.status == 161002, f"{case.op}/{case.name} {case.dtype} on {family}: {err.value}"
+
+
 def test_bench_what_if_core_cap_runs_the_case_again_on_fewer_cores():
     case = next(c for c in batch_norm_elemt_grad.bench_cases()
                 if c.name == "resnet-50 stage 1 N=4" and c.dtype == "float32")
