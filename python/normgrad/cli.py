@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import normgrad
-from normgrad import _native, cases, cpp_package, plot
+from normgrad import _native, cases, cpp_package, cpudebug, plot
 from normgrad._native import front_end
 from normgrad.bench import BenchRow, add_official, pct_of_ceiling, run_bench_what_if, skip_reason, write_csv
 from normgrad.check import CaseResult, run_case, select
@@ -389,10 +389,20 @@ def build_parser() -> argparse.ArgumentParser:
                        help="also model the official kernels' algorithm per case under the same constants")
     bench.add_argument("--frontend", choices=_native.FRONT_ENDS, help=FRONTEND_HELP)
     bench.set_defaults(func=cmd_bench)
+
+    # Compiler-style options (-DX=1, -std=c++17): main() hands `cpudebug cc ...` to normgrad.cpudebug.
+    debug = sub.add_parser("cpudebug", help="CANN CPU-debug programs on front end B (docs/sim.md)")
+    debug_sub = debug.add_subparsers(dest="cpudebug_command", required=True)
+    debug_sub.add_parser("cc", help="compile an Ascend C CPU-debug program (kernels + a main using "
+                                    "ICPU_RUN_KF) to run on CANN's Ascend C and the instruction-level model",
+                         usage=cpudebug.USAGE.removeprefix("usage: "))
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:2] == ["cpudebug", "cc"] and not {"-h", "--help"} & set(argv[2:]):
+        return _cpudebug_cc(argv[2:])
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args))
@@ -407,6 +417,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except FrontEndError as err:  # front end B asked for, not built (or not for that SoC)
         print(f"normgrad {args.command} --frontend cann: {err}", file=sys.stderr)
+        return 1
+
+
+def _cpudebug_cc(argv: Sequence[str]) -> int:
+    try:
+        return cpudebug.cmd_cc(argv)
+    except cpudebug.CpuDebugUsageError as err:
+        print(err, file=sys.stderr)
+        return 2
+    except (FrontEndError, LibraryNotFoundError) as err:
+        print(f"normgrad cpudebug cc: {err}", file=sys.stderr)
         return 1
 
 

@@ -97,6 +97,18 @@ int RunChild(const std::string& exe, const std::string& dir) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+// The failure's own words from the runner's output: the "[ERROR]" lines CANN's Ascend C prints before it
+// aborts a core (api_check, assertions) and the model's "normgrad-isa" lines; else the output's tail.
+std::string FailureLines(const std::string& path) {
+  std::ifstream in(path);
+  std::string line, picked;
+  while (std::getline(in, line) && picked.size() < 1500) {
+    if (line.find("[ERROR]") != std::string::npos || line.rfind("normgrad-isa", 0) == 0) picked += line + "\n";
+  }
+  while (!picked.empty() && picked.back() == '\n') picked.pop_back();
+  return picked.empty() ? Tail(path, 1500) : picked;
+}
+
 struct TempDir {
   std::string path;
   TempDir() {
@@ -191,7 +203,7 @@ std::string RunOnCannFrontEnd(const std::string& kernel, uint32_t blockDim, cons
     std::string why = status == -2 ? "killed after NORMGRAD_CANN_TIMEOUT seconds (a core hangs?)"
                       : result.rfind("error ", 0) == 0 ? result.substr(6)
                                                        : "exit status " + std::to_string(status);
-    return "front end B (" + exe + "): " + why + "\n" + Tail(dir.path + "/log.txt", 1500);
+    return "front end B (" + exe + "): " + why + "\n" + FailureLines(dir.path + "/log.txt");
   }
   for (size_t i = 0; i < bases.size(); ++i) {
     if (!normgrad::cann::ReadFileBytes(normgrad::cann::RegionPath(dir.path, i), reinterpret_cast<void*>(bases[i]),
