@@ -31,6 +31,7 @@ pytestmark = pytest.mark.skipif(not all(_runner(s).exists() for s in SOCS),
 def _launch(soc: str, kernel: str, x: np.ndarray, block_dim: int,
             tmp_path: Path) -> tuple[int, str, np.ndarray]:
     """Runs kernel(x) on block_dim cores; (exit status, result.txt, the region as the runner left it)."""
+    tmp_path.mkdir(exist_ok=True)
     launch = f"kernel {kernel}\nblockdim {block_dim}\nregion 0 {x.nbytes}\narg 0 0\n"
     (tmp_path / "launch.txt").write_text(launch)
     x.tofile(tmp_path / "region0.bin")
@@ -56,3 +57,15 @@ def test_the_same_call_within_the_tensor_runs(soc: str, tmp_path: Path) -> None:
     status, result, after = _launch(soc, "add_within_the_tensor", x, 2, tmp_path)
     assert (status, result) == (0, "ok")
     assert np.array_equal(after, x + x)  # exact: doubling a float
+
+
+def test_a_zero_mask_is_rejected_on_the_training_series_only(tmp_path: Path) -> None:
+    """The api_check rule front end A lacked (now sim/src/mask.cpp, tests/sim/test_mask.cpp): a normal-mode
+    level-0 call whose mask selects no lane fails on ascend910 (dav-c100) and is a no-op on Atlas A2."""
+    x = np.arange(256, dtype=np.float32)
+    status, result, after = _launch("ascend910", "adds_with_zero_mask", x, 1, tmp_path / "910")
+    assert status == 1 and result.startswith("error core 0: CANN's api_check: "), result
+    assert "When maskArray size is 1, mask value 0 is invalid" in result
+    status, result, after = _launch("ascend910b", "adds_with_zero_mask", x, 1, tmp_path / "a2")
+    assert (status, result) == (0, "ok")
+    assert np.array_equal(after, x)

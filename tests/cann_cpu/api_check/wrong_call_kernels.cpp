@@ -38,12 +38,30 @@ extern "C" __global__ __aicore__ void add_within_the_tensor(GM_ADDR x) {
   AscendC::DataCopy(xGm, a, kElems);
 }
 
+// A level-0 Adds whose continuous mask selects no lane: api_check rejects it on the training series
+// (dav-c100: "mask 0 cannot be 0", "mask value 0 is invalid"), Atlas A2 runs it as a no-op; front end A enforces the same (sim/src/mask.cpp).
+extern "C" __global__ __aicore__ void adds_with_zero_mask(GM_ADDR x) {
+  AscendC::TPipe pipe;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+  pipe.InitBuffer(buf, kElems * sizeof(float));
+  AscendC::LocalTensor<float> a = buf.Get<float>(kElems);
+  AscendC::GlobalTensor<float> xGm;
+  xGm.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(x), kElems);
+  AscendC::DataCopy(a, xGm, kElems);
+  AscendC::PipeBarrier<PIPE_ALL>();
+  AscendC::Adds(a, a, 1.0f, static_cast<uint64_t>(0), 1, AscendC::UnaryRepeatParams());
+  AscendC::PipeBarrier<PIPE_ALL>();
+  AscendC::DataCopy(xGm, a, kElems);
+}
+
 namespace normgrad::cann {
 
 const std::vector<RunnerKernel>& RunnerKernels() {
   static const std::vector<RunnerKernel> table = {
       {"add_past_the_tensor",
        [](uint32_t n, const std::vector<uint8_t*>& p, std::string* e) { return DispatchKernel(add_past_the_tensor, n, p, e); }},
+      {"adds_with_zero_mask",
+       [](uint32_t n, const std::vector<uint8_t*>& p, std::string* e) { return DispatchKernel(adds_with_zero_mask, n, p, e); }},
       {"add_within_the_tensor",
        [](uint32_t n, const std::vector<uint8_t*>& p, std::string* e) {
          return DispatchKernel(add_within_the_tensor, n, p, e);
