@@ -142,9 +142,10 @@ CannReadiness CannFrontEndReadiness(const SocProfile& soc, std::string* runner, 
   }
   *runner = RunnerDir() + "/normgrad_cann_run_" + arch;
   if (access(runner->c_str(), X_OK) != 0) {
-    const bool fromEnv = std::getenv("NORMGRAD_CANN_RUNNER_DIR") != nullptr && *std::getenv("NORMGRAD_CANN_RUNNER_DIR");
+    const char* env = std::getenv("NORMGRAD_CANN_RUNNER_DIR");
     *why = "front end B is not built: no runner " + *runner + " (looked for in " +
-           (fromEnv ? "NORMGRAD_CANN_RUNNER_DIR" : "the directory of libnormgrad.so, as NORMGRAD_CANN_RUNNER_DIR is unset") +
+           (env != nullptr && *env != '\0' ? "NORMGRAD_CANN_RUNNER_DIR"
+                                           : "the directory of libnormgrad.so, as NORMGRAD_CANN_RUNNER_DIR is unset") +
            "); build it with ./build.sh --cann-cpu (writes build/cann/normgrad_cann_run_*), then set "
            "NORMGRAD_CANN_RUNNER_DIR=<checkout>/build/cann";
     return CannReadiness::kNotBuilt;

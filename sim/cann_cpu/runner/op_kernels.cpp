@@ -22,7 +22,9 @@ const std::vector<RunnerKernel>& RunnerKernels() {
          return DispatchKernel(batch_norm_elemt_grad, n, p, e);
        }},
       {"group_norm_grad",
-       [](uint32_t n, const std::vector<uint8_t*>& p, std::string* e) { return DispatchKernel(group_norm_grad, n, p, e); }},
+       [](uint32_t n, const std::vector<uint8_t*>& p, std::string* e) {
+         return DispatchKernel(group_norm_grad, n, p, e);
+       }},
       {"layer_norm_grad_v3",
        [](uint32_t n, const std::vector<uint8_t*>& p, std::string* e) {
          return DispatchKernel(layer_norm_grad_v3, n, p, e);

@@ -35,7 +35,8 @@ void OnCoreSignal(int sig) {
   while (kCoreSignals[i] != sig) ++i;
   char message[normgrad::cann::kMessageBytes];
   if (sig == SIGABRT && *normgrad::cann::LastCheckError() != '\0') {
-    std::snprintf(message, sizeof(message), "CANN's api_check: %s (the core aborted)", normgrad::cann::LastCheckError());
+    std::snprintf(message, sizeof(message), "CANN's api_check: %s (the core aborted)",
+                  normgrad::cann::LastCheckError());
   } else {
     std::snprintf(message, sizeof(message), "%s",
                   sig == SIGABRT ? "aborted (SIGABRT) by a check of CANN's Ascend C (an assertion; its [ERROR] line "

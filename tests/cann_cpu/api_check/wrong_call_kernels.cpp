@@ -38,8 +38,8 @@ extern "C" __global__ __aicore__ void add_within_the_tensor(GM_ADDR x) {
   AscendC::DataCopy(xGm, a, kElems);
 }
 
-// A level-0 Adds whose continuous mask selects no lane: api_check rejects it on the training series
-// (dav-c100: "mask 0 cannot be 0", "mask value 0 is invalid"), Atlas A2 runs it as a no-op; front end A enforces the same (sim/src/mask.cpp).
+// A level-0 Adds whose continuous mask selects no lane: api_check rejects it on the training series (dav-c100:
+// "mask value 0 is invalid"), Atlas A2 runs it as a no-op; front end A enforces the same (sim/src/mask.cpp).
 extern "C" __global__ __aicore__ void adds_with_zero_mask(GM_ADDR x) {
   AscendC::TPipe pipe;
   AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
@@ -59,9 +59,13 @@ namespace normgrad::cann {
 const std::vector<RunnerKernel>& RunnerKernels() {
   static const std::vector<RunnerKernel> table = {
       {"add_past_the_tensor",
-       [](uint32_t n, const std::vector<uint8_t*>& p, std::string* e) { return DispatchKernel(add_past_the_tensor, n, p, e); }},
+       [](uint32_t n, const std::vector<uint8_t*>& p, std::string* e) {
+         return DispatchKernel(add_past_the_tensor, n, p, e);
+       }},
       {"adds_with_zero_mask",
-       [](uint32_t n, const std::vector<uint8_t*>& p, std::string* e) { return DispatchKernel(adds_with_zero_mask, n, p, e); }},
+       [](uint32_t n, const std::vector<uint8_t*>& p, std::string* e) {
+         return DispatchKernel(adds_with_zero_mask, n, p, e);
+       }},
       {"add_within_the_tensor",
        [](uint32_t n, const std::vector<uint8_t*>& p, std::string* e) {
          return DispatchKernel(add_within_the_tensor, n, p, e);
