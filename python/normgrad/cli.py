@@ -1,4 +1,6 @@
-"""The `normgrad` command: info, check (correctness against float64 goldens) and bench (modeled speed).
+"""The `normgrad` command: info, check (correctness), bench (modeled speed), cpudebug cc (CPU-debug).
+
+check compares with float64 goldens; cpudebug cc builds a CANN CPU-debug program for front end B.
 
 docs/cli.md defines every column. Exit status: 0 success, 1 a failure (self-check, a case, the
 library), 2 a usage error (unknown --op, --soc or an unavailable --plot).
