@@ -97,7 +97,8 @@ def test_a_chip_profile_uses_its_familys_runner(monkeypatch, tmp_path):
 def test_frontend_cann_routes_every_launch_to_front_end_b(monkeypatch, tmp_path, capsys):
     """A stand-in runner proves that check --frontend cann sends the kernel launches to B's runner."""
     runner = tmp_path / "normgrad_cann_run_ascend910b"
-    runner.write_text('#!/bin/sh\necho "error the stand-in runner got kernel $(head -c 40 "$1/launch.txt")" '
+    runner.write_text('#!/bin/sh\necho "[SUCCESS] a line of no interest"\necho "[ERROR]the check that failed"'
+                      '\necho "error the stand-in runner got kernel $(head -c 40 "$1/launch.txt")" '
                       '> "$1/result.txt"\nexit 1\n')
     runner.chmod(runner.stat().st_mode | stat.S_IXUSR)
     monkeypatch.setenv(RUNNER_ENV, str(tmp_path))
@@ -108,6 +109,8 @@ def test_frontend_cann_routes_every_launch_to_front_end_b(monkeypatch, tmp_path,
     assert "on front end B (CANN's Ascend C)" in out
     assert "kernel layer_norm_grad_v3 failed on front end B" in out
     assert "the stand-in runner got kernel" in out
+    # The runner's own words for the failure (CANN's [ERROR] lines), not the rest of its output.
+    assert "[ERROR]the check that failed" in out and "a line of no interest" not in out
     assert os.environ.get("NORMGRAD_FRONTEND") is None  # the choice ends with the command
     # --frontend sim wins over the environment; the same cases pass on front end A.
     monkeypatch.setenv("NORMGRAD_FRONTEND", "cann")
