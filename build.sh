@@ -137,6 +137,9 @@ if [ "$mode" = cann ]; then
   fi
   # The runners only; front end A is the simulator build's library when there is one (./build.sh).
   targets=(normgrad_cann_run_ascend910b normgrad_cann_run_ascend910)
+  # What `normgrad cpudebug cc` links, and the test runners whose kernels break api_check's rules.
+  targets+=(normgrad_cpudebug_ascend910b normgrad_cpudebug_ascend910 normgrad_cann_run_apicheck_ascend910b
+            normgrad_cann_run_apicheck_ascend910)
   lib=build/sim/libnormgrad.so
   [ -f "$lib" ] || { targets+=(normgrad); lib=build/cann/libnormgrad.so; }
   cmake -S . -B build/cann -G Ninja -DNORMGRAD_CANN_CPU=ON -DCANN_ROOT="$cann_root" \

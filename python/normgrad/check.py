@@ -10,15 +10,6 @@ import numpy as np
 
 from normgrad.cases.base import Case
 from normgrad.compare import Comparison, compare
-from normgrad.errors import AclnnError
-
-# The tilings' refusal (aclnn 161002) of a shape whose data the SoC's cores cannot hold in their
-# Unified Buffers together, where the SoC has no streaming mode for it (op_host/
-# layer_norm_grad_tiling.cpp: LayerNorm rows of 10^6 columns on the training series' 32 cores, of
-# more than about 98 K fp32 columns on the inference series' 8): a limit of that SoC, not a wrong
-# result, so `check` reports the case as skipped with the refusal, as `bench` does every 161002.
-_STATUS_INVALID = 161002
-_DOES_NOT_FIT = "do not fit in the Unified Buffers of"
 
 
 def case_rng(case: Case, seed: int) -> np.random.Generator:
@@ -35,7 +26,6 @@ class CaseResult:
     case: Case
     comparisons: list[Comparison] = field(default_factory=list)
     error: str = ""  # "AclnnError: ..." when make_inputs, run or golden raised
-    skipped: str = ""  # the refusal when the SoC's cores cannot hold the case (_DOES_NOT_FIT)
 
     @property
     def ok(self) -> bool:
@@ -53,12 +43,6 @@ def run_case(case: Case, seed: int = 0) -> CaseResult:
         inputs = case.make_inputs(case_rng(case, seed))
         got = list(case.run(inputs))
         want = list(case.golden(inputs))
-    except AclnnError as err:
-        if err.status == _STATUS_INVALID and _DOES_NOT_FIT in str(err):
-            result.skipped = str(err)
-        else:
-            result.error = f"{type(err).__name__}: {err}"
-        return result
     except Exception as err:  # noqa: BLE001 - reported per case, see docstring
         result.error = f"{type(err).__name__}: {err}"
         return result

@@ -1,5 +1,6 @@
-"""The `normgrad` command: info, check (correctness against float64 goldens), bench (modeled speed)
-and npu (the CANN custom operator package: npu_cli.py).
+"""The `normgrad` command: info, check (correctness against float64 goldens), bench (modeled speed),
+npu (the CANN custom operator package: npu_cli.py) and cpudebug cc (a CANN CPU-debug program for
+front end B).
 
 docs/cli.md defines every column. Exit status: 0 success, 1 a failure (self-check, a case, the
 library), 2 a usage error (unknown --op, --soc or an unavailable --plot), 141 stdout closed before
@@ -16,16 +17,20 @@ from pathlib import Path
 from typing import Any
 
 import normgrad
-from normgrad import _native, cases, cpp_package, npu_cli, plot
+from normgrad import _native, cases, cpp_package, cpudebug, npu_cli, plot
+from normgrad._native import front_end
 from normgrad.bench import BenchRow, add_official, pct_of_ceiling, run_bench_what_if, skip_reason, write_csv
 from normgrad.check import CaseResult, run_case, select
 from normgrad.closed_stdout import run_until_stdout_closes
-from normgrad.errors import LibraryNotFoundError, SocError
+from normgrad.errors import FrontEndError, LibraryNotFoundError, SocError
 from normgrad.progress import Progress
 from normgrad.report import fixed, sci, table
 
 DTYPES = ("float32", "float16", "bfloat16")
 OP_HELP = f"only this operator's cases: {', '.join(cases.OPERATOR_MODULES)}"  # a case module per operator
+FRONTEND_HELP = ("where the kernels run: sim, the simulator's Ascend C API (the default, or "
+                 "$NORMGRAD_FRONTEND), or cann, CANN's Ascend C implementation on the instruction-level "
+                 "model (front end B, built by ./build.sh --cann-cpu; docs/sim.md)")
 RULE = ("rule: an element passes when |got - want| <= atol + rtol * |want| (want: the float64 golden); "
         "'worst' is the largest |got - want| / (atol + rtol * |want|) over the elements, <= 1 passes")
 
@@ -97,6 +102,32 @@ def _validate_socs(names: Sequence[str], command: str) -> list[dict]:
     return [p for p in profiles.values() if p["name"] == p["family"]]
 
 
+def _front_end(args: argparse.Namespace, command: str, socs: Sequence[str]) -> tuple[str, dict[str, str]]:
+    """The run's front end (--frontend, else NORMGRAD_FRONTEND, else sim) and, on front end B, the SoCs
+    among socs it has no build for, each with the reason. FrontEndError when front end B is not built
+    (the message names the runner, where it was looked for and how to build it)."""
+    if args.frontend is not None:
+        name = args.frontend
+    else:
+        try:
+            name = _native.selected_front_end()
+        except ValueError as err:
+            raise UsageError(f"normgrad {command}: {err}") from err
+    unsupported: dict[str, str] = {}
+    if name == "cann":
+        for soc in socs:
+            status, text = _native.cann_readiness(soc)
+            if status == front_end.CANN_NO_BUILD_FOR_SOC:
+                unsupported[soc] = text
+            elif status != front_end.CANN_READY:
+                raise FrontEndError(text)
+    return name, unsupported
+
+
+def _front_end_label(name: str) -> str:
+    return "front end B (CANN's Ascend C)" if name == "cann" else "the simulator's Ascend C API"
+
+
 def _no_cases(command: str) -> int:
     """A package without case modules has nothing to check or bench: a failure, said as such."""
     modules = ", ".join(f"normgrad.cases.{m}" for m in cases.OPERATOR_MODULES)
@@ -142,23 +173,20 @@ def cmd_check(args: argparse.Namespace) -> int:
                         for reason, count in reasons.items())
         raise UsageError(f"normgrad check: none of the {len(chosen)} cases selected runs on {soc}: {why}")
     chosen = runnable
-    print(f"normgrad check: {len(chosen)} cases on {soc}, seed {args.seed}")
+    front, unsupported = _front_end(args, "check", [soc])
+    if unsupported:
+        raise FrontEndError(unsupported[soc])
+    print(f"normgrad check: {len(chosen)} cases on {soc}, seed {args.seed}, on {_front_end_label(front)}")
     for reason, count in reasons.items():
         print(f"skipped {count} case{'s' if count > 1 else ''}: {reason}")
     print(RULE)
     progress = Progress(len(chosen))
     results = []
-    with _native.soc(soc):
+    with _native.soc(soc), _native.use_front_end(front):
         for case in chosen:
             progress.step(f"{case.op}/{case.name} {case.dtype}")
             results.append(run_case(case, args.seed))
     progress.close()
-    # Cases the SoC's cores cannot hold (check.py, _DOES_NOT_FIT): skipped, with the refusal.
-    for r in (r for r in results if r.skipped):
-        print(f"skipped {r.case.op}/{r.case.name} {r.case.dtype} {r.case.shape}: {r.skipped}")
-    results = [r for r in results if not r.skipped]
-    if not results:
-        raise UsageError(f"normgrad check: none of the {len(chosen)} cases selected fits {soc}'s cores")
     headers = ["op", "case", "dtype", "shape", "output", "max abs err", "max rel err", "atol", "rtol",
                "worst", "result"]
     print(table(headers, _check_rows(results), right=[5, 6, 7, 8, 9]))
@@ -268,14 +296,23 @@ def cmd_bench(args: argparse.Namespace) -> int:
             raise UsageError(f"normgrad bench --what-if: {err}") from err
         finally:
             _native.set_what_if("")
+    front, unsupported = _front_end(args, "bench", [p["name"] for p in profiles])
     print(f"normgrad bench: {len(chosen)} cases on {', '.join(p['name'] for p in profiles)} (modeled times"
-          + (f"; {len(specs)} constant sets)" if len(specs) > 1 else ")"))
+          + (f"; {len(specs)} constant sets" if len(specs) > 1 else "") + f"), on {_front_end_label(front)}")
     progress = Progress(len(chosen) * len(profiles))
     rows_by_spec: dict[str, list[BenchRow]] = {spec: [] for spec in specs}
     for case in chosen:
         for profile in profiles:
             progress.step(f"{case.op}/{case.name} {case.dtype} on {profile['name']}")
-            for row in run_bench_what_if(case, profile["name"], args.seed, specs):
+            if profile["name"] in unsupported:
+                for spec in specs:
+                    rows_by_spec[spec].append(BenchRow(case.op, case.name, case.dtype, case.shape,
+                                                       profile["name"], "skipped",
+                                                       note=unsupported[profile["name"]], what_if=spec))
+                continue
+            with _native.use_front_end(front):
+                bench_rows = run_bench_what_if(case, profile["name"], args.seed, specs)
+            for row in bench_rows:
                 if args.compare:
                     add_official(row, case)
                 rows_by_spec[row.what_if].append(row)
@@ -339,6 +376,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--soc", help="SoC profile to run on: a family (ascend910b) or a chip (Ascend910B3); "
                                      "default: the current one")
     check.add_argument("--seed", type=int, default=0, help="input seed (default 0)")
+    check.add_argument("--frontend", choices=_native.FRONT_ENDS, help=FRONTEND_HELP)
     check.set_defaults(func=cmd_check)
 
     bench = sub.add_parser("bench", help="modeled time, %% of HBM roofline and traffic per case and SoC")
@@ -353,9 +391,16 @@ def build_parser() -> argparse.ArgumentParser:
                             "(repeatable; keys in docs/sim.md)")
     bench.add_argument("--compare", action="store_true",
                        help="also model the official kernels' algorithm per case under the same constants")
+    bench.add_argument("--frontend", choices=_native.FRONT_ENDS, help=FRONTEND_HELP)
     bench.set_defaults(func=cmd_bench)
 
     npu_cli.add_parser(sub)
+    # Compiler-style options (-DX=1, -std=c++17): main() hands `cpudebug cc ...` to normgrad.cpudebug.
+    debug = sub.add_parser("cpudebug", help="CANN CPU-debug programs on front end B (docs/sim.md)")
+    debug_sub = debug.add_subparsers(dest="cpudebug_command", required=True)
+    debug_sub.add_parser("cc", help="compile an Ascend C CPU-debug program (kernels + a main using "
+                                    "ICPU_RUN_KF) to run on CANN's Ascend C and the instruction-level model",
+                         usage=cpudebug.USAGE.removeprefix("usage: "))
     return parser
 
 
@@ -364,6 +409,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(argv: Sequence[str] | None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:2] == ["cpudebug", "cc"] and not {"-h", "--help"} & set(argv[2:]):
+        return _cpudebug_cc(argv[2:])
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args))
@@ -376,6 +424,20 @@ def _run(argv: Sequence[str] | None) -> int:
     except SocError as err:  # NORMGRAD_SOC names no profile: a usage error of the environment
         print(f"normgrad {args.command}: {err}", file=sys.stderr)
         return 2
+    except FrontEndError as err:  # front end B asked for, not built (or not for that SoC)
+        print(f"normgrad {args.command} --frontend cann: {err}", file=sys.stderr)
+        return 1
+
+
+def _cpudebug_cc(argv: Sequence[str]) -> int:
+    try:
+        return cpudebug.cmd_cc(argv)
+    except cpudebug.CpuDebugUsageError as err:
+        print(err, file=sys.stderr)
+        return 2
+    except (FrontEndError, LibraryNotFoundError) as err:
+        print(f"normgrad cpudebug cc: {err}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -72,3 +72,9 @@ class SocError(ValueError):
 
 
 __all__ = ["AclError", "AclnnError", "LibraryNotFoundError", "SocError", "STATUS_NAMES", "status_name"]
+
+
+class FrontEndError(RuntimeError):
+    """The front end asked for cannot run here: front end B (NORMGRAD_FRONTEND=cann, sim/cann_cpu) is not
+    built, or has no build for the SoC. The message names what is missing, where it was looked for and how
+    to build it."""

@@ -75,6 +75,13 @@ int normgradSimMallocFrom(void** devPtr, const void* host, size_t size);
 // Records the text aclGetRecentErrMsg() returns on this thread (the aclnn layer's Error()).
 void normgradSimSetRecentErrMsg(const char* msg);
 
+// Whether front end B (CANN's Ascend C in CPU-debug mode, sim/cann_cpu; NORMGRAD_FRONTEND=cann) can run
+// the launches of SoC profile `soc` (NULL or "": the current one): 0 ready, with the runner's path in msg;
+// 1 the SoC's family has no front end B build; 2 front end B is not built (its runner is missing where it
+// is looked for: NORMGRAD_CANN_RUNNER_DIR, else beside this library); 3 no profile is named soc. The reason
+// is in msg (truncated to msgBytes - 1 characters; msg may be NULL).
+int normgradSimCannFrontEnd(const char* soc, char* msg, size_t msgBytes);
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif

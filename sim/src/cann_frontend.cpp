@@ -23,17 +23,19 @@
 #include "../cann_cpu/runner/launch_file.h"
 #include "ascendc/core.h"
 #include "ascendc/soc.h"
+#include "normgrad_sim.h"
+#include "simhost/c_boundary.h"
 
 extern char** environ;
 
 namespace sim::host {
 namespace {
 
-// The runner built for a SoC: front end B has one build per architecture (dav-c220 for Atlas A2/A3,
-// dav-c100 for the training series).
-const char* RunnerSoc(const std::string& soc) {
-  if (soc == "ascend910b" || soc == "ascend910_93") return "ascend910b";
-  if (soc == "ascend910") return "ascend910";
+// The runner built for a SoC family: front end B has one build per architecture (dav-c220 for Atlas
+// A2/A3, dav-c100 for the training series). A chip profile (Ascend910B3) runs on its family's build.
+const char* RunnerSoc(const std::string& family) {
+  if (family == "ascend910b" || family == "ascend910_93") return "ascend910b";
+  if (family == "ascend910") return "ascend910";
   return nullptr;
 }
 
@@ -95,6 +97,18 @@ int RunChild(const std::string& exe, const std::string& dir) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+// The failure's own words from the runner's output: the "[ERROR]" lines CANN's Ascend C prints before it
+// aborts a core (api_check, assertions) and the model's "normgrad-isa" lines; else the output's tail.
+std::string FailureLines(const std::string& path) {
+  std::ifstream in(path);
+  std::string line, picked;
+  while (std::getline(in, line) && picked.size() < 1500) {
+    if (line.find("[ERROR]") != std::string::npos || line.rfind("normgrad-isa", 0) == 0) picked += line + "\n";
+  }
+  while (!picked.empty() && picked.back() == '\n') picked.pop_back();
+  return picked.empty() ? Tail(path, 1500) : picked;
+}
+
 struct TempDir {
   std::string path;
   TempDir() {
@@ -119,15 +133,30 @@ FrontEnd SelectedFrontEnd(std::string* error) {
   return FrontEnd::kSim;
 }
 
+CannReadiness CannFrontEndReadiness(const SocProfile& soc, std::string* runner, std::string* why) {
+  const char* arch = RunnerSoc(soc.family);
+  if (arch == nullptr) {
+    *why = std::string("front end B has no build for SoC ") + soc.name + " (family " + soc.family +
+           "): it runs the Atlas A2/A3 (ascend910b, ascend910_93) and training-series (ascend910) families";
+    return CannReadiness::kNoBuildForSoc;
+  }
+  *runner = RunnerDir() + "/normgrad_cann_run_" + arch;
+  if (access(runner->c_str(), X_OK) != 0) {
+    const char* env = std::getenv("NORMGRAD_CANN_RUNNER_DIR");
+    *why = "front end B is not built: no runner " + *runner + " (looked for in " +
+           (env != nullptr && *env != '\0' ? "NORMGRAD_CANN_RUNNER_DIR"
+                                           : "the directory of libnormgrad.so, as NORMGRAD_CANN_RUNNER_DIR is unset") +
+           "); build it with ./build.sh --cann-cpu (writes build/cann/normgrad_cann_run_*), then set "
+           "NORMGRAD_CANN_RUNNER_DIR=<checkout>/build/cann";
+    return CannReadiness::kNotBuilt;
+  }
+  return CannReadiness::kReady;
+}
+
 std::string RunOnCannFrontEnd(const std::string& kernel, uint32_t blockDim, const std::vector<uint8_t*>& args,
                               uint8_t* workspace, const std::vector<uint8_t>& tiling) {
-  const char* soc = RunnerSoc(CurrentSoc().name);
-  if (soc == nullptr) return std::string("front end B has no build for SoC ") + CurrentSoc().name;
-  const std::string exe = RunnerDir() + "/normgrad_cann_run_" + soc;
-  if (access(exe.c_str(), X_OK) != 0) {
-    return "front end B is not built: no " + exe + " (build with ./build.sh --cann-cpu, i.e. cmake "
-           "-DNORMGRAD_CANN_CPU=ON, or point NORMGRAD_CANN_RUNNER_DIR at the directory holding normgrad_cann_run_*)";
-  }
+  std::string exe, why;
+  if (CannFrontEndReadiness(CurrentSoc(), &exe, &why) != CannReadiness::kReady) return why;
   TempDir dir;
   if (dir.path.empty()) return "cannot make a temporary launch directory";
 
@@ -175,7 +204,7 @@ std::string RunOnCannFrontEnd(const std::string& kernel, uint32_t blockDim, cons
     std::string why = status == -2 ? "killed after NORMGRAD_CANN_TIMEOUT seconds (a core hangs?)"
                       : result.rfind("error ", 0) == 0 ? result.substr(6)
                                                        : "exit status " + std::to_string(status);
-    return "front end B (" + exe + "): " + why + "\n" + Tail(dir.path + "/log.txt", 1500);
+    return "front end B (" + exe + "): " + why + "\n" + FailureLines(dir.path + "/log.txt");
   }
   for (size_t i = 0; i < bases.size(); ++i) {
     if (!normgrad::cann::ReadFileBytes(normgrad::cann::RegionPath(dir.path, i), reinterpret_cast<void*>(bases[i]),
@@ -187,3 +216,22 @@ std::string RunOnCannFrontEnd(const std::string& kernel, uint32_t blockDim, cons
 }
 
 }  // namespace sim::host
+
+extern "C" int normgradSimCannFrontEnd(const char* soc, char* msg, size_t msgBytes) {
+  return sim::host::CBoundary("normgradSimCannFrontEnd", 3, [&] {
+    const sim::SocProfile* profile = soc != nullptr && *soc != '\0' ? sim::FindSoc(soc) : &sim::CurrentSoc();
+    std::string runner, why;
+    int status = 3;
+    if (profile == nullptr) {
+      why = std::string("no SoC profile is named '") + soc + "'";
+    } else {
+      status = static_cast<int>(sim::host::CannFrontEndReadiness(*profile, &runner, &why));
+      if (status == 0) why = runner;
+    }
+    if (msg != nullptr && msgBytes > 0) {
+      std::strncpy(msg, why.c_str(), msgBytes - 1);
+      msg[msgBytes - 1] = '\0';
+    }
+    return status;
+  });
+}

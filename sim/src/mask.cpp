@@ -2,6 +2,8 @@
 // each repeat (docs/hardware-rules.md §4).
 #include "ascendc/mask.h"
 
+#include <cstring>
+
 namespace sim {
 namespace vec {
 
@@ -9,6 +11,28 @@ LanePlan PlanRegister(uint32_t lanes, uint64_t repeatTime) {
   const CoreContext& core = Core();
   return normgrad::isa::num::PlanMaskRegister(lanes, core.maskCounterMode, core.maskLo, core.maskHi, repeatTime);
 }
+
+namespace {
+
+// CANN's api_check (asc-tools cpudebug/src/api_check/kernel_base_check.cpp, CheckMaskImm and CheckMaskArray,
+// for __NPU_ARCH__ 1001 and 2002) rejects a level-0 call in normal mask mode whose mask selects no lane on
+// the Atlas training series (dav-c100) and Ascend 310P (dav-m200); on Atlas A2/A3 such a call is a no-op. The
+// mask checked is the one the call runs with: its argument when it sets the register, else the register; for
+// 32-bit lanes only the low word (api_check clears the high one, as the hardware ignores it).
+bool ZeroMaskIsRejected(const SocProfile& soc) {
+  return std::strcmp(soc.family, "ascend910") == 0 || std::strcmp(soc.family, "ascend310p") == 0;
+}
+
+void CheckNormalMaskSelectsALane(const char* api, uint32_t lanes) {
+  const CoreContext& core = Core();
+  if (core.maskCounterMode || !ZeroMaskIsRejected(*core.soc)) return;
+  if (core.maskLo == 0 && (lanes <= 64 || core.maskHi == 0)) {
+    Fail(api, "the mask selects no lane in normal mode, which %s rejects (CANN's api_check: \"maskHigh and "
+         "maskLow cannot be both 0\" on the Atlas training series; on Atlas A2/A3 it is a no-op)", core.soc->name);
+  }
+}
+
+}  // namespace
 
 LanePlan PlanContinuous(const char* api, uint32_t lanes, int64_t mask, uint64_t repeatTime, bool isSetMask) {
   if (isSetMask) {
@@ -21,6 +45,7 @@ LanePlan PlanContinuous(const char* api, uint32_t lanes, int64_t mask, uint64_t 
       LaneBits(static_cast<uint64_t>(mask), lanes, &core.maskLo, &core.maskHi);
     }
   }
+  CheckNormalMaskSelectsALane(api, lanes);
   return PlanRegister(lanes, repeatTime);
 }
 
@@ -34,6 +59,7 @@ LanePlan PlanBitwise(const char* api, uint32_t lanes, const uint64_t* mask, uint
     core.maskLo = mask[0];
     core.maskHi = mask[1];
   }
+  CheckNormalMaskSelectsALane(api, lanes);
   return PlanRegister(lanes, repeatTime);
 }
 

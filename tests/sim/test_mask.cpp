@@ -99,6 +99,35 @@ TEST_F(MaskTest, ZeroMaskIsANop) {
   EXPECT_EQ(Repeats(sim::OpClass::kElementwise), 0u);
 }
 
+// CANN's api_check on the Atlas training series (dav-c100): a normal-mode level-0 call whose mask selects no
+// lane is rejected; front end A enforces the same rule there (on A2/A3 it stays a no-op, ZeroMaskIsANop).
+TEST_F(MaskTest, ZeroMaskInNormalModeFailsOnTheTrainingSeries) {
+  UseSoc("ascend910");
+  auto x = At<float>(0, 64), y = At<float>(256, 64);
+  const std::string rule = "the mask selects no lane in normal mode, which ascend910 rejects";
+  EXPECT_NE(FailMessage([&] { Adds(y, x, 1.0f, uint64_t{0}, 1, UnaryRepeatParams()); }).find("Adds: " + rule),
+            std::string::npos);
+  uint64_t none[2] = {0, 0};
+  EXPECT_NE(FailMessage([&] { Add(y, x, x, none, 1, BinaryRepeatParams()); }).find("Add: " + rule), std::string::npos);
+  // The register, when the call does not set it.
+  SetVectorMask<float>(0, 0);
+  EXPECT_NE(FailMessage([&] { Muls<float, false>(y, x, 2.0f, MASK_PLACEHOLDER, 1, UnaryRepeatParams()); })
+                .find("Muls: " + rule),
+            std::string::npos);
+  // 16-bit lanes: a lane in the high word alone is a lane; a counter-mode count of 0 is not this rule's.
+  auto h = At<half>(512, 128), g = At<half>(1024, 128);
+  uint64_t high[2] = {0, 1};
+  EXPECT_EQ(FailMessage([&] { Adds(g, h, half(1.0f), high, 1, UnaryRepeatParams()); }), "");
+  ResetMask();
+  SetMaskCount();
+  SetVectorMask<float, MaskMode::COUNTER>(0);
+  EXPECT_EQ(FailMessage([&] { Muls<float, false>(y, x, 2.0f, MASK_PLACEHOLDER, 1, UnaryRepeatParams()); }), "");
+  SetMaskNorm();
+  ResetMask();
+  Adds(y, x, 1.0f, uint64_t{64}, 1, UnaryRepeatParams());  // a lane selected: runs
+  EXPECT_EQ(Ptr<float>(256)[0], 1.0f);
+}
+
 TEST_F(MaskTest, BitwiseHighWordMustBeZeroFor32BitTypes) {
   auto x = At<float>(0, 64);
   uint64_t bits[2] = {1, 1};

@@ -22,7 +22,8 @@ each other's profile. The launch reports last_run() reads are per thread as well
 the process-wide default that code outside any `soc()` block runs on.
 
 The modules: library (finding and loading the library, the ACL runtime), device (DeviceTensor and
-the host arrays), calls (call_aclnn, last_run), soc_choice (SoC choice, what-if constants, reports).
+the host arrays), calls (call_aclnn, last_run), soc_choice (SoC choice, what-if constants, reports),
+front_end (which front end launches run on: NORMGRAD_FRONTEND, and whether front end B is built).
 """
 
 from normgrad._native.calls import _aclnn_function, _c_arg, call_aclnn, last_run
@@ -36,6 +37,14 @@ from normgrad._native.device import (
     empty,
     int_array,
     tensor,
+)
+from normgrad._native.front_end import (
+    FRONT_ENDS,
+    FRONTEND_ENV,
+    cann_readiness,
+    require_cann,
+    selected_front_end,
+    use_front_end,
 )
 from normgrad._native.library import LIBRARY_ENV, SOC_ENV, library_path, load, recent_error, stream
 from normgrad._native.soc_choice import (
@@ -54,8 +63,9 @@ from normgrad._native.soc_choice import (
 from normgrad.errors import AclError, AclnnError
 
 __all__ = [
-    "ACL_DTYPES", "LIBRARY_ENV", "SOC_ENV", "AclError", "AclnnError", "BoolArray", "DeviceTensor", "IntArray",
-    "_aclnn_function", "_c_arg", "acl_dtype", "apply_soc", "bool_array", "call_aclnn", "empty", "get_soc",
-    "graph_ops", "int_array", "last_run", "library_path", "load", "op_defs", "recent_error", "self_check",
-    "set_soc", "set_what_if", "soc", "soc_names", "socs", "stream", "tensor", "what_if",
+    "ACL_DTYPES", "FRONTEND_ENV", "FRONT_ENDS", "LIBRARY_ENV", "SOC_ENV", "AclError", "AclnnError",
+    "BoolArray", "DeviceTensor", "IntArray", "_aclnn_function", "_c_arg", "acl_dtype", "apply_soc",
+    "bool_array", "call_aclnn", "cann_readiness", "empty", "get_soc", "graph_ops", "int_array", "last_run",
+    "library_path", "load", "op_defs", "recent_error", "require_cann", "selected_front_end", "self_check",
+    "set_soc", "set_what_if", "soc", "soc_names", "socs", "stream", "tensor", "use_front_end", "what_if",
 ]

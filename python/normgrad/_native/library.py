@@ -61,6 +61,7 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "normgradSimSelfCheck": (_int, [ctypes.c_char_p, _size]),
     "normgradGraphOpsJson": (_str, []),
     "normgradOpDefsJson": (_str, []),
+    "normgradSimCannFrontEnd": (_int, [_str, ctypes.c_char_p, _size]),
 }
 
 _lock = threading.RLock()

@@ -10,51 +10,19 @@
 #include <utility>
 #include <vector>
 
-#include "kern_fwk.h"
 #include "kernel_operator.h"
+#include "kernel_table.h"
 #include "launch_file.h"
 #include "launch_state.h"
-
-// The kernel entries (op_kernel/*.cpp). Weak: a kernel that skips this SoC (its cann-check skip-arch
-// marker) is not linked, and the runner says so instead of failing to link.
-extern "C" {
-__attribute__((weak)) void batch_norm_elemt_grad(GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR,
-                                                 GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR);
-__attribute__((weak)) void group_norm_grad(GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR,
-                                           GM_ADDR, GM_ADDR);
-__attribute__((weak)) void layer_norm_grad_v3(GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR,
-                                              GM_ADDR, GM_ADDR);
-}
 
 namespace {
 
 using normgrad::cann::LaunchFile;
 
-// Calls ICPU_RUN_KF with the N argument pointers of ptrs (a kernel of N GM_ADDR parameters).
-template <typename Fn, size_t... I>
-void RunKernel(Fn fn, uint32_t blockDim, const std::vector<uint8_t*>& ptrs, std::index_sequence<I...>) {
-  ICPU_RUN_KF(fn, blockDim, ptrs[I]...);
-}
-
-template <typename... P>
-bool Dispatch(void (*fn)(P...), uint32_t blockDim, const std::vector<uint8_t*>& ptrs, std::string* error) {
-  if (fn == nullptr) {
-    *error = "this kernel is not built for " NORMGRAD_CANN_SOC " (its cann-check skip-arch marker)";
-    return false;
-  }
-  if (ptrs.size() != sizeof...(P)) {
-    *error = "the kernel takes " + std::to_string(sizeof...(P)) + " arguments, launch.txt gives " +
-             std::to_string(ptrs.size());
-    return false;
-  }
-  RunKernel(fn, blockDim, ptrs, std::index_sequence_for<P...>{});
-  return true;
-}
-
 bool Launch(const LaunchFile& f, const std::vector<uint8_t*>& ptrs, std::string* error) {
-  if (f.kernel == "batch_norm_elemt_grad") return Dispatch(batch_norm_elemt_grad, f.blockDim, ptrs, error);
-  if (f.kernel == "group_norm_grad") return Dispatch(group_norm_grad, f.blockDim, ptrs, error);
-  if (f.kernel == "layer_norm_grad_v3") return Dispatch(layer_norm_grad_v3, f.blockDim, ptrs, error);
+  for (const normgrad::cann::RunnerKernel& k : normgrad::cann::RunnerKernels()) {
+    if (f.kernel == k.name) return k.launch(f.blockDim, ptrs, error);
+  }
   *error = "unknown kernel '" + f.kernel + "'";
   return false;
 }
@@ -102,8 +70,8 @@ int main(int argc, char** argv) {
     // limit is 50 instead of the 25 AI cores of MIX mode).
     AscendC::SetKernelMode(KernelMode::AIV_MODE);
 #endif
-    normgrad::cann::BeginLaunch(f.blockDim);
-    if (Launch(f, ptrs, &error)) error = normgrad::cann::EndLaunch();
+    // The launch's shared state is set up and read by the launch hooks (get_process_num, AscendCKernelEnd).
+    if (Launch(f, ptrs, &error)) error = normgrad::cann::LastLaunchError();
   }
   for (size_t i = 0; i < regions.size(); ++i) {
     if (error.empty() && !normgrad::cann::WriteFileBytes(normgrad::cann::RegionPath(dir, i), regions[i], f.regionBytes[i])) {

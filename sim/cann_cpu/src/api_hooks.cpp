@@ -2,6 +2,8 @@
 // begin/end, CheckSyncState) and the devkit (buffer and queue notifications, __sync_all_stub). They are
 // explicit specialisations of stub_fun.h's variadic declarations; this file includes no devkit header, whose
 // inline functions would instantiate the templates before these specialisations are seen.
+#include <csignal>
+#include <cstdio>
 #include <cstdlib>
 
 #include "launch_state.h"
@@ -20,17 +22,55 @@ void MarkExited() {
   s.coreExited[core] = 1;
   s.exited.fetch_add(1);
 }
+
+// The signals CANN's launcher catches in a core (kern_fwk.h: its Handler prints a backtrace and exits 1).
+// Ours runs first and names the signal as the launch's failure, then hands over to CANN's. SIGABRT is how
+// CANN's Ascend C stops on a failed check: api_check (ASCENDC_REPORT_CHECK_ERROR), ASCENDC_ASSERT,
+// ASCENDC_CHECK_VALUE_RANGE, each after printing its "[ERROR]" line.
+constexpr int kCoreSignals[] = {SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+struct sigaction g_cannHandlers[sizeof(kCoreSignals) / sizeof(kCoreSignals[0])];
+
+void OnCoreSignal(int sig) {
+  size_t i = 0;
+  while (kCoreSignals[i] != sig) ++i;
+  char message[normgrad::cann::kMessageBytes];
+  if (sig == SIGABRT && *normgrad::cann::LastCheckError() != '\0') {
+    std::snprintf(message, sizeof(message), "CANN's api_check: %s (the core aborted)",
+                  normgrad::cann::LastCheckError());
+  } else {
+    std::snprintf(message, sizeof(message), "%s",
+                  sig == SIGABRT ? "aborted (SIGABRT) by a check of CANN's Ascend C (an assertion; its [ERROR] line "
+                                   "is in the program's output)"
+                  : sig == SIGSEGV ? "crashed (SIGSEGV)"
+                  : sig == SIGBUS  ? "crashed (SIGBUS)"
+                  : sig == SIGFPE  ? "crashed (SIGFPE)"
+                                   : "crashed (SIGILL)");
+  }
+  normgrad::cann::RecordFailure(message);
+  sigaction(sig, &g_cannHandlers[i], nullptr);
+  raise(sig);
+}
 }  // namespace
 
 template <>
 void AscendCKernelBegin<const char*, unsigned long, unsigned long*>(const char*, unsigned long, unsigned long*) {}
+// Parent, after every core of the launch ended: the launch's verdict (launch_state.h, FinishLaunch).
 template <>
-void AscendCKernelEnd<const char*, unsigned long, unsigned long*>(const char*, unsigned long, unsigned long*) {}
+void AscendCKernelEnd<const char*, unsigned long, unsigned long*>(const char* kernel, unsigned long, unsigned long*) {
+  normgrad::cann::FinishLaunch(kernel);
+}
 
+// Core, after CANN's launcher installed its signal handlers and before the kernel runs.
 template <>
 void AscendCBlockBegin<int, const char*, unsigned long, unsigned long*>(int, const char*, unsigned long,
                                                                          unsigned long*) {
   std::atexit(MarkExited);
+  struct sigaction ours {};
+  ours.sa_handler = OnCoreSignal;
+  sigemptyset(&ours.sa_mask);
+  for (size_t i = 0; i < sizeof(kCoreSignals) / sizeof(kCoreSignals[0]); ++i) {
+    sigaction(kCoreSignals[i], &ours, &g_cannHandlers[i]);
+  }
 }
 template <>
 void AscendCBlockEnd<int, const char*, unsigned long, unsigned long*>(int, const char*, unsigned long,

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdarg>
 #include <cstdint>
 #include <ctime>
 #include <cstdio>
@@ -141,4 +142,19 @@ extern "C" int32_t CheckLogLevel(int32_t moduleId, int32_t logLevel) {
   (void)moduleId;
   (void)logLevel;
   return 0;
+}
+
+// DlogRecord: CANN's log library writes a record to its log files. dlog_pub.h declares it weak, so without a
+// definition api_check's dlog_error (after it printed its "[ERROR]" line) called address 0 and the core died of
+// SIGSEGV before CANN's own abort. Only errors reach it (CheckLogLevel above): the record becomes the text
+// of the core's failure when CANN's Ascend C then aborts (api_hooks.cpp).
+extern "C" void DlogRecord(int32_t moduleId, int32_t level, const char* fmt, ...) {
+  (void)moduleId;
+  (void)level;
+  char text[normgrad::cann::kMessageBytes / 2];
+  va_list args;
+  va_start(args, fmt);
+  std::vsnprintf(text, sizeof(text), fmt, args);
+  va_end(args);
+  normgrad::cann::NoteCheckError(text);
 }

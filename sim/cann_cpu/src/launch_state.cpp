@@ -3,6 +3,7 @@
 #include "launch_state.h"
 
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -12,6 +13,14 @@
 namespace normgrad::cann {
 namespace {
 int g_core = 0;
+std::string g_lastError;
+pid_t g_failedPid = 0;  // the process a failed launch makes exit 1 (not the cores it forks later)
+
+void ExitFailedAfterAFailedLaunch() {
+  if (g_failedPid != getpid()) return;
+  std::fflush(nullptr);
+  _exit(1);
+}
 }  // namespace
 
 SharedLaunch& Shared() {
@@ -51,8 +60,32 @@ std::string EndLaunch() {
   return "";
 }
 
+void FinishLaunch(const char* kernel) {
+  g_lastError = EndLaunch();
+  if (g_lastError.empty()) return;
+  std::fflush(stdout);
+  std::fprintf(stderr, "error: ICPU_RUN_KF(%s) failed: %s\n", kernel, g_lastError.c_str());
+  std::fflush(stderr);
+  if (g_failedPid == 0) std::atexit(ExitFailedAfterAFailedLaunch);
+  g_failedPid = getpid();
+}
+
+std::string LastLaunchError() { return g_lastError; }
+
 int CoreIndex() { return g_core; }
 void SetCoreIndex(int core) { g_core = core; }
+
+namespace {
+char g_checkError[kMessageBytes / 2] = "";
+}  // namespace
+
+void NoteCheckError(const char* text) {
+  std::snprintf(g_checkError, sizeof(g_checkError), "%s", text);
+  size_t n = std::strlen(g_checkError);
+  while (n > 0 && (g_checkError[n - 1] == '\n' || g_checkError[n - 1] == ' ')) g_checkError[--n] = '\0';
+}
+
+const char* LastCheckError() { return g_checkError; }
 
 void RecordFailure(const char* message) {
   SharedLaunch& s = Shared();

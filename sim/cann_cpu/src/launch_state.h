@@ -30,10 +30,21 @@ void BeginLaunch(uint32_t blockDim);
 // Parent, after ICPU_RUN_KF: "" when every core finished cleanly, else what went wrong (the first
 // violation's message, or which cores did not finish).
 std::string EndLaunch();
+// Parent, once the launch's cores have ended (the AscendCKernelEnd hook): keeps EndLaunch()'s verdict as
+// LastLaunchError(). A failed launch prints "error: ICPU_RUN_KF(<kernel>) failed: <why>" to stderr (as front
+// end A's tikicpulib.h does) and the process then exits with status 1 whatever main returns (CANN's launcher
+// does not report its cores' failures, so a CPU-debug program would otherwise end with 0).
+void FinishLaunch(const char* kernel);
+// The verdict of this process's latest launch: "" or why it failed.
+std::string LastLaunchError();
 // This process's core (0 in the parent).
 int CoreIndex();
 void SetCoreIndex(int core);
 // Records a failure of this core with its message (the first failure of the launch keeps its text).
 void RecordFailure(const char* message);
+// The latest error CANN's checks logged in this core (api_check's dlog_error, trailing newline dropped), kept
+// to name the failure when CANN's Ascend C aborts the core right after; "" when none.
+void NoteCheckError(const char* text);
+const char* LastCheckError();
 
 }  // namespace normgrad::cann

@@ -49,11 +49,13 @@ void OnAtomicChange(bool enabled, normgrad::isa::AtomicOp op) {
 
 }  // namespace
 
-// Parent, once before the forks (block_num is already the launch's blockDim).
+// Parent, once before the forks (block_num is already the launch's blockDim): the launch's shared state
+// starts here (AscendCKernelEnd reads its verdict, launch_state.h).
 template <>
 int get_process_num<>() {
   g_taskRation = 1;
   sub_block_idx = 0;
+  normgrad::cann::BeginLaunch(static_cast<uint32_t>(block_num));
   return static_cast<int>(block_num);
 }
 

@@ -8,12 +8,22 @@
 #include <string>
 #include <vector>
 
+namespace sim {
+struct SocProfile;
+}
+
 namespace sim::host {
 
 enum class FrontEnd { kSim, kCann };
 
 // The front end NORMGRAD_FRONTEND selects now; *error (and kSim) for a value that names none.
 FrontEnd SelectedFrontEnd(std::string* error);
+
+// Whether front end B can run launches for soc: kReady (*runner = the runner's path), or why not (*why):
+// the SoC's family has no front end B architecture, or the runner is not built where it is looked for
+// (NORMGRAD_CANN_RUNNER_DIR, else beside libnormgrad.so).
+enum class CannReadiness { kReady = 0, kNoBuildForSoc = 1, kNotBuilt = 2 };
+CannReadiness CannFrontEndReadiness(const SocProfile& soc, std::string* runner, std::string* why);
 
 // Runs one launch on front end B: the kernel named `kernel` (op_kernel's extern "C" entry) with the GM
 // pointers args (null allowed), the kernel workspace and the tiling bytes, on the current SoC. Every GM
