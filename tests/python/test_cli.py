@@ -101,8 +101,8 @@ def test_info_shows_version_library_profiles_and_self_check(capsys):
     assert re.search(r"\nascend910b +ascend910b +Ascend910B1 +48 +192 +1\.85 +192 ", out)
     assert re.search(r"\nAscend910B4 +ascend910b +Ascend910B4 +40 +192 +1\.50 +96 ", out)
     assert re.search(r"\nAscend910B +ascend910 +Ascend910B +30 +256 +0\.90 +32 ", out)
-    assert re.search(r"\nascend950 +ascend950 +Ascend950PR_9599 +72 +248 +1\.80 +128 +1\.3 +1\.6 ", out)
-    assert re.search(r"\nAscend950DT_9581 +ascend950 +Ascend950DT_9581 +64 +248 +1\.65 +128 +3\.3 +4\.0 ",
+    assert re.search(r"\nascend950 +ascend950 +Ascend950PR_9599 +72 +248 +1\.80 +128 +1\.33 +1\.60 ", out)
+    assert re.search(r"\nAscend950DT_9581 +ascend950 +Ascend950DT_9581 +64 +248 +1\.65 +128 +3\.33 +4\.00 ",
                      out)
     assert "self-check: passed" in out
 
