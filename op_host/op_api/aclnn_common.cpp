@@ -33,6 +33,7 @@ constexpr uint64_t kWorkspaceAlign = 512;
 uint64_t AlignUp(uint64_t v) { return (v + kWorkspaceAlign - 1) / kWorkspaceAlign * kWorkspaceAlign; }
 
 uint8_t* Resolve(const DevPtr& p, uint8_t* ws) {
+  if (p.late) return Resolve(*p.late, ws);
   if (p.direct != nullptr) return static_cast<uint8_t*>(p.direct);
   if (p.wsOffset >= 0 && ws != nullptr) return ws + p.wsOffset;
   return nullptr;
@@ -326,6 +327,7 @@ aclOpExecutor::aclOpExecutor() {
 
 aclOpExecutor::~aclOpExecutor() {
   for (void* view : views_) sim::gm::UnregisterView(view);
+  for (const auto& own : own_) normgrad_sim::RemoveTensor(own.first);
   std::lock_guard<std::mutex> lock(g_liveMutex);
   g_live.erase(this);
 }
@@ -368,17 +370,24 @@ DevPtr aclOpExecutor::ContiguousInput(const TensorDesc& t) {
 }
 
 DevPtr aclOpExecutor::ContiguousOutput(const TensorDesc& t) {
+  if (t.contiguous) {
+    tensors_.push_back(t);
+    return DevPtr{t.data, -1};
+  }
+  DevPtr src = ReserveWorkspace(static_cast<uint64_t>(t.numel) * normgrad::DtypeBytes(t.dtype));
+  AddCopyToOutput(src, t);
+  return src;
+}
+
+void aclOpExecutor::AddCopyToOutput(DevPtr src, const TensorDesc& t) {
   tensors_.push_back(t);
-  if (t.contiguous) return DevPtr{t.data, -1};
   const size_t elem = normgrad::DtypeBytes(t.dtype);
-  DevPtr src = ReserveWorkspace(static_cast<uint64_t>(t.numel) * elem);
   post_.push_back({[t, elem, src](uint8_t* ws) {
     uint8_t* dst = static_cast<uint8_t*>(t.data);
     const uint8_t* in = normgrad::Resolve(src, ws);
     normgrad::ForEachElement(t, [&](int64_t s, int64_t l) { std::memcpy(dst + s * elem, in + l * elem, elem); });
     return static_cast<aclnnStatus>(ACL_SUCCESS);
   }});
-  return src;
 }
 
 DevPtr aclOpExecutor::ReserveWorkspace(uint64_t bytes, bool zeroed) {

@@ -11,11 +11,15 @@
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "acl/acl.h"
 #include "aclnn/acl_meta.h"
+#include "exe_graph/runtime/shape.h"
+#include "graph/types.h"
 #include "shape_string.h"
 #include "soc_features.h"
 #include "simhost/op_runner.h"
@@ -124,9 +128,14 @@ aclnnStatus BoolArrayValues(const char* api, const char* name, const aclBoolArra
 
 // A device address known only at execute time (it may live in the user's workspace).
 struct DevPtr {
+  DevPtr() = default;
+  DevPtr(void* d, int64_t ws) : direct(d), wsOffset(ws) {}
   void* direct = nullptr;        // a user tensor's own memory
   int64_t wsOffset = -1;         // >= 0: this offset in the workspace
-  bool IsNull() const { return direct == nullptr && wsOffset < 0; }
+  // Set: the address is this buffer's, placed after the pointer was taken (an executor tensor of
+  // a level-2 plan: in an output by ViewCopy, else in the workspace by GetWorkspaceSize).
+  std::shared_ptr<DevPtr> late;
+  bool IsNull() const { return direct == nullptr && wsOffset < 0 && !late; }
 };
 
 // Kernel entry adapter: receives the resolved GM addresses in the order given to AddKernel,
@@ -165,6 +174,8 @@ struct aclOpExecutor {
   // A contiguous device image of an output: the tensor itself when contiguous, otherwise
   // workspace that the execute phase scatters into the strided view after the kernels ran.
   normgrad::DevPtr ContiguousOutput(const normgrad::TensorDesc& t);
+  // Copies the contiguous image at src into the output view t after the kernels ran.
+  void AddCopyToOutput(normgrad::DevPtr src, const normgrad::TensorDesc& t);
   // Reserves bytes of workspace (512-byte aligned, zero-initialised before the kernels run when
   // zeroed is true, for soft SyncAll flags and accumulators).
   normgrad::DevPtr ReserveWorkspace(uint64_t bytes, bool zeroed = false);
@@ -176,6 +187,20 @@ struct aclOpExecutor {
                  std::vector<normgrad::DevPtr> args, uint64_t kernelWorkspaceBytes,
                  normgrad::KernelThunk thunk);
   uint64_t WorkspaceBytes() const { return workspaceBytes_; }
+
+  // CANN's opdev surface for level-2 plans (sim/src/opdev_executor.cpp). AllocTensor: a contiguous
+  // tensor of the executor, its buffer placed late (DevPtr::late); GetWorkspaceSize places the
+  // buffers no ViewCopy placed in an output, and returns the workspace bytes.
+  aclTensor* AllocTensor(const gert::Shape& shape, ge::DataType dataType, ge::Format format = ge::FORMAT_ND);
+  uint64_t GetWorkspaceSize();
+  // A tensor of the executor: contiguous, at ptr. Its handle (in the handle table, so that the
+  // aclTensor methods read it) is destroyed with the executor.
+  struct OwnTensor {
+    normgrad::TensorDesc desc;
+    normgrad::DevPtr ptr;
+  };
+  aclTensor* AddOwnTensor(normgrad::TensorDesc desc, normgrad::DevPtr ptr);
+  const OwnTensor* FindOwn(const aclTensor* t) const;
 
   // Execute phase, on a workspace CheckWorkspace accepted: checks that every tensor's storage is
   // still the allocation it was made on (else kStatusInvalid naming it, and nothing runs), then
@@ -192,6 +217,12 @@ struct aclOpExecutor {
   std::vector<void*> views_;  // view regions of broadcast inputs, released with the executor
   std::vector<normgrad::TensorDesc> tensors_;  // every tensor the steps touch, for the storage check
   uint64_t workspaceBytes_ = 0;
+  std::map<const aclTensor*, OwnTensor> own_;
+  struct LateBuffer {
+    std::shared_ptr<normgrad::DevPtr> at;
+    uint64_t bytes;
+  };
+  std::vector<LateBuffer> late_;  // AllocTensor's buffers
 };
 
 namespace normgrad {

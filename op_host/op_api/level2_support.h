@@ -1,0 +1,101 @@
+// What the three level-2 aclnn files (aclnn_*_backward.cpp) share, written once over CANN's opdev
+// surface so that the same source builds for the NPU (CANN's nnopbase) and for the simulator (its
+// opdev headers, sim/include/opdev): failing with a status and a message naming the argument, a
+// tensor's dims, element counts without overflow, dtype names, the SoC's bfloat16 support, and
+// the C boundary.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "aclnn/aclnn_base.h"
+#include "opdev/common_types.h"
+#include "opdev/op_errno.h"
+#include "opdev/op_log.h"
+#include "opdev/platform.h"
+#include "shape_string.h"
+
+#ifdef NORMGRAD_SIMULATOR
+#include "simhost/c_boundary.h"
+// No C++ exception crosses the C boundary (simhost/c_boundary.h): one becomes 561000 with its text.
+#define NORMGRAD_L2_BOUNDARY(api, ...) ::sim::host::CBoundary<aclnnStatus>(api, ACLNN_ERR_INNER, [&] __VA_ARGS__)
+#else
+#define NORMGRAD_L2_BOUNDARY(api, ...) ([&] __VA_ARGS__)()
+#endif
+
+// CANN compiles cust_opapi with -fvisibility=hidden; the API functions must stay visible.
+#define NORMGRAD_L2_EXPORT __attribute__((visibility("default")))
+
+// Logs "<api>: <message>" (OP_LOGE: readable with aclGetRecentErrMsg) and returns `status`.
+#define NORMGRAD_L2_FAIL(status, api, fmt, ...)       \
+  do {                                                \
+    OP_LOGE(status, "%s: " fmt, api, ##__VA_ARGS__);  \
+    return status;                                    \
+  } while (false)
+
+namespace normgrad {
+namespace l2 {
+
+constexpr size_t kMaxDims = 8;  // the pages: gradOut and input have at most 8 dimensions
+
+inline std::vector<int64_t> Dims(const aclTensor* t) {
+  const op::Shape s = t->GetViewShape();
+  std::vector<int64_t> dims(s.GetDimNum());
+  for (size_t i = 0; i < dims.size(); ++i) dims[i] = s.GetDim(i);
+  return dims;
+}
+inline std::string DimsOf(const aclTensor* t) { return ShapeString(Dims(t)); }
+
+// Product of dims (1 for none); false when it overflows int64.
+inline bool Numel(const std::vector<int64_t>& dims, int64_t* n) {
+  *n = 1;
+  for (int64_t d : dims) {
+    if (__builtin_mul_overflow(*n, d, n)) return false;
+  }
+  return true;
+}
+inline int64_t Numel(const aclTensor* t) {
+  int64_t n = 0;
+  return Numel(Dims(t), &n) ? n : -1;
+}
+
+inline const char* DtypeName(op::DataType dtype) {
+  switch (dtype) {
+    case ge::DT_FLOAT: return "float32";
+    case ge::DT_FLOAT16: return "float16";
+    case ge::DT_BF16: return "bfloat16";
+    case ge::DT_INT32: return "int32";
+    case ge::DT_INT64: return "int64";
+    case ge::DT_DOUBLE: return "float64";
+    default: return "an unsupported dtype";
+  }
+}
+
+// The SoC families normgrad builds for, by the name their OpDefs' AddConfig uses.
+inline const char* SocName(op::SocVersion soc) {
+  switch (soc) {
+    case op::SocVersion::ASCEND910: return "ascend910";
+    case op::SocVersion::ASCEND910B: return "ascend910b";
+    case op::SocVersion::ASCEND910_93: return "ascend910_93";
+    default: return "this SoC";
+  }
+}
+// float32 and float16 everywhere; bfloat16 not on the training series (ascend910).
+inline bool FloatDtypeOnSoc(op::DataType dtype, op::SocVersion soc) {
+  return dtype == ge::DT_FLOAT || dtype == ge::DT_FLOAT16 || (dtype == ge::DT_BF16 && soc != op::SocVersion::ASCEND910);
+}
+
+// One tensor argument, for the view checks below.
+struct NamedArg {
+  const char* name;
+  const aclTensor* t;  // nullptr: absent or not requested, skipped
+};
+// What the kernels need of the views, beyond their shapes: each tensor spans at most 2^40 bytes (a
+// larger view, only possible with zero strides, would need more workspace than any device has);
+// an output maps no two elements to one address; no output's bytes meet another argument's (the
+// kernels read the inputs while other cores write the outputs). tensors in argument order, the
+// outputs from firstOutput on. ACLNN_SUCCESS or 161002 naming the argument(s).
+aclnnStatus CheckViews(const char* api, const std::vector<NamedArg>& tensors, size_t firstOutput);
+
+}  // namespace l2
+}  // namespace normgrad
