@@ -201,6 +201,13 @@ struct aclOpExecutor {
   };
   aclTensor* AddOwnTensor(normgrad::TensorDesc desc, normgrad::DevPtr ptr);
   const OwnTensor* FindOwn(const aclTensor* t) const;
+  // The name of a tensor argument of the API call that made the executor (L2_DFX_PHASE_1), for
+  // messages; valid while the executor lives.
+  const char* ArgumentName(const aclTensor* t) const {
+    auto it = argNames_.find(t);
+    return it == argNames_.end() ? "a tensor" : it->second.c_str();
+  }
+  std::map<const aclTensor*, std::string> argNames_;
 
   // Execute phase, on a workspace CheckWorkspace accepted: checks that every tensor's storage is
   // still the allocation it was made on (else kStatusInvalid naming it, and nothing runs), then

@@ -4,6 +4,7 @@
 // launcher, all mapped onto the simulator's aclOpExecutor (op_host/op_api/aclnn_common.h): gathers
 // and zero fills before the kernels, the launches, copies into strided outputs after them.
 #include <cstring>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -27,6 +28,7 @@ namespace {
 
 thread_local std::string g_phase1Api;  // the API whose GetWorkspaceSize runs on this thread
 thread_local std::string g_phase2Api;  // the API whose execute phase runs on this thread
+thread_local std::map<const aclTensor*, std::string> g_phase1Names;  // its tensor arguments' names
 
 // "DFX_IN(a, b, c)" -> {"a", "b", "c"}.
 std::vector<std::string> DfxNames(const char* text) {
@@ -47,12 +49,15 @@ std::vector<std::string> DfxNames(const char* text) {
   return names;
 }
 
-aclnnStatus CheckHandles(const char* api, const char* namesText, const std::vector<normgrad_sim::DfxArg>& args) {
+// Checks every handle argument and records the tensors' names for the executor (its messages at
+// the execute phase name them).
+aclnnStatus CheckHandles(const char* api, const char* namesText, const normgrad_sim::DfxArg* args, size_t count) {
   const std::vector<std::string> names = DfxNames(namesText);
-  for (size_t i = 0; i < args.size(); ++i) {
+  for (size_t i = 0; i < count; ++i) {
     const normgrad_sim::DfxArg& a = args[i];
     if (a.handle == nullptr) continue;
     const char* name = i < names.size() ? names[i].c_str() : "an argument";
+    if (a.kind == 0) g_phase1Names[static_cast<const aclTensor*>(a.handle)] = name;
     aclnnStatus st = ACL_SUCCESS;
     if (a.kind == 0) {
       TensorDesc d;
@@ -72,7 +77,7 @@ aclnnStatus CheckHandles(const char* api, const char* namesText, const std::vect
 // The description of a tensor the executor does not own (a caller's); throws if it is not live.
 TensorDesc CallerTensor(const aclOpExecutor* e, const aclTensor* t) {
   TensorDesc d;
-  if (normgrad::Describe(e->api.c_str(), "a tensor", t, &d) != ACL_SUCCESS) {
+  if (normgrad::Describe(e->api.c_str(), e->ArgumentName(t), t, &d) != ACL_SUCCESS) {
     throw std::invalid_argument("a level-0 operator was given a tensor that is not live");
   }
   return d;
@@ -122,14 +127,15 @@ DevPtr ImageOf(aclOpExecutor* e, const aclTensor* t, TensorDesc* desc) {
 
 namespace normgrad_sim {
 
-aclnnStatus L2Phase1(const char* api, void* workspaceSize, void* executor, const char* inNames,
-                     const std::vector<DfxArg>& in, const char* outNames, const std::vector<DfxArg>& out) noexcept {
+aclnnStatus L2Phase1(const char* api, void* workspaceSize, void* executor, const char* inNames, const DfxArg* in,
+                     size_t inCount, const char* outNames, const DfxArg* out, size_t outCount) noexcept {
   return sim::host::CBoundary<aclnnStatus>(api, ACLNN_ERR_INNER, [&]() -> aclnnStatus {
     g_phase1Api = api;
+    g_phase1Names.clear();
     if (workspaceSize == nullptr) return Error(ACLNN_ERR_PARAM_NULLPTR, api, "workspaceSize is null");
     if (executor == nullptr) return Error(ACLNN_ERR_PARAM_NULLPTR, api, "executor is null");
-    if (aclnnStatus st = CheckHandles(api, inNames, in)) return st;
-    return CheckHandles(api, outNames, out);
+    if (aclnnStatus st = CheckHandles(api, inNames, in, inCount)) return st;
+    return CheckHandles(api, outNames, out, outCount);
   });
 }
 
@@ -144,6 +150,7 @@ void L2Phase2(const char* api) noexcept {
 
 UniqueExecutor::UniqueExecutor(const char* funcName) : executor_(new aclOpExecutor()) {
   executor_->api = g_phase1Api.empty() ? funcName : g_phase1Api;
+  executor_->argNames_ = g_phase1Names;
 }
 
 aclnnStatus CommonOpExecutorRun(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {

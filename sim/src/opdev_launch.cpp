@@ -26,7 +26,7 @@ normgrad::DevPtr LaunchImage(aclOpExecutor* e, const aclTensor* t, bool output, 
     d = own->desc;
     p = own->ptr;
   } else {
-    if (normgrad::Describe(e->api.c_str(), "a launch tensor", t, &d) != ACL_SUCCESS) {
+    if (normgrad::Describe(e->api.c_str(), e->ArgumentName(t), t, &d) != ACL_SUCCESS) {
       throw std::invalid_argument("a launch was given a tensor that is not live");
     }
     p = output ? e->ContiguousOutput(d) : e->ContiguousInput(d);

@@ -5,12 +5,11 @@
 // the allocation it was made on, else 161002 naming the argument. L2_DFX_PHASE_2 opens the
 // execute phase's context; L0_DFX records nothing.
 #pragma once
+#include <array>
+#include <cstddef>
 #include <cstdint>
-#include <initializer_list>
-#include <string>
 #include <tuple>
 #include <type_traits>
-#include <vector>
 
 #include "aclnn/acl_meta.h"
 #include "opdev/op_errno.h"
@@ -37,13 +36,19 @@ DfxArg DfxArgOf(const T& v) {
   }
 }
 template <typename... T>
-std::vector<DfxArg> DfxArgs(const std::tuple<T...>& t) {
-  return std::apply([](const auto&... v) { return std::vector<DfxArg>{DfxArgOf(v)...}; }, t);
+std::array<DfxArg, sizeof...(T)> DfxArgs(const std::tuple<T...>& t) noexcept {
+  return std::apply([](const auto&... v) { return std::array<DfxArg, sizeof...(T)>{DfxArgOf(v)...}; }, t);
 }
 
 // names: the macro text "DFX_IN(a, b, ...)"; the arguments in the same order. Never throws.
+aclnnStatus L2Phase1(const char* api, void* workspaceSize, void* executor, const char* inNames, const DfxArg* in,
+                     size_t inCount, const char* outNames, const DfxArg* out, size_t outCount) noexcept;
+template <size_t NIn, size_t NOut>
 aclnnStatus L2Phase1(const char* api, void* workspaceSize, void* executor, const char* inNames,
-                     const std::vector<DfxArg>& in, const char* outNames, const std::vector<DfxArg>& out) noexcept;
+                     const std::array<DfxArg, NIn>& in, const char* outNames,
+                     const std::array<DfxArg, NOut>& out) noexcept {
+  return L2Phase1(api, workspaceSize, executor, inNames, in.data(), NIn, outNames, out.data(), NOut);
+}
 void L2Phase2(const char* api) noexcept;
 
 constexpr bool SameName(const char* a, const char* b) {
