@@ -189,10 +189,14 @@ struct aclOpExecutor {
   uint64_t WorkspaceBytes() const { return workspaceBytes_; }
 
   // CANN's opdev surface for level-2 plans (sim/src/opdev_executor.cpp). AllocTensor: a contiguous
-  // tensor of the executor, its buffer placed late (DevPtr::late); GetWorkspaceSize places the
-  // buffers no ViewCopy placed in an output, and returns the workspace bytes.
+  // tensor of the executor, its buffer placed late (DevPtr::late); GetWorkspaceSize places in the
+  // workspace the buffers that a step reads and no ViewCopy placed in an output, and returns the
+  // workspace bytes.
+  // A buffer that no step reads (a kernel's output that the plan leaves out) gets no memory: the
+  // kernel receives nullptr for it, so a kernel writing an output it was told not to compute faults.
   aclTensor* AllocTensor(const gert::Shape& shape, ge::DataType dataType, ge::Format format = ge::FORMAT_ND);
   uint64_t GetWorkspaceSize();
+  void MarkRead(const normgrad::DevPtr& p);  // a step reads p: its AllocTensor buffer needs memory
   // A tensor of the executor: contiguous, at ptr. Its handle (in the handle table, so that the
   // aclTensor methods read it) is destroyed with the executor.
   struct OwnTensor {
@@ -228,6 +232,7 @@ struct aclOpExecutor {
   struct LateBuffer {
     std::shared_ptr<normgrad::DevPtr> at;
     uint64_t bytes;
+    bool read;
   };
   std::vector<LateBuffer> late_;  // AllocTensor's buffers
 };

@@ -121,6 +121,7 @@ aclnnStatus CheckSizes(const Call& a) {
       NORMGRAD_L2_FAIL(ACLNN_ERR_PARAM_INVALID, kApi, "%s has %zu dimensions, at most %zu are supported", k.name,
                        dims.size(), normgrad::l2::kMaxDims);
     }
+    if (aclnnStatus st = normgrad::l2::CheckSpan(kApi, k.name, k.t)) return st;
     int64_t numel = 0;
     if (!normgrad::l2::Numel(dims, &numel) || numel != k.expected) {
       NORMGRAD_L2_FAIL(ACLNN_ERR_PARAM_INVALID, kApi, "%s %s has %lld elements, expected %s = %lld", k.name,
@@ -132,6 +133,10 @@ aclnnStatus CheckSizes(const Call& a) {
 }
 
 aclnnStatus CheckOutputs(const Call& a) {
+  for (int i = 0; i < 3; ++i) {
+    if (!a.need[i]) continue;
+    if (aclnnStatus st = normgrad::l2::CheckOutputView(kApi, kOutNames[i], a.outs[i])) return st;
+  }
   if (a.need[0] && Dims(a.outs[0]) != Dims(a.input)) {
     NORMGRAD_L2_FAIL(ACLNN_ERR_PARAM_INVALID, kApi, "gradInput has shape %s, expected input's shape %s",
                      DimsOf(a.outs[0]).c_str(), DimsOf(a.input).c_str());
@@ -144,7 +149,7 @@ aclnnStatus CheckOutputs(const Call& a) {
                        normgrad::ShapeString(param).c_str());
     }
   }
-  return normgrad::l2::CheckViews(kApi,
+  return normgrad::l2::CheckDisjoint(kApi,
                                   {{"gradOut", a.gradOut},
                                    {"input", a.input},
                                    {"mean", a.mean},

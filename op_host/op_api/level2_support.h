@@ -85,17 +85,20 @@ inline bool FloatDtypeOnSoc(op::DataType dtype, op::SocVersion soc) {
   return dtype == ge::DT_FLOAT || dtype == ge::DT_FLOAT16 || (dtype == ge::DT_BF16 && soc != op::SocVersion::ASCEND910);
 }
 
-// One tensor argument, for the view checks below.
+// What the kernels need of the views beyond their shapes; each returns ACLNN_SUCCESS or 161002
+// naming the argument(s).
+// A tensor spans at most 2^40 bytes: a larger view (only possible with zero strides) would need
+// more workspace than any device has.
+aclnnStatus CheckSpan(const char* api, const char* name, const aclTensor* t);
+// An output: CheckSpan, and no two of its elements share an address (the kernel's writes would collide).
+aclnnStatus CheckOutputView(const char* api, const char* name, const aclTensor* t);
+// No output's bytes meet another argument's: the kernels read the inputs while other cores write
+// the outputs. tensors in argument order (t nullptr: absent or not requested), outputs from firstOutput on.
 struct NamedArg {
   const char* name;
-  const aclTensor* t;  // nullptr: absent or not requested, skipped
+  const aclTensor* t;
 };
-// What the kernels need of the views, beyond their shapes: each tensor spans at most 2^40 bytes (a
-// larger view, only possible with zero strides, would need more workspace than any device has);
-// an output maps no two elements to one address; no output's bytes meet another argument's (the
-// kernels read the inputs while other cores write the outputs). tensors in argument order, the
-// outputs from firstOutput on. ACLNN_SUCCESS or 161002 naming the argument(s).
-aclnnStatus CheckViews(const char* api, const std::vector<NamedArg>& tensors, size_t firstOutput);
+aclnnStatus CheckDisjoint(const char* api, const std::vector<NamedArg>& tensors, size_t firstOutput);
 
 }  // namespace l2
 }  // namespace normgrad

@@ -178,7 +178,7 @@ const aclOpExecutor::OwnTensor* aclOpExecutor::FindOwn(const aclTensor* t) const
 aclTensor* aclOpExecutor::AllocTensor(const gert::Shape& shape, ge::DataType dataType, ge::Format format) {
   TensorDesc d = ContiguousDesc(DimsOf(shape), static_cast<aclDataType>(dataType));
   auto at = std::make_shared<DevPtr>();
-  late_.push_back(LateBuffer{at, BytesOf(d)});
+  late_.push_back(LateBuffer{at, BytesOf(d), false});
   DevPtr p;
   p.late = at;
   return AddOwnTensor(std::move(d), std::move(p));
@@ -186,9 +186,16 @@ aclTensor* aclOpExecutor::AllocTensor(const gert::Shape& shape, ge::DataType dat
 
 uint64_t aclOpExecutor::GetWorkspaceSize() {
   for (LateBuffer& b : late_) {
-    if (b.at->IsNull()) *b.at = ReserveWorkspace(b.bytes);
+    if (b.read && b.at->IsNull()) *b.at = ReserveWorkspace(b.bytes);
   }
   return workspaceBytes_;
+}
+
+void aclOpExecutor::MarkRead(const DevPtr& p) {
+  if (!p.late) return;
+  for (LateBuffer& b : late_) {
+    if (b.at == p.late) b.read = true;
+  }
 }
 
 namespace l0op {
@@ -227,6 +234,7 @@ const aclTensor* ViewCopy(const aclTensor* x, const aclTensor* y, aclOpExecutor*
     executor->ContiguousOutput(dst);  // records the output for the execute phase's storage check
     return y;
   }
+  executor->MarkRead(image);
   executor->AddCopyToOutput(image, dst);
   return y;
 }

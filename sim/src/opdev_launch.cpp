@@ -25,6 +25,7 @@ normgrad::DevPtr LaunchImage(aclOpExecutor* e, const aclTensor* t, bool output, 
   if (const aclOpExecutor::OwnTensor* own = e->FindOwn(t)) {
     d = own->desc;
     p = own->ptr;
+    if (!output) e->MarkRead(p);
   } else {
     if (normgrad::Describe(e->api.c_str(), e->ArgumentName(t), t, &d) != ACL_SUCCESS) {
       throw std::invalid_argument("a launch was given a tensor that is not live");
