@@ -18,6 +18,7 @@
 #include "ascendc/launch.h"
 #include "ascendc/soc.h"
 #include "host_failure.h"
+#include "level2_support.h"
 #include "normgrad_sim.h"
 #include "platform/platform_infos_def.h"
 #include "simhost/acl_handles.h"
@@ -135,35 +136,9 @@ aclnnStatus CheckStorage(const char* api, const TensorDesc& t, const char* suffi
   return Error(kStatusInvalid, api, "%s's %s%s", t.name, why.c_str(), suffix);
 }
 
-size_t DtypeBytes(aclDataType dtype) {
-  switch (dtype) {
-    case ACL_FLOAT: case ACL_INT32: return 4;
-    case ACL_FLOAT16: case ACL_BF16: return 2;
-    case ACL_INT64: return 8;
-    case ACL_INT8: case ACL_UINT8: case ACL_BOOL: return 1;
-    default: return 0;
-  }
-}
+size_t DtypeBytes(aclDataType dtype) { return l2::DtypeBytes(static_cast<ge::DataType>(dtype)); }
 
-const char* DtypeName(aclDataType dtype) {
-  switch (dtype) {
-    case ACL_FLOAT: return "float32";
-    case ACL_FLOAT16: return "float16";
-    case ACL_BF16: return "bfloat16";
-    case ACL_INT32: return "int32";
-    case ACL_INT64: return "int64";
-    case ACL_INT8: return "int8";
-    case ACL_UINT8: return "uint8";
-    case ACL_BOOL: return "bool";
-    case ACL_DOUBLE: return "float64";
-    case ACL_INT16: return "int16";
-    case ACL_UINT16: return "uint16";
-    case ACL_UINT32: return "uint32";
-    case ACL_UINT64: return "uint64";
-    case ACL_DT_UNDEFINED: return "undefined";
-    default: return "unsupported";
-  }
-}
+const char* DtypeName(aclDataType dtype) { return l2::DtypeName(static_cast<ge::DataType>(dtype)); }
 
 sim::host::TensorArg TensorArgOf(const std::vector<int64_t>& shape, aclDataType dtype) {
   sim::host::TensorArg t;

@@ -4,6 +4,7 @@
 // tensor's dims, element counts without overflow, dtype names, the SoC's bfloat16 support, and
 // the C boundary.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -59,6 +60,8 @@ inline int64_t Numel(const aclTensor* t) {
   return Numel(Dims(t), &n) ? n : -1;
 }
 
+// The names messages use for dtypes ("float32", ...) and the element sizes of the ones normgrad
+// handles (0 for others): one definition for both builds (the simulator's aclnn_common.h delegates).
 inline const char* DtypeName(op::DataType dtype) {
   switch (dtype) {
     case ge::DT_FLOAT: return "float32";
@@ -66,8 +69,25 @@ inline const char* DtypeName(op::DataType dtype) {
     case ge::DT_BF16: return "bfloat16";
     case ge::DT_INT32: return "int32";
     case ge::DT_INT64: return "int64";
+    case ge::DT_INT8: return "int8";
+    case ge::DT_UINT8: return "uint8";
+    case ge::DT_BOOL: return "bool";
     case ge::DT_DOUBLE: return "float64";
-    default: return "an unsupported dtype";
+    case ge::DT_INT16: return "int16";
+    case ge::DT_UINT16: return "uint16";
+    case ge::DT_UINT32: return "uint32";
+    case ge::DT_UINT64: return "uint64";
+    case ge::DT_UNDEFINED: return "undefined";
+    default: return "unsupported";
+  }
+}
+inline size_t DtypeBytes(op::DataType dtype) {
+  switch (dtype) {
+    case ge::DT_FLOAT: case ge::DT_INT32: return 4;
+    case ge::DT_FLOAT16: case ge::DT_BF16: return 2;
+    case ge::DT_INT64: return 8;
+    case ge::DT_INT8: case ge::DT_UINT8: case ge::DT_BOOL: return 1;
+    default: return 0;
   }
 }
 

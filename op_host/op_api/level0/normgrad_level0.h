@@ -31,4 +31,18 @@ aclnnStatus GroupNormGrad(const aclTensor* dy, const aclTensor* mean, const aclT
                           bool dgammaIsRequire, bool dbetaIsRequire, aclTensor* dx, aclTensor* dgamma,
                           aclTensor* dbeta, aclOpExecutor* executor);
 
+// LayerNormGradV3 (op_host/layer_norm_grad_def.cpp) on dy, x [M, D], rstd, mean [M] and gamma [D]
+// (nullptr: ones) into pdX [M, D], pdGamma and pdBeta [D] (the executor's tensors); outputMask says
+// which the kernel writes.
+aclnnStatus LayerNormGradV3(const aclTensor* dy, const aclTensor* x, const aclTensor* rstd, const aclTensor* mean,
+                            const aclTensor* gamma, const aclBoolArray* outputMask, aclTensor* pdX,
+                            aclTensor* pdGamma, aclTensor* pdBeta, aclOpExecutor* executor);
+
+// BatchNormElemtGrad (op_host/batch_norm_elemt_grad_def.cpp) on gradOutput and saveInput [N, C, ...],
+// the channel vectors [C] (weight nullptr: ones) and counter, into gradInput (input's shape).
+aclnnStatus BatchNormElemtGrad(const aclTensor* gradOutput, const aclTensor* saveInput, const aclTensor* mean,
+                               const aclTensor* invstd, const aclTensor* weight, const aclTensor* sumDy,
+                               const aclTensor* sumDyXmu, const aclTensor* counter, aclTensor* gradInput,
+                               aclOpExecutor* executor);
+
 }  // namespace l0op
