@@ -122,14 +122,6 @@ aclnnStatus Describe(const char* api, const char* name, const aclTensor* t, Tens
   return ACL_SUCCESS;
 }
 
-aclnnStatus DescribeAll(const char* api, std::initializer_list<TensorArgument> args) {
-  for (const TensorArgument& a : args) {
-    if (a.handle == nullptr) continue;
-    if (aclnnStatus st = Describe(api, a.name, a.handle, a.out)) return st;
-  }
-  return ACL_SUCCESS;
-}
-
 aclnnStatus CheckStorage(const char* api, const TensorDesc& t, const char* suffix) {
   std::string why = normgrad_sim::StorageProblem(t.data, t.storageSerial);
   if (why.empty()) return ACL_SUCCESS;
@@ -170,74 +162,6 @@ aclnnStatus BoolArrayValues(const char* api, const char* name, const aclBoolArra
   if (array == nullptr) return Error(kStatusNullptr, api, "%s is null", name);
   std::string why = normgrad_sim::FindBoolArray(array, out);
   return why.empty() ? ACL_SUCCESS : Error(kStatusInvalid, api, "%s %s", name, why.c_str());
-}
-
-aclnnStatus CheckTensorBytes(const char* api, const char* name, const TensorDesc& t) {
-  const uint64_t elem = DtypeBytes(t.dtype);
-  if (t.numel > 0 && elem > 0 && static_cast<uint64_t>(t.numel) > kMaxTensorBytes / elem) {
-    return Error(kStatusInvalid, api, "%s %s has %lld elements (%s), more than the %llu bytes a tensor may span",
-                 name, ShapeString(t.shape).c_str(), static_cast<long long>(t.numel), DtypeName(t.dtype),
-                 static_cast<unsigned long long>(kMaxTensorBytes));
-  }
-  return ACL_SUCCESS;
-}
-
-aclnnStatus CheckOutputLayout(const char* api, const char* name, const TensorDesc& t) {
-  if (t.numel <= 1 || t.contiguous) return ACL_SUCCESS;
-  std::vector<std::pair<int64_t, int64_t>> dims;  // (stride, size) of the dims with size > 1
-  for (size_t d = 0; d < t.shape.size(); ++d) {
-    if (t.shape[d] > 1) dims.emplace_back(t.strides[d], t.shape[d]);
-  }
-  std::sort(dims.begin(), dims.end());
-  int64_t span = 0;  // largest offset the smaller-stride dims reach
-  for (const auto& [stride, size] : dims) {
-    if (stride <= span) {
-      std::string strides = ShapeString(t.strides);
-      return Error(kStatusInvalid, api,
-                   "%s %s with strides %s could write one element twice (a zero stride, or a stride within the "
-                   "span of the smaller ones); an output needs one address per element",
-                   name, ShapeString(t.shape).c_str(), strides.c_str());
-    }
-    span += (size - 1) * stride;
-  }
-  return ACL_SUCCESS;
-}
-
-namespace {
-
-// [first byte, one past the last byte) a view can touch; empty for a tensor with no elements.
-std::pair<uintptr_t, uintptr_t> ByteSpan(const TensorDesc& t) {
-  if (t.numel == 0 || t.data == nullptr) return {0, 0};
-  const int64_t item = static_cast<int64_t>(DtypeBytes(t.dtype));
-  int64_t low = t.offset, high = t.offset;
-  for (size_t d = 0; d < t.shape.size(); ++d) {
-    const int64_t reach = (t.shape[d] - 1) * t.strides[d];
-    (reach < 0 ? low : high) += reach;
-  }
-  const uintptr_t base = reinterpret_cast<uintptr_t>(t.data);
-  return {base + static_cast<uintptr_t>(low * item), base + static_cast<uintptr_t>((high + 1) * item)};
-}
-
-}  // namespace
-
-aclnnStatus CheckOutputsDisjoint(const char* api, const std::vector<NamedTensor>& tensors, size_t firstOutput) {
-  for (size_t i = firstOutput; i < tensors.size(); ++i) {
-    const NamedTensor& out = tensors[i];
-    if (out.t == nullptr) continue;
-    const auto [a0, a1] = ByteSpan(*out.t);
-    if (a0 == a1) continue;
-    for (const NamedTensor& other : tensors) {
-      if (other.t == nullptr || other.t == out.t) continue;
-      const auto [b0, b1] = ByteSpan(*other.t);
-      if (b0 < b1 && a0 < b1 && b0 < a1) {
-        return Error(kStatusInvalid, api,
-                     "%s shares device memory with %s: outputs must not overlap the inputs or each other "
-                     "(no in-place computation)",
-                     out.name, other.name);
-      }
-    }
-  }
-  return ACL_SUCCESS;
 }
 
 CallSoc CurrentCallSoc() {

@@ -1,12 +1,15 @@
-// What every aclnn operator shares: error statuses with messages, tensor descriptions, and the
-// executor that the workspace-size phase builds and the execute phase runs.
+// The simulator's side of the aclnn layer (simulator-only host code): error statuses with messages,
+// tensor descriptions, and the executor that the workspace-size phase builds and the execute phase
+// runs. The level-2 API files (aclnn_*_backward.cpp) do not include it: they are written over CANN's
+// opdev surface, which the simulator maps onto this executor (sim/include/opdev, sim/src/opdev_*).
 //
 // Data flow of one operator call:
-//   aclnnXxxGetWorkspaceSize: validate (return Error(...) naming the argument) -> describe the
-//     tensors -> pure tiling function -> Executor: contiguous views of inputs/outputs, workspace
-//     reservations, one or more kernel launches -> *workspaceSize = exec->WorkspaceBytes().
-//   aclnnXxx: RunExecutor(...) resolves device addresses against the user's workspace, gathers
-//     strided inputs, launches the kernels, scatters strided outputs, frees the executor.
+//   aclnnXxxGetWorkspaceSize: L2_DFX_PHASE_1 (live handles) -> the level-2 checks -> CREATE_EXECUTOR
+//     -> l0op::Contiguous / Reshape / ZerosLike (gathers, zero fills, views) -> the level-0 launch
+//     (ADD_TO_LAUNCHER_LIST_AICORE: registered tiling, AddKernel) -> l0op::ViewCopy (the result
+//     placed in the output, or copied there) -> *workspaceSize = executor->GetWorkspaceSize().
+//   aclnnXxx: CommonOpExecutorRun -> RunExecutor(...) resolves device addresses against the user's
+//     workspace, gathers strided inputs, launches the kernels, scatters strided outputs, frees the executor.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -51,23 +54,9 @@ struct TensorDesc {
 // naming it when the handle is not a live aclTensor (destroyed, another kind, never made) or its
 // storage was freed (aclrtFree) since aclCreateTensor, reallocated at the same address or not.
 aclnnStatus Describe(const char* api, const char* name, const aclTensor* t, TensorDesc* out);
-// Describe for each tensor argument whose handle is not null (an absent optional tensor or an
-// output not requested is skipped), in order; the first error is returned.
-struct TensorArgument {
-  const char* name;
-  const aclTensor* handle;
-  TensorDesc* out;
-};
-aclnnStatus DescribeAll(const char* api, std::initializer_list<TensorArgument> args);
 // kStatusInvalid naming the tensor when its storage is no longer the allocation it was made on
 // (suffix ends the message).
 aclnnStatus CheckStorage(const char* api, const TensorDesc& t, const char* suffix);
-// The most bytes one tensor view may span (numel * element size): 2^40 (1 TiB), beyond the HBM of
-// any Ascend device. A larger view (only possible with zero strides) would need a gather workspace
-// no device has, and its byte counts would come near uint64 overflow.
-constexpr uint64_t kMaxTensorBytes = uint64_t{1} << 40;
-// kStatusInvalid naming the argument when t spans more than kMaxTensorBytes, else ACL_SUCCESS.
-aclnnStatus CheckTensorBytes(const char* api, const char* name, const TensorDesc& t);
 size_t DtypeBytes(aclDataType dtype);  // 0 for a type normgrad does not handle
 const char* DtypeName(aclDataType dtype);
 // A tensor as the registered host functions see it (shape, data type); aclDataType and
@@ -98,20 +87,6 @@ void ForEachElement(const TensorDesc& t, F f) {
     }
   }
 }
-// kStatusInvalid naming the output when its view could map two elements to one address (a zero
-// stride, or a stride within the span of the smaller ones): the kernel's writes would collide.
-// Conservative: a rare interleaved layout that is in fact one-to-one is refused too.
-aclnnStatus CheckOutputLayout(const char* api, const char* name, const TensorDesc& t);
-// kStatusInvalid naming both when an output's bytes (the span from its lowest to its highest
-// element) meet those of another argument tensor: the kernels read every input while other cores
-// write the outputs, so an alias (in-place included) would read values already overwritten.
-struct NamedTensor {
-  const char* name;
-  const TensorDesc* t;  // nullptr: an absent optional tensor, skipped
-};
-// Every call's tensors in argument order, the outputs from index firstOutput on: each output is
-// checked against every other tensor.
-aclnnStatus CheckOutputsDisjoint(const char* api, const std::vector<NamedTensor>& tensors, size_t firstOutput);
 // The chip the call runs on as the tilings see it (SocFeaturesOf over the simulator's
 // PlatformAscendC of the current SoC profile: the one platform seam) and its name, for argument
 // checks and messages.

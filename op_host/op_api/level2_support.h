@@ -120,5 +120,10 @@ struct NamedArg {
 };
 aclnnStatus CheckDisjoint(const char* api, const std::vector<NamedArg>& tensors, size_t firstOutput);
 
+// aclnnBatchNormElemtBackward's counter is device data. The simulator checks its values in the
+// execute phase before the kernel (each finite and >= 0, the total > 0; else 161002 naming the
+// element); the NPU build has no host step that could read them and adds nothing (docs/npu.md).
+aclnnStatus AddCounterCheck(const char* api, const aclTensor* counter, aclOpExecutor* executor);
+
 }  // namespace l2
 }  // namespace normgrad

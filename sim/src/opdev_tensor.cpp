@@ -32,7 +32,10 @@ op::Shape aclTensor::GetViewShape() const {
 op::Strides aclTensor::GetViewStrides() const { return Info(this).strides; }
 int64_t aclTensor::GetViewOffset() const { return Info(this).offset; }
 op::DataType aclTensor::GetDataType() const { return static_cast<op::DataType>(Info(this).dataType); }
-op::Format aclTensor::GetViewFormat() const { return static_cast<op::Format>(Info(this).format); }
+op::Format aclTensor::GetViewFormat() const {
+  const aclFormat f = Info(this).format;
+  return f == ACL_FORMAT_UNDEFINED ? ge::FORMAT_RESERVED : static_cast<op::Format>(f);  // ge::Format has no -1
+}
 void* aclTensor::GetStorageAddr() const { return Info(this).data; }
 int64_t aclTensor::Numel() const {
   int64_t n = 1;
@@ -82,6 +85,12 @@ SocVersion PlatformInfo::GetSocVersion() const {
   if (family == "ascend910_93") return SocVersion::ASCEND910_93;
   if (family == "ascend910b") return SocVersion::ASCEND910B;
   return SocVersion::RESERVED_VERSION;
+}
+
+const std::string& PlatformInfo::GetSocLongVersion() const {
+  thread_local std::string name;  // CANN returns a reference; the profile may change between calls
+  name = sim::CurrentSoc().name;
+  return name;
 }
 
 const PlatformInfo& GetCurrentPlatformInfo() {

@@ -1,6 +1,7 @@
 // opdev/platform.h (CANN nnopbase), the part level-2 code uses: the SoC the call runs on, from the
 // simulator's current SoC profile (normgradSimSetSoc; its family).
 #pragma once
+#include <string>
 
 namespace op {
 
@@ -24,6 +25,8 @@ enum class SocVersion {
 class PlatformInfo {
  public:
   SocVersion GetSocVersion() const;
+  // The chip: the profile's name, a family ("ascend910b") or a chip ("Ascend910B3").
+  const std::string& GetSocLongVersion() const;
 };
 
 const PlatformInfo& GetCurrentPlatformInfo();
