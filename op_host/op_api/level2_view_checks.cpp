@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "level2_support.h"
+#include "opdev/common_types.h"
+#include "opdev/op_log.h"
 
 namespace normgrad {
 namespace l2 {

@@ -4,6 +4,7 @@
 // the tensors' device images.
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "aclnn_common.h"
@@ -41,7 +42,7 @@ normgrad::DevPtr LaunchImage(aclOpExecutor* e, const aclTensor* t, bool output, 
 namespace normgrad_sim {
 
 aclnnStatus AddAiCoreLaunch(const char* opType, aclOpExecutor* executor, const OpInputs& inputs,
-                            const OpOutputs& outputs, const OpAttrs& attrs) {
+                            const OpOutputs& outputs, OpAttrs attrs) {
   const char* api = executor->api.c_str();
   const sim::host::OpDefInfo* def = sim::host::FindOpDef(opType);
   const AiCoreKernel* kernel = FindAiCoreKernel(opType);
@@ -57,7 +58,9 @@ aclnnStatus AddAiCoreLaunch(const char* opType, aclOpExecutor* executor, const O
   for (size_t i = 0; i < ins.size(); ++i) args.push_back(LaunchImage(executor, inputs.tensors[i], false, &ins[i]));
   for (size_t i = 0; i < outs.size(); ++i) args.push_back(LaunchImage(executor, outputs.tensors[i], true, &outs[i]));
   sim::host::NamedAttrs named;
-  for (size_t i = 0; i < attrs.values.size(); ++i) named[def->attrs[i].name] = attrs.values[i];
+  // Moved, never copied: libstdc++ 12 visits a half-copied AttrValue (a variant it deems never
+  // valueless) when the copy's allocation throws.
+  for (size_t i = 0; i < attrs.values.size(); ++i) named.emplace(def->attrs[i].name, std::move(attrs.values[i]));
   sim::host::TilingResult plan;
   const std::string why = normgrad::RegisteredTiling(opType, ins, outs, named, &plan);
   if (!why.empty()) {

@@ -11,7 +11,7 @@ namespace normgrad_sim {
 // ACLNN_SUCCESS, or the status with the message recorded: 161002 when no tiling exists for the
 // launch (the tiling function's reason), 561003 when the simulator has no kernel for opType.
 aclnnStatus AddAiCoreLaunch(const char* opType, aclOpExecutor* executor, const OpInputs& inputs,
-                            const OpOutputs& outputs, const OpAttrs& attrs = OpAttrs{});
+                            const OpOutputs& outputs, OpAttrs attrs = OpAttrs{});
 }  // namespace normgrad_sim
 
 #define CREATE_EXECUTOR() UniqueExecutor(__func__)

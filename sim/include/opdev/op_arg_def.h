@@ -42,9 +42,14 @@ sim::host::AttrValue AttrOf(const T& v) {
   }
 }
 
+// Moved in one by one, not copied from an initializer list: libstdc++ 12 visits a half-copied
+// AttrValue (a variant it deems never valueless) when the copy's allocation throws.
 template <typename... T>
 OpAttrs MakeOpAttrs(const T&... values) {
-  return OpAttrs{{AttrOf(values)...}};
+  OpAttrs attrs;
+  attrs.values.reserve(sizeof...(T));
+  (attrs.values.push_back(AttrOf(values)), ...);
+  return attrs;
 }
 
 }  // namespace normgrad_sim
