@@ -183,7 +183,7 @@ aclnnStatus PlanLaunch(const Call& a, aclOpExecutor* executor) {
   if (aclnnStatus st = l0op::BatchNormElemtGrad(in[0], in[1], in[2], in[3], in[4], in[5], in[6], in[7], dx, executor)) {
     return st;
   }
-  return l0op::ViewCopy(dx, a.dx, executor) != nullptr ? ACLNN_SUCCESS : ACLNN_ERR_INNER_NULLPTR;
+  return normgrad::l2::CopyInto(dx, a.dx, executor);
 }
 
 aclnnStatus GetWorkspaceSize(const Call& a, uint64_t* workspaceSize, aclOpExecutor** executor) {

@@ -23,6 +23,7 @@ namespace {
 
 constexpr const char* kApi = "aclnnGroupNormBackward";
 using normgrad::l2::Dims;
+using normgrad::l2::ContiguousAs;
 using normgrad::l2::DimsOf;
 
 struct Call {
@@ -164,17 +165,10 @@ aclnnStatus CheckOutputs(const Call& a) {
 // N, C or HxW = 0: nothing to read; gradGammaOut and gradBetaOut are sums over nothing: zero.
 aclnnStatus PlanEmpty(const Call& a, aclOpExecutor* executor) {
   for (int i = 1; i < 3; ++i) {
-    if (!a.need[i] || a.outs[i]->IsEmpty()) continue;
-    const aclTensor* zeros = l0op::ZerosLike(a.outs[i], executor);
-    if (zeros == nullptr || l0op::ViewCopy(zeros, a.outs[i], executor) == nullptr) return ACLNN_ERR_INNER_NULLPTR;
+    if (!a.need[i]) continue;
+    if (aclnnStatus st = normgrad::l2::ZeroInto(a.outs[i], executor)) return st;
   }
   return ACLNN_SUCCESS;
-}
-
-// A contiguous copy of t (t itself when contiguous) under shape.
-const aclTensor* ContiguousAs(const aclTensor* t, const op::Shape& shape, aclOpExecutor* executor) {
-  const aclTensor* contiguous = l0op::Contiguous(t, executor);
-  return contiguous != nullptr ? l0op::Reshape(contiguous, shape, executor) : nullptr;
 }
 
 aclnnStatus PlanLaunch(const Call& a, aclOpExecutor* executor) {
@@ -201,8 +195,7 @@ aclnnStatus PlanLaunch(const Call& a, aclOpExecutor* executor) {
   }
   for (int i = 0; i < 3; ++i) {
     if (!a.need[i]) continue;
-    const aclTensor* shaped = l0op::Reshape(results[i], a.outs[i]->GetViewShape(), executor);
-    if (shaped == nullptr || l0op::ViewCopy(shaped, a.outs[i], executor) == nullptr) return ACLNN_ERR_INNER_NULLPTR;
+    if (aclnnStatus st = normgrad::l2::CopyInto(results[i], a.outs[i], executor)) return st;
   }
   return ACLNN_SUCCESS;
 }

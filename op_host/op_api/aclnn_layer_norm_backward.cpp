@@ -24,6 +24,7 @@ namespace {
 
 constexpr const char* kApi = "aclnnLayerNormBackward";
 using normgrad::ShapeString;
+using normgrad::l2::ContiguousAs;
 using normgrad::l2::Dims;
 using normgrad::l2::DtypeName;
 
@@ -179,18 +180,15 @@ aclnnStatus CheckShapes(Call& a) {
   const std::vector<int64_t> xs = Dims(a.x);
   if (aclnnStatus st = CheckRank(a, xs)) return st;
   const size_t lead = xs.size() - a.normShape.size();
-  const struct {
-    const char* name;
-    const aclTensor* t;
-  } all[] = {{"gradOut", a.dy},
-             {"input", a.x},
-             {"mean", a.mean},
-             {"rstd", a.rstd},
-             {"weightOptional", a.weight},
-             {"biasOptional", a.bias},
-             {"gradInputOut", a.mask[0] ? a.outs[0] : nullptr},
-             {"gradWeightOut", a.mask[1] ? a.outs[1] : nullptr},
-             {"gradBiasOut", a.mask[2] ? a.outs[2] : nullptr}};
+  const std::vector<normgrad::l2::NamedArg> all = {{"gradOut", a.dy},
+                                                   {"input", a.x},
+                                                   {"mean", a.mean},
+                                                   {"rstd", a.rstd},
+                                                   {"weightOptional", a.weight},
+                                                   {"biasOptional", a.bias},
+                                                   {"gradInputOut", a.mask[0] ? a.outs[0] : nullptr},
+                                                   {"gradWeightOut", a.mask[1] ? a.outs[1] : nullptr},
+                                                   {"gradBiasOut", a.mask[2] ? a.outs[2] : nullptr}};
   for (const auto& t : all) {
     if (t.t != nullptr) {
       if (aclnnStatus st = normgrad::l2::CheckSpan(kApi, t.name, t.t)) return st;
@@ -233,32 +231,16 @@ aclnnStatus CheckShapes(Call& a) {
                        normgrad::l2::DimsOf(a.outs[i]).c_str(), ShapeString(a.normShape).c_str());
     }
   }
-  return normgrad::l2::CheckDisjoint(kApi,
-                                     {{"gradOut", a.dy},
-                                      {"input", a.x},
-                                      {"mean", a.mean},
-                                      {"rstd", a.rstd},
-                                      {"weightOptional", a.weight},
-                                      {"biasOptional", a.bias},
-                                      {"gradInputOut", a.mask[0] ? a.outs[0] : nullptr},
-                                      {"gradWeightOut", a.mask[1] ? a.outs[1] : nullptr},
-                                      {"gradBiasOut", a.mask[2] ? a.outs[2] : nullptr}},
-                                     6);
+  return normgrad::l2::CheckDisjoint(kApi, all, 6);
 }
 
 // No rows: gradWeightOut and gradBiasOut are sums over nothing, zero.
 aclnnStatus PlanNoRows(const Call& a, aclOpExecutor* executor) {
   for (int i = 1; i < 3; ++i) {
     if (!a.mask[i]) continue;
-    const aclTensor* zeros = l0op::ZerosLike(a.outs[i], executor);
-    if (zeros == nullptr || l0op::ViewCopy(zeros, a.outs[i], executor) == nullptr) return ACLNN_ERR_INNER_NULLPTR;
+    if (aclnnStatus st = normgrad::l2::ZeroInto(a.outs[i], executor)) return st;
   }
   return ACLNN_SUCCESS;
-}
-
-const aclTensor* ContiguousAs(const aclTensor* t, const op::Shape& shape, aclOpExecutor* executor) {
-  const aclTensor* contiguous = l0op::Contiguous(t, executor);
-  return contiguous != nullptr ? l0op::Reshape(contiguous, shape, executor) : nullptr;
 }
 
 aclnnStatus PlanLaunch(const Call& a, aclOpExecutor* executor) {
@@ -289,8 +271,7 @@ aclnnStatus PlanLaunch(const Call& a, aclOpExecutor* executor) {
   }
   for (int i = 0; i < 3; ++i) {
     if (!a.mask[i]) continue;
-    const aclTensor* shaped = l0op::Reshape(results[i], a.outs[i]->GetViewShape(), executor);
-    if (shaped == nullptr || l0op::ViewCopy(shaped, a.outs[i], executor) == nullptr) return ACLNN_ERR_INNER_NULLPTR;
+    if (aclnnStatus st = normgrad::l2::CopyInto(results[i], a.outs[i], executor)) return st;
   }
   return ACLNN_SUCCESS;
 }

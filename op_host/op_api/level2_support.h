@@ -120,6 +120,16 @@ struct NamedArg {
 };
 aclnnStatus CheckDisjoint(const char* api, const std::vector<NamedArg>& tensors, size_t firstOutput);
 
+// Steps of the executor plans (level2_plan_steps.cpp). Each fails with ACLNN_ERR_INNER_NULLPTR (or
+// nullptr) when a level-0 operator does.
+// A contiguous copy of t (t itself when contiguous) under shape (the same element count).
+const aclTensor* ContiguousAs(const aclTensor* t, const op::Shape& shape, aclOpExecutor* executor);
+// Zeros into out: a requested parameter gradient of an empty input (a sum over nothing).
+aclnnStatus ZeroInto(aclTensor* out, aclOpExecutor* executor);
+// result, an executor tensor with out's element count, reshaped to out's shape and copied into out
+// (any strides).
+aclnnStatus CopyInto(const aclTensor* result, aclTensor* out, aclOpExecutor* executor);
+
 // aclnnBatchNormElemtBackward's counter is device data. The simulator checks its values in the
 // execute phase before the kernel (each finite and >= 0, the total > 0; else 161002 naming the
 // element); the NPU build has no host step that could read them and adds nothing (docs/npu.md).
