@@ -3,6 +3,7 @@
 // weight optional (absent means ones), the host functions, and the SoCs: Atlas A2 and A3, Ascend 950 (the
 // kernel needs DataCopyPad, which the training series lacks).
 #include "batch_norm_elemt_grad_host.h"
+#include "served_socs.h"
 #include "register/op_def_registry.h"
 
 namespace ops {
@@ -40,9 +41,7 @@ class BatchNormElemtGrad : public OpDef {
     Output("grad_input").ParamType(REQUIRED).DataType(big).Format(nd);
     SetInferShape(ge::InferShapeBatchNormElemtGrad).SetInferDataType(ge::InferDataTypeBatchNormElemtGrad);
     AICore().SetTiling(optiling::TilingBatchNormElemtGrad);
-    AICore().AddConfig("ascend910b");
-    AICore().AddConfig("ascend910_93");
-    AICore().AddConfig("ascend950");  // the A2 kernel, on the 950's membase-on-regbase API
+    for (const char* soc : kBatchNormElemtGradSocs) AICore().AddConfig(soc);  // served_socs.h
   }
 };
 

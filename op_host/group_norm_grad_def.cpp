@@ -4,6 +4,7 @@
 // kernel serves: A2/A3, Ascend 950PR/950DT, and the Atlas training series in block-copy mode without bf16
 // (aclnnGroupNormBackward rejects bf16 there with 161002 naming the SoC).
 #include "group_norm_grad_host.h"
+#include "served_socs.h"
 #include "register/op_def_registry.h"
 
 namespace ops {
@@ -27,10 +28,8 @@ class GroupNormGrad : public OpDef {
     this->Attr("dbeta_is_require").AttrType(OPTIONAL).Bool(true);
     this->SetInferShape(ge::InferShapeGroupNormGrad).SetInferDataType(ge::InferDataTypeGroupNormGrad);
     this->AICore().SetTiling(optiling::TilingGroupNormGrad);
-    this->AICore().AddConfig("ascend910b");
-    this->AICore().AddConfig("ascend910_93");
-    this->AICore().AddConfig("ascend910");
-    this->AICore().AddConfig("ascend950");  // the A2 kernel, on the 950's membase-on-regbase API
+    // served_socs.h; on ascend950 the A2 kernel runs on the 950's membase-on-regbase API.
+    for (const char* soc : kGroupNormGradSocs) this->AICore().AddConfig(soc);
   }
 };
 

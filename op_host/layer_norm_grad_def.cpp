@@ -4,6 +4,7 @@
 // training series (ascend910) and the Atlas inference series (ascend310p, dav-m200): on those two
 // FLOAT and FLOAT16 only, block-copy mode, an AI-core kernel; aclnn rejects BF16 there.
 #include "layer_norm_grad_host.h"
+#include "served_socs.h"
 #include "register/op_def_registry.h"
 
 namespace ops {
@@ -34,11 +35,8 @@ class LayerNormGradV3 : public OpDef {
     Attr("output_mask").AttrType(OPTIONAL).ListBool({true, true, true});
     SetInferShape(ge::InferShapeLayerNormGradV3).SetInferDataType(ge::InferDataTypeLayerNormGradV3);
     AICore().SetTiling(optiling::TilingLayerNormGradV3);
-    AICore().AddConfig("ascend910b");
-    AICore().AddConfig("ascend910_93");
-    AICore().AddConfig("ascend910");
-    AICore().AddConfig("ascend310p");
-    AICore().AddConfig("ascend950");  // the A2 kernel, on the 950's membase-on-regbase API
+    // served_socs.h; on ascend950 the A2 kernel runs on the 950's membase-on-regbase API.
+    for (const char* soc : kLayerNormGradV3Socs) AICore().AddConfig(soc);
   }
 };
 

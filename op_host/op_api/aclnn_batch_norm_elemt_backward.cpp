@@ -1,283 +1,211 @@
-// aclnnBatchNormElemtBackward: validates every row of the API's error table (docs/batch_norm_elemt_backward.md), then
-// builds one launch of the batch_norm_elemt_grad kernel; strided tensors are gathered/scattered
-// by the executor, empty tensors launch nothing.
+// aclnnBatchNormElemtBackward, level-2 aclnn code as CANN's operators are written, one source for the
+// NPU package and the simulator: the checks of docs/batch_norm_elemt_backward.md's error table
+// (161001/161002 naming the argument), then the executor plan: contiguous copies of strided
+// inputs, one BatchNormElemtGrad launch into an executor tensor and a copy into the caller's
+// (possibly strided) gradInput. An empty input: an executor that runs nothing (gradInput is empty).
 #include "aclnnop/aclnn_batch_norm_elemt_backward.h"
 
-#include <algorithm>
-
-#include <cmath>
 #include <cstring>
-#include <memory>
+#include <string>
 #include <vector>
 
-#include "aclnn_common.h"
-#include "simhost/op_records.h"
-#include "ascendc/dtype.h"
-#include "ascendc/soc.h"
-#include "batch_norm_elemt_grad_tiling.h"
-#include "simhost/c_boundary.h"
-
-extern "C" void batch_norm_elemt_grad(uint8_t* dy, uint8_t* x, uint8_t* mean, uint8_t* invstd, uint8_t* weight,
-                                      uint8_t* sumDy, uint8_t* sumDyXmu, uint8_t* counter, uint8_t* dx,
-                                      uint8_t* workspace, uint8_t* tiling);
+#include "aclnn/aclnn_base.h"
+#include "level0/normgrad_level0.h"
+#include "level2_support.h"
+#include "served_socs.h"
+#include "opdev/common_types.h"
+#include "opdev/make_op_executor.h"
+#include "opdev/op_dfx.h"
+#include "opdev/op_executor.h"
+#include "opdev/op_log.h"
+#include "opdev/platform.h"
 
 namespace {
 
 constexpr const char* kApi = "aclnnBatchNormElemtBackward";
-constexpr size_t kMaxDims = 8;
-using normgrad::Error;
-using normgrad::kStatusInvalid;
-using normgrad::kStatusNullptr;
 using normgrad::ShapeString;
-using normgrad::TensorDesc;
+using normgrad::l2::Dims;
+using normgrad::l2::DimsOf;
+using normgrad::l2::DtypeName;
 
-bool IsFloatType(aclDataType d) { return d == ACL_FLOAT || d == ACL_FLOAT16 || d == ACL_BF16; }
-bool IsCounterType(aclDataType d) { return d == ACL_FLOAT || d == ACL_FLOAT16 || d == ACL_INT32; }
+struct Call {
+  const aclTensor* dy;
+  const aclTensor* x;
+  const aclTensor* stats[5];  // mean, invstd, weight (nullptr: ones), sumDy, sumDyXmu
+  const aclTensor* counter;
+  aclTensor* dx;
+};
+constexpr const char* kStatNames[5] = {"mean", "invstd", "weight", "sumDy", "sumDyXmu"};
+constexpr int kWeight = 2;
+
+bool IsFloat(op::DataType d) { return d == ge::DT_FLOAT || d == ge::DT_FLOAT16 || d == ge::DT_BF16; }
+bool IsCounterType(op::DataType d) { return d == ge::DT_FLOAT || d == ge::DT_FLOAT16 || d == ge::DT_INT32; }
 
 // Formats that describe a plain row-major layout; the private (fractal, C0-blocked) ones are rejected.
-bool IsPlainFormat(aclFormat f) {
-  return f != ACL_FORMAT_NC1HWC0 && f != ACL_FORMAT_FRACTAL_Z && f != ACL_FORMAT_NC1HWC0_C04 &&
-         f != ACL_FORMAT_FRACTAL_NZ && f != ACL_FORMAT_NDC1HWC0 && f != ACL_FORMAT_UNDEFINED;
+bool IsPlainFormat(op::Format f) {
+  return f != ge::FORMAT_NC1HWC0 && f != ge::FORMAT_FRACTAL_Z && f != ge::FORMAT_NC1HWC0_C04 &&
+         f != ge::FORMAT_FRACTAL_NZ && f != ge::FORMAT_NDC1HWC0 && f != ge::FORMAT_RESERVED;
 }
 
-struct Args {
-  TensorDesc dy, x, stat[normgrad::kBnStatCount], counter, dx;
-  bool hasWeight = false;
-};
+aclnnStatus CheckNulls(const Call& a) {
+  const struct {
+    const void* p;
+    const char* name;
+  } required[] = {{a.dy, "gradOut"},        {a.x, "input"},           {a.stats[0], "mean"},
+                  {a.stats[1], "invstd"},   {a.stats[3], "sumDy"},    {a.stats[4], "sumDyXmu"},
+                  {a.counter, "counter"},   {a.dx, "gradInput"}};
+  for (const auto& r : required) {
+    if (r.p == nullptr) NORMGRAD_L2_FAIL(ACLNN_ERR_PARAM_NULLPTR, kApi, "%s is a null pointer", r.name);
+  }
+  return ACLNN_SUCCESS;
+}
 
-// Names of the per-channel vectors in BatchNormElemtGradStat order.
-constexpr const char* kStatNames[normgrad::kBnStatCount] = {"mean", "invstd", "weight", "sumDy", "sumDyXmu"};
-
-aclnnStatus CheckDtypes(const Args& a) {
-  const struct { const TensorDesc* t; const char* name; } floats[] = {
-      {&a.dy, "gradOut"}, {&a.x, "input"}, {&a.stat[normgrad::kBnMean], "mean"},
-      {&a.stat[normgrad::kBnInvstd], "invstd"}, {&a.stat[normgrad::kBnSumDy], "sumDy"},
-      {&a.stat[normgrad::kBnSumDyXmu], "sumDyXmu"}, {&a.dx, "gradInput"}};
+aclnnStatus CheckDtypesAndFormats(const Call& a) {
+  const struct {
+    const aclTensor* t;
+    const char* name;
+  } floats[] = {{a.dy, "gradOut"},     {a.x, "input"},           {a.stats[0], "mean"}, {a.stats[1], "invstd"},
+                {a.stats[3], "sumDy"}, {a.stats[4], "sumDyXmu"}, {a.dx, "gradInput"}};
   for (const auto& f : floats) {
-    if (!IsFloatType(f.t->dtype)) {
-      return Error(kStatusInvalid, kApi, "%s has dtype %s, expected FLOAT, FLOAT16 or BFLOAT16", f.name,
-                   normgrad::DtypeName(f.t->dtype));
+    if (!IsFloat(f.t->GetDataType())) {
+      NORMGRAD_L2_FAIL(ACLNN_ERR_PARAM_INVALID, kApi, "%s has dtype %s, expected FLOAT, FLOAT16 or BFLOAT16", f.name,
+                       DtypeName(f.t->GetDataType()));
     }
   }
-  if (!IsCounterType(a.counter.dtype)) {
-    return Error(kStatusInvalid, kApi, "counter has dtype %s, expected INT32, FLOAT16 or FLOAT",
-                 normgrad::DtypeName(a.counter.dtype));
+  if (!IsCounterType(a.counter->GetDataType())) {
+    NORMGRAD_L2_FAIL(ACLNN_ERR_PARAM_INVALID, kApi, "counter has dtype %s, expected INT32, FLOAT16 or FLOAT",
+                     DtypeName(a.counter->GetDataType()));
   }
-  if (a.hasWeight && !IsFloatType(a.stat[normgrad::kBnWeight].dtype)) {
-    return Error(kStatusInvalid, kApi, "weight has dtype %s, expected FLOAT, FLOAT16 or BFLOAT16",
-                 normgrad::DtypeName(a.stat[normgrad::kBnWeight].dtype));
+  const aclTensor* weight = a.stats[kWeight];
+  if (weight != nullptr && !IsFloat(weight->GetDataType())) {
+    NORMGRAD_L2_FAIL(ACLNN_ERR_PARAM_INVALID, kApi, "weight has dtype %s, expected FLOAT, FLOAT16 or BFLOAT16",
+                     DtypeName(weight->GetDataType()));
   }
-  return ACL_SUCCESS;
-}
-
-aclnnStatus CheckFormats(const Args& a) {
-  const struct { const TensorDesc* t; const char* name; } bigs[] = {{&a.dy, "gradOut"}, {&a.x, "input"},
-                                                                    {&a.dx, "gradInput"}};
+  const struct {
+    const aclTensor* t;
+    const char* name;
+  } bigs[] = {{a.dy, "gradOut"}, {a.x, "input"}, {a.dx, "gradInput"}};
   for (const auto& b : bigs) {
-    if (!IsPlainFormat(b.t->format)) {
-      return Error(kStatusInvalid, kApi, "%s has format %d, expected ND (or another plain format, not a private one)",
-                   b.name, static_cast<int>(b.t->format));
+    if (!IsPlainFormat(b.t->GetViewFormat())) {
+      NORMGRAD_L2_FAIL(ACLNN_ERR_PARAM_INVALID, kApi,
+                       "%s has format %d, expected ND (or another plain format, not a private one)", b.name,
+                       static_cast<int>(b.t->GetViewFormat()));
     }
   }
-  return ACL_SUCCESS;
+  return ACLNN_SUCCESS;
 }
 
-aclnnStatus CheckShapes(const Args& a) {
-  const std::vector<int64_t>& xs = a.x.shape;
+aclnnStatus CheckShapes(const Call& a) {
+  const std::vector<int64_t> xs = Dims(a.x);
   if (xs.size() < 2) {
-    return Error(kStatusInvalid, kApi, "input has %zu dimensions %s, expected at least 2 (axis 1 is the channel)",
-                 xs.size(), ShapeString(xs).c_str());
+    NORMGRAD_L2_FAIL(ACLNN_ERR_PARAM_INVALID, kApi,
+                     "input has %zu dimensions %s, expected at least 2 (axis 1 is the channel)", xs.size(),
+                     ShapeString(xs).c_str());
   }
-  const struct { const TensorDesc* t; const char* name; } ranked[] = {
-      {&a.x, "input"}, {&a.dy, "gradOut"}, {&a.dx, "gradInput"}, {&a.counter, "counter"}};
+  const struct {
+    const aclTensor* t;
+    const char* name;
+  } ranked[] = {{a.x, "input"}, {a.dy, "gradOut"}, {a.dx, "gradInput"}, {a.counter, "counter"}};
   for (const auto& r : ranked) {
-    if (r.t->shape.size() > kMaxDims) {
-      return Error(kStatusInvalid, kApi, "%s has %zu dimensions, at most %zu are supported", r.name,
-                   r.t->shape.size(), kMaxDims);
+    if (Dims(r.t).size() > normgrad::l2::kMaxDims) {
+      NORMGRAD_L2_FAIL(ACLNN_ERR_PARAM_INVALID, kApi, "%s has %zu dimensions, at most %zu are supported", r.name,
+                       Dims(r.t).size(), normgrad::l2::kMaxDims);
     }
   }
-  if (xs[1] == 0) return Error(kStatusInvalid, kApi, "input %s has 0 channels (dim 1), expected at least 1", ShapeString(xs).c_str());
-  if (a.dy.shape != xs) {
-    return Error(kStatusInvalid, kApi, "gradOut has shape %s, expected the shape of input %s",
-                 ShapeString(a.dy.shape).c_str(), ShapeString(xs).c_str());
+  if (xs[1] == 0) {
+    NORMGRAD_L2_FAIL(ACLNN_ERR_PARAM_INVALID, kApi, "input %s has 0 channels (dim 1), expected at least 1",
+                     ShapeString(xs).c_str());
   }
-  if (a.dx.shape != xs) {
-    return Error(kStatusInvalid, kApi, "gradInput has shape %s, expected the shape of input %s",
-                 ShapeString(a.dx.shape).c_str(), ShapeString(xs).c_str());
+  const struct {
+    const aclTensor* t;
+    const char* name;
+  } same[] = {{a.dy, "gradOut"}, {a.dx, "gradInput"}};
+  for (const auto& s : same) {
+    if (Dims(s.t) != xs) {
+      NORMGRAD_L2_FAIL(ACLNN_ERR_PARAM_INVALID, kApi, "%s has shape %s, expected the shape of input %s", s.name,
+                       DimsOf(s.t).c_str(), ShapeString(xs).c_str());
+    }
   }
-  const struct { const TensorDesc* t; const char* name; } big[] = {
-      {&a.x, "input"}, {&a.dy, "gradOut"}, {&a.dx, "gradInput"}, {&a.counter, "counter"}};
-  for (const auto& b : big) {
-    if (aclnnStatus st = normgrad::CheckTensorBytes(kApi, b.name, *b.t)) return st;
+  for (const auto& r : ranked) {
+    if (aclnnStatus st = normgrad::l2::CheckSpan(kApi, r.name, r.t)) return st;
   }
-  if (aclnnStatus st = normgrad::CheckOutputLayout(kApi, "gradInput", a.dx)) return st;
-  if (aclnnStatus st = normgrad::CheckOutputsDisjoint(
-          kApi,
-          {{"gradOut", &a.dy}, {"input", &a.x}, {"mean", &a.stat[normgrad::kBnMean]},
-           {"invstd", &a.stat[normgrad::kBnInvstd]}, {"weight", a.hasWeight ? &a.stat[normgrad::kBnWeight] : nullptr},
-           {"sumDy", &a.stat[normgrad::kBnSumDy]}, {"sumDyXmu", &a.stat[normgrad::kBnSumDyXmu]},
-           {"counter", &a.counter}, {"gradInput", &a.dx}},
-          8)) {
+  if (aclnnStatus st = normgrad::l2::CheckOutputView(kApi, "gradInput", a.dx)) return st;
+  if (aclnnStatus st = normgrad::l2::CheckDisjoint(kApi,
+                                                   {{"gradOut", a.dy},
+                                                    {"input", a.x},
+                                                    {"mean", a.stats[0]},
+                                                    {"invstd", a.stats[1]},
+                                                    {"weight", a.stats[kWeight]},
+                                                    {"sumDy", a.stats[3]},
+                                                    {"sumDyXmu", a.stats[4]},
+                                                    {"counter", a.counter},
+                                                    {"gradInput", a.dx}},
+                                                   8)) {
     return st;
   }
   const std::vector<int64_t> channels = {xs[1]};
-  for (uint32_t i = 0; i < normgrad::kBnStatCount; ++i) {
-    if (i == normgrad::kBnWeight && !a.hasWeight) continue;
-    if (a.stat[i].shape != channels) {
-      return Error(kStatusInvalid, kApi, "%s has shape %s, expected [C] = %s (C = input dim 1)", kStatNames[i],
-                   ShapeString(a.stat[i].shape).c_str(), ShapeString(channels).c_str());
+  for (int i = 0; i < 5; ++i) {
+    if (a.stats[i] != nullptr && Dims(a.stats[i]) != channels) {
+      NORMGRAD_L2_FAIL(ACLNN_ERR_PARAM_INVALID, kApi, "%s has shape %s, expected [C] = %s (C = input dim 1)",
+                       kStatNames[i], DimsOf(a.stats[i]).c_str(), ShapeString(channels).c_str());
     }
   }
-  return ACL_SUCCESS;
+  return ACLNN_SUCCESS;
 }
 
-// Tiles through BatchNormElemtGrad's registered tiling function, every tensor with its own shape
-// and dtype (weight absent when null).
-std::string Plan(const Args& a, sim::host::TilingResult* plan) {
-  using normgrad::TensorArgOf;
-  std::vector<sim::host::TensorArg> inputs = {TensorArgOf(a.dy.shape, a.dy.dtype), TensorArgOf(a.x.shape, a.x.dtype)};
-  for (uint32_t i = 0; i < normgrad::kBnStatCount; ++i) {
-    const bool absent = i == normgrad::kBnWeight && !a.hasWeight;
-    inputs.push_back(absent ? sim::host::AbsentTensor() : TensorArgOf(a.stat[i].shape, a.stat[i].dtype));
+aclnnStatus PlanLaunch(const Call& a, aclOpExecutor* executor) {
+  const aclTensor* in[8] = {a.dy, a.x, a.stats[0], a.stats[1], a.stats[kWeight], a.stats[3], a.stats[4], a.counter};
+  for (const aclTensor*& t : in) {
+    if (t == nullptr) continue;  // weight
+    t = l0op::Contiguous(t, executor);
+    if (t == nullptr) return ACLNN_ERR_INNER_NULLPTR;
   }
-  inputs.push_back(TensorArgOf({a.counter.numel}, a.counter.dtype));
-  std::string why = normgrad::RegisteredTiling("BatchNormElemtGrad", inputs, {TensorArgOf(a.dx.shape, a.dx.dtype)}, {},
-                                               plan);
-  if (why.empty() && plan->tilingData.size() != sizeof(normgrad::BatchNormElemtGradTiling)) {
-    why = "the tiling data is not one BatchNormElemtGradTiling";
+  in[7] = l0op::Reshape(in[7], op::Shape{a.counter->Numel()}, executor);  // the kernel reads counter as 1-D
+  if (in[7] == nullptr) return ACLNN_ERR_INNER_NULLPTR;
+  if (aclnnStatus st = normgrad::l2::AddCounterCheck(kApi, a.counter, executor)) return st;
+  aclTensor* dx = executor->AllocTensor(a.x->GetViewShape(), a.dx->GetDataType());
+  if (dx == nullptr) return ACLNN_ERR_INNER_NULLPTR;
+  if (aclnnStatus st = l0op::BatchNormElemtGrad(in[0], in[1], in[2], in[3], in[4], in[5], in[6], in[7], dx, executor)) {
+    return st;
   }
-  return why;
+  return normgrad::l2::CopyInto(dx, a.dx, executor);
 }
 
-// counter[i] as a double (int32, float16 or float32 storage).
-double CounterValue(const uint8_t* base, int64_t index, aclDataType dtype) {
-  if (dtype == ACL_INT32) {
-    int32_t v;
-    std::memcpy(&v, base + index * 4, 4);
-    return v;
+aclnnStatus GetWorkspaceSize(const Call& a, uint64_t* workspaceSize, aclOpExecutor** executor) {
+  if (aclnnStatus st = CheckNulls(a)) return st;
+  if (aclnnStatus st = normgrad::l2::CheckSocServed(kApi, ops::kBatchNormElemtGradSocs, "its kernel needs DataCopyPad")) {
+    return st;
   }
-  if (dtype == ACL_FLOAT16) {
-    uint16_t h;
-    std::memcpy(&h, base + index * 2, 2);
-    return sim::HalfToFloat(h);
-  }
-  float f;
-  std::memcpy(&f, base + index * 4, 4);
-  return f;
-}
+  if (aclnnStatus st = CheckDtypesAndFormats(a)) return st;
+  if (aclnnStatus st = CheckShapes(a)) return st;
 
-// The counts are device data, so they are checked in the execute phase, before any kernel: a
-// negative or non-finite count, or a total of 0 for a non-empty input, has no meaning (the mean
-// over zero elements), and the kernel would turn it into NaN/inf outputs without a word.
-void AddCounterCheck(const TensorDesc& counter, aclOpExecutor* exec) {
-  exec->pre_.push_back({[counter](uint8_t*) -> aclnnStatus {
-    const auto* base = static_cast<const uint8_t*>(counter.data);
-    double total = 0;
-    aclnnStatus status = ACL_SUCCESS;
-    normgrad::ForEachElement(counter, [&](int64_t storage, int64_t linear) {
-      const double v = CounterValue(base, storage, counter.dtype);
-      if (status == ACL_SUCCESS && (!std::isfinite(v) || v < 0)) {
-        status = Error(kStatusInvalid, kApi, "counter[%lld] is %g; counts must be finite and >= 0",
-                       static_cast<long long>(linear), v);
-      }
-      total += v;
-    });
-    if (status == ACL_SUCCESS && !(total > 0)) {
-      status = Error(kStatusInvalid, kApi,
-                     "counter %s sums to 0: the statistics average over no elements (the total must be > 0 "
-                     "when input is not empty)", ShapeString(counter.shape).c_str());
-    }
-    return status;
-  }});
-}
-
-void AddLaunch(const Args& a, const sim::host::TilingResult& plan, aclOpExecutor* exec) {
-  AddCounterCheck(a.counter, exec);
-  std::vector<normgrad::DevPtr> args;
-  args.push_back(exec->ContiguousInput(a.dy));
-  args.push_back(exec->ContiguousInput(a.x));
-  for (uint32_t i = 0; i < normgrad::kBnStatCount; ++i) {
-    args.push_back(i == normgrad::kBnWeight && !a.hasWeight ? normgrad::DevPtr{} : exec->ContiguousInput(a.stat[i]));
+  auto uniqueExecutor = CREATE_EXECUTOR();
+  if (uniqueExecutor.get() == nullptr) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
+  if (!a.x->IsEmpty()) {
+    if (aclnnStatus st = PlanLaunch(a, uniqueExecutor.get())) return st;
   }
-  args.push_back(exec->ContiguousInput(a.counter));
-  args.push_back(exec->ContiguousOutput(a.dx));
-  exec->AddKernel("batch_norm_elemt_grad", plan.blockDim, plan.tilingData.data(), plan.tilingData.size(), args,
-                  plan.workspaces.empty() ? 0 : plan.workspaces[0],
-                  [](uint8_t* const* p, uint8_t* ws, uint8_t* tiling) {
-                    batch_norm_elemt_grad(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], ws, tiling);
-                  });
+  *workspaceSize = uniqueExecutor->GetWorkspaceSize();
+  uniqueExecutor.ReleaseTo(executor);
+  return ACLNN_SUCCESS;
 }
 
 }  // namespace
 
-namespace {
-
-aclnnStatus GetWorkspaceSize(const aclTensor* gradOut, const aclTensor* input, const aclTensor* mean,
-                             const aclTensor* invstd, const aclTensor* weight, const aclTensor* sumDy,
-                             const aclTensor* sumDyXmu, aclTensor* counter, aclTensor* gradInput,
-                             uint64_t* workspaceSize, aclOpExecutor** executor) {
-  const struct { const void* p; const char* name; } required[] = {
-      {gradOut, "gradOut"}, {input, "input"},     {mean, "mean"},       {invstd, "invstd"},
-      {sumDy, "sumDy"},     {sumDyXmu, "sumDyXmu"}, {counter, "counter"}, {gradInput, "gradInput"},
-      {workspaceSize, "workspaceSize"}, {executor, "executor"}};
-  for (const auto& r : required) {
-    if (r.p == nullptr) return Error(kStatusNullptr, kApi, "%s is a null pointer", r.name);
-  }
-  Args a;
-  a.hasWeight = weight != nullptr;
-  if (aclnnStatus st = normgrad::DescribeAll(kApi, {{"gradOut", gradOut, &a.dy},
-                                                    {"input", input, &a.x},
-                                                    {"mean", mean, &a.stat[normgrad::kBnMean]},
-                                                    {"invstd", invstd, &a.stat[normgrad::kBnInvstd]},
-                                                    {"weight", weight, &a.stat[normgrad::kBnWeight]},
-                                                    {"sumDy", sumDy, &a.stat[normgrad::kBnSumDy]},
-                                                    {"sumDyXmu", sumDyXmu, &a.stat[normgrad::kBnSumDyXmu]},
-                                                    {"counter", counter, &a.counter},
-                                                    {"gradInput", gradInput, &a.dx}})) {
-    return st;
-  }
-  // The SoC families the OpDef lists (AICore().AddConfig) are the ones served, every chip of them:
-  // the kernel moves rows of any length with DataCopyPad, which the training series lacks.
-  const normgrad::CallSoc soc = normgrad::CurrentCallSoc();
-  if (aclnnStatus st = normgrad::CheckSocServed(kApi, "BatchNormElemtGrad", soc, "its kernel needs DataCopyPad")) {
-    return st;
-  }
-  aclnnStatus st = CheckDtypes(a);
-  if (st == ACL_SUCCESS) st = CheckFormats(a);
-  if (st == ACL_SUCCESS) st = CheckShapes(a);
-  if (st != ACL_SUCCESS) return st;
-
-  auto exec = std::make_unique<aclOpExecutor>();
-  exec->api = kApi;
-  if (a.x.numel > 0) {
-    sim::host::TilingResult plan;
-    const std::string why = Plan(a, &plan);
-    if (!why.empty()) {
-      return Error(kStatusInvalid, kApi, "SoC %s cannot run input %s %s: %s", soc.name,
-                   ShapeString(a.x.shape).c_str(), normgrad::DtypeName(a.x.dtype), why.c_str());
-    }
-    AddLaunch(a, plan, exec.get());
-  }
-  *workspaceSize = exec->WorkspaceBytes();
-  *executor = exec.release();
-  return ACL_SUCCESS;
-}
-
-}  // namespace
-
-aclnnStatus aclnnBatchNormElemtBackwardGetWorkspaceSize(const aclTensor* gradOut, const aclTensor* input,
-                                                        const aclTensor* mean, const aclTensor* invstd,
-                                                        const aclTensor* weight, const aclTensor* sumDy,
-                                                        const aclTensor* sumDyXmu, aclTensor* counter,
-                                                        aclTensor* gradInput, uint64_t* workspaceSize,
-                                                        aclOpExecutor** executor) {
-  return sim::host::CBoundary("aclnnBatchNormElemtBackwardGetWorkspaceSize", normgrad::kStatusInner, [&] {
-    return GetWorkspaceSize(gradOut, input, mean, invstd, weight, sumDy, sumDyXmu, counter, gradInput, workspaceSize,
-                            executor);
+extern "C" NORMGRAD_L2_EXPORT aclnnStatus aclnnBatchNormElemtBackwardGetWorkspaceSize(
+    const aclTensor* gradOut, const aclTensor* input, const aclTensor* mean, const aclTensor* invstd,
+    const aclTensor* weight, const aclTensor* sumDy, const aclTensor* sumDyXmu, aclTensor* counter,
+    aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor) {
+  L2_DFX_PHASE_1(aclnnBatchNormElemtBackward, DFX_IN(gradOut, input, mean, invstd, weight, sumDy, sumDyXmu, counter),
+                 DFX_OUT(gradInput));
+  return NORMGRAD_L2_BOUNDARY(kApi, {
+    const Call a{gradOut, input, {mean, invstd, weight, sumDy, sumDyXmu}, counter, gradInput};
+    return GetWorkspaceSize(a, workspaceSize, executor);
   });
 }
 
-aclnnStatus aclnnBatchNormElemtBackward(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
-                                        const aclrtStream stream) {
-  return normgrad::RunExecutor(kApi, workspace, workspaceSize, executor, stream);
+extern "C" NORMGRAD_L2_EXPORT aclnnStatus aclnnBatchNormElemtBackward(void* workspace, uint64_t workspaceSize,
+                                                                      aclOpExecutor* executor,
+                                                                      const aclrtStream stream) {
+  L2_DFX_PHASE_2(aclnnBatchNormElemtBackward);
+  return CommonOpExecutorRun(workspace, workspaceSize, executor, stream);
 }

@@ -18,6 +18,7 @@
 #include "ascendc/launch.h"
 #include "ascendc/soc.h"
 #include "host_failure.h"
+#include "level2_support.h"
 #include "normgrad_sim.h"
 #include "platform/platform_infos_def.h"
 #include "simhost/acl_handles.h"
@@ -34,6 +35,7 @@ constexpr uint64_t kWorkspaceAlign = 512;
 uint64_t AlignUp(uint64_t v) { return (v + kWorkspaceAlign - 1) / kWorkspaceAlign * kWorkspaceAlign; }
 
 uint8_t* Resolve(const DevPtr& p, uint8_t* ws) {
+  if (p.late) return Resolve(*p.late, ws);
   if (p.direct != nullptr) return static_cast<uint8_t*>(p.direct);
   if (p.wsOffset >= 0 && ws != nullptr) return ws + p.wsOffset;
   return nullptr;
@@ -121,49 +123,15 @@ aclnnStatus Describe(const char* api, const char* name, const aclTensor* t, Tens
   return ACL_SUCCESS;
 }
 
-aclnnStatus DescribeAll(const char* api, std::initializer_list<TensorArgument> args) {
-  for (const TensorArgument& a : args) {
-    if (a.handle == nullptr) continue;
-    if (aclnnStatus st = Describe(api, a.name, a.handle, a.out)) return st;
-  }
-  return ACL_SUCCESS;
-}
-
 aclnnStatus CheckStorage(const char* api, const TensorDesc& t, const char* suffix) {
   std::string why = normgrad_sim::StorageProblem(t.data, t.storageSerial);
   if (why.empty()) return ACL_SUCCESS;
   return Error(kStatusInvalid, api, "%s's %s%s", t.name, why.c_str(), suffix);
 }
 
-size_t DtypeBytes(aclDataType dtype) {
-  switch (dtype) {
-    case ACL_FLOAT: case ACL_INT32: return 4;
-    case ACL_FLOAT16: case ACL_BF16: return 2;
-    case ACL_INT64: return 8;
-    case ACL_INT8: case ACL_UINT8: case ACL_BOOL: return 1;
-    default: return 0;
-  }
-}
+size_t DtypeBytes(aclDataType dtype) { return l2::DtypeBytes(static_cast<ge::DataType>(dtype)); }
 
-const char* DtypeName(aclDataType dtype) {
-  switch (dtype) {
-    case ACL_FLOAT: return "float32";
-    case ACL_FLOAT16: return "float16";
-    case ACL_BF16: return "bfloat16";
-    case ACL_INT32: return "int32";
-    case ACL_INT64: return "int64";
-    case ACL_INT8: return "int8";
-    case ACL_UINT8: return "uint8";
-    case ACL_BOOL: return "bool";
-    case ACL_DOUBLE: return "float64";
-    case ACL_INT16: return "int16";
-    case ACL_UINT16: return "uint16";
-    case ACL_UINT32: return "uint32";
-    case ACL_UINT64: return "uint64";
-    case ACL_DT_UNDEFINED: return "undefined";
-    default: return "unsupported";
-  }
-}
+const char* DtypeName(aclDataType dtype) { return l2::DtypeName(static_cast<ge::DataType>(dtype)); }
 
 sim::host::TensorArg TensorArgOf(const std::vector<int64_t>& shape, aclDataType dtype) {
   sim::host::TensorArg t;
@@ -197,92 +165,10 @@ aclnnStatus BoolArrayValues(const char* api, const char* name, const aclBoolArra
   return why.empty() ? ACL_SUCCESS : Error(kStatusInvalid, api, "%s %s", name, why.c_str());
 }
 
-aclnnStatus CheckTensorBytes(const char* api, const char* name, const TensorDesc& t) {
-  const uint64_t elem = DtypeBytes(t.dtype);
-  if (t.numel > 0 && elem > 0 && static_cast<uint64_t>(t.numel) > kMaxTensorBytes / elem) {
-    return Error(kStatusInvalid, api, "%s %s has %lld elements (%s), more than the %llu bytes a tensor may span",
-                 name, ShapeString(t.shape).c_str(), static_cast<long long>(t.numel), DtypeName(t.dtype),
-                 static_cast<unsigned long long>(kMaxTensorBytes));
-  }
-  return ACL_SUCCESS;
-}
-
-aclnnStatus CheckOutputLayout(const char* api, const char* name, const TensorDesc& t) {
-  if (t.numel <= 1 || t.contiguous) return ACL_SUCCESS;
-  std::vector<std::pair<int64_t, int64_t>> dims;  // (stride, size) of the dims with size > 1
-  for (size_t d = 0; d < t.shape.size(); ++d) {
-    if (t.shape[d] > 1) dims.emplace_back(t.strides[d], t.shape[d]);
-  }
-  std::sort(dims.begin(), dims.end());
-  int64_t span = 0;  // largest offset the smaller-stride dims reach
-  for (const auto& [stride, size] : dims) {
-    if (stride <= span) {
-      std::string strides = ShapeString(t.strides);
-      return Error(kStatusInvalid, api,
-                   "%s %s with strides %s could write one element twice (a zero stride, or a stride within the "
-                   "span of the smaller ones); an output needs one address per element",
-                   name, ShapeString(t.shape).c_str(), strides.c_str());
-    }
-    span += (size - 1) * stride;
-  }
-  return ACL_SUCCESS;
-}
-
-namespace {
-
-// [first byte, one past the last byte) a view can touch; empty for a tensor with no elements.
-std::pair<uintptr_t, uintptr_t> ByteSpan(const TensorDesc& t) {
-  if (t.numel == 0 || t.data == nullptr) return {0, 0};
-  const int64_t item = static_cast<int64_t>(DtypeBytes(t.dtype));
-  int64_t low = t.offset, high = t.offset;
-  for (size_t d = 0; d < t.shape.size(); ++d) {
-    const int64_t reach = (t.shape[d] - 1) * t.strides[d];
-    (reach < 0 ? low : high) += reach;
-  }
-  const uintptr_t base = reinterpret_cast<uintptr_t>(t.data);
-  return {base + static_cast<uintptr_t>(low * item), base + static_cast<uintptr_t>((high + 1) * item)};
-}
-
-}  // namespace
-
-aclnnStatus CheckOutputsDisjoint(const char* api, const std::vector<NamedTensor>& tensors, size_t firstOutput) {
-  for (size_t i = firstOutput; i < tensors.size(); ++i) {
-    const NamedTensor& out = tensors[i];
-    if (out.t == nullptr) continue;
-    const auto [a0, a1] = ByteSpan(*out.t);
-    if (a0 == a1) continue;
-    for (const NamedTensor& other : tensors) {
-      if (other.t == nullptr || other.t == out.t) continue;
-      const auto [b0, b1] = ByteSpan(*other.t);
-      if (b0 < b1 && a0 < b1 && b0 < a1) {
-        return Error(kStatusInvalid, api,
-                     "%s shares device memory with %s: outputs must not overlap the inputs or each other "
-                     "(no in-place computation)",
-                     out.name, other.name);
-      }
-    }
-  }
-  return ACL_SUCCESS;
-}
-
 CallSoc CurrentCallSoc() {
   const sim::SocProfile& soc = sim::CurrentSoc();
   fe::PlatFormInfos platform(&soc);
   return CallSoc{SocFeaturesOf(&platform), soc.name, soc.family};
-}
-
-aclnnStatus CheckSocServed(const char* api, const char* opType, const CallSoc& soc, const char* why) {
-  const sim::host::OpDefInfo* def = sim::host::FindOpDef(opType);
-  if (def != nullptr && std::find(def->socs.begin(), def->socs.end(), soc.family) != def->socs.end()) {
-    return ACL_SUCCESS;
-  }
-  std::string served;
-  for (const std::string& s : def == nullptr ? std::vector<std::string>{} : def->socs) {
-    served += (served.empty() ? "" : ", ") + s;
-  }
-  const std::string family = std::strcmp(soc.name, soc.family) == 0 ? "" : std::string(" (") + soc.family + ")";
-  return Error(kStatusInvalid, api, "SoC %s%s is not served: this operator runs on %s (%s)", soc.name, family.c_str(),
-               served.c_str(), why);
 }
 
 namespace {
@@ -341,6 +227,7 @@ aclOpExecutor::aclOpExecutor() {
 
 aclOpExecutor::~aclOpExecutor() {
   for (void* view : views_) sim::gm::UnregisterView(view);
+  for (const auto& own : own_) normgrad_sim::RemoveTensor(own.first);
   std::lock_guard<std::mutex> lock(g_liveMutex);
   g_live.erase(this);
 }
@@ -383,17 +270,24 @@ DevPtr aclOpExecutor::ContiguousInput(const TensorDesc& t) {
 }
 
 DevPtr aclOpExecutor::ContiguousOutput(const TensorDesc& t) {
+  if (t.contiguous) {
+    tensors_.push_back(t);
+    return DevPtr{t.data, -1};
+  }
+  DevPtr src = ReserveWorkspace(static_cast<uint64_t>(t.numel) * normgrad::DtypeBytes(t.dtype));
+  AddCopyToOutput(src, t);
+  return src;
+}
+
+void aclOpExecutor::AddCopyToOutput(DevPtr src, const TensorDesc& t) {
   tensors_.push_back(t);
-  if (t.contiguous) return DevPtr{t.data, -1};
   const size_t elem = normgrad::DtypeBytes(t.dtype);
-  DevPtr src = ReserveWorkspace(static_cast<uint64_t>(t.numel) * elem);
   post_.push_back({[t, elem, src](uint8_t* ws) {
     uint8_t* dst = static_cast<uint8_t*>(t.data);
     const uint8_t* in = normgrad::Resolve(src, ws);
     normgrad::ForEachElement(t, [&](int64_t s, int64_t l) { std::memcpy(dst + s * elem, in + l * elem, elem); });
     return static_cast<aclnnStatus>(ACL_SUCCESS);
   }});
-  return src;
 }
 
 DevPtr aclOpExecutor::ReserveWorkspace(uint64_t bytes, bool zeroed) {

@@ -1,21 +1,28 @@
-// What every aclnn operator shares: error statuses with messages, tensor descriptions, and the
-// executor that the workspace-size phase builds and the execute phase runs.
+// The simulator's side of the aclnn layer (simulator-only host code): error statuses with messages,
+// tensor descriptions, and the executor that the workspace-size phase builds and the execute phase
+// runs. The level-2 API files (aclnn_*_backward.cpp) do not include it: they are written over CANN's
+// opdev surface, which the simulator maps onto this executor (sim/include/opdev, sim/src/opdev_*).
 //
 // Data flow of one operator call:
-//   aclnnXxxGetWorkspaceSize: validate (return Error(...) naming the argument) -> describe the
-//     tensors -> pure tiling function -> Executor: contiguous views of inputs/outputs, workspace
-//     reservations, one or more kernel launches -> *workspaceSize = exec->WorkspaceBytes().
-//   aclnnXxx: RunExecutor(...) resolves device addresses against the user's workspace, gathers
-//     strided inputs, launches the kernels, scatters strided outputs, frees the executor.
+//   aclnnXxxGetWorkspaceSize: L2_DFX_PHASE_1 (live handles) -> the level-2 checks -> CREATE_EXECUTOR
+//     -> l0op::Contiguous / Reshape / ZerosLike (gathers, zero fills, views) -> the level-0 launch
+//     (ADD_TO_LAUNCHER_LIST_AICORE: registered tiling, AddKernel) -> l0op::ViewCopy (the result
+//     placed in the output, or copied there) -> *workspaceSize = executor->GetWorkspaceSize().
+//   aclnnXxx: CommonOpExecutorRun -> RunExecutor(...) resolves device addresses against the user's
+//     workspace, gathers strided inputs, launches the kernels, scatters strided outputs, frees the executor.
 #pragma once
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "acl/acl.h"
 #include "aclnn/acl_meta.h"
+#include "exe_graph/runtime/shape.h"
+#include "graph/types.h"
 #include "shape_string.h"
 #include "soc_features.h"
 #include "simhost/op_runner.h"
@@ -47,23 +54,9 @@ struct TensorDesc {
 // naming it when the handle is not a live aclTensor (destroyed, another kind, never made) or its
 // storage was freed (aclrtFree) since aclCreateTensor, reallocated at the same address or not.
 aclnnStatus Describe(const char* api, const char* name, const aclTensor* t, TensorDesc* out);
-// Describe for each tensor argument whose handle is not null (an absent optional tensor or an
-// output not requested is skipped), in order; the first error is returned.
-struct TensorArgument {
-  const char* name;
-  const aclTensor* handle;
-  TensorDesc* out;
-};
-aclnnStatus DescribeAll(const char* api, std::initializer_list<TensorArgument> args);
 // kStatusInvalid naming the tensor when its storage is no longer the allocation it was made on
 // (suffix ends the message).
 aclnnStatus CheckStorage(const char* api, const TensorDesc& t, const char* suffix);
-// The most bytes one tensor view may span (numel * element size): 2^40 (1 TiB), beyond the HBM of
-// any Ascend device. A larger view (only possible with zero strides) would need a gather workspace
-// no device has, and its byte counts would come near uint64 overflow.
-constexpr uint64_t kMaxTensorBytes = uint64_t{1} << 40;
-// kStatusInvalid naming the argument when t spans more than kMaxTensorBytes, else ACL_SUCCESS.
-aclnnStatus CheckTensorBytes(const char* api, const char* name, const TensorDesc& t);
 size_t DtypeBytes(aclDataType dtype);  // 0 for a type normgrad does not handle
 const char* DtypeName(aclDataType dtype);
 // A tensor as the registered host functions see it (shape, data type); aclDataType and
@@ -94,20 +87,6 @@ void ForEachElement(const TensorDesc& t, F f) {
     }
   }
 }
-// kStatusInvalid naming the output when its view could map two elements to one address (a zero
-// stride, or a stride within the span of the smaller ones): the kernel's writes would collide.
-// Conservative: a rare interleaved layout that is in fact one-to-one is refused too.
-aclnnStatus CheckOutputLayout(const char* api, const char* name, const TensorDesc& t);
-// kStatusInvalid naming both when an output's bytes (the span from its lowest to its highest
-// element) meet those of another argument tensor: the kernels read every input while other cores
-// write the outputs, so an alias (in-place included) would read values already overwritten.
-struct NamedTensor {
-  const char* name;
-  const TensorDesc* t;  // nullptr: an absent optional tensor, skipped
-};
-// Every call's tensors in argument order, the outputs from index firstOutput on: each output is
-// checked against every other tensor.
-aclnnStatus CheckOutputsDisjoint(const char* api, const std::vector<NamedTensor>& tensors, size_t firstOutput);
 // The chip the call runs on as the tilings see it (SocFeaturesOf over the simulator's
 // PlatformAscendC of the current SoC profile: the one platform seam) and its name, for argument
 // checks and messages.
@@ -117,10 +96,6 @@ struct CallSoc {
   const char* family;  // its family, the name an OpDef's AddConfig lists
 };
 CallSoc CurrentCallSoc();
-// kStatusInvalid when the operator definition opType (its AICore().AddConfig list) does not list the
-// family of soc, every chip of a listed family being served: "SoC Ascend310P3 (ascend310p) is not
-// served: this operator runs on ascend910b and ascend910_93 (<why>)". ACL_SUCCESS otherwise.
-aclnnStatus CheckSocServed(const char* api, const char* opType, const CallSoc& soc, const char* why);
 // The values of array argument `name` of api: ACL_SUCCESS, or 161001 for null, 161002 naming it
 // when the handle is not a live array of that kind.
 aclnnStatus IntArrayValues(const char* api, const char* name, const aclIntArray* array, std::vector<int64_t>* out);
@@ -128,9 +103,14 @@ aclnnStatus BoolArrayValues(const char* api, const char* name, const aclBoolArra
 
 // A device address known only at execute time (it may live in the user's workspace).
 struct DevPtr {
+  DevPtr() = default;
+  DevPtr(void* d, int64_t ws) : direct(d), wsOffset(ws) {}
   void* direct = nullptr;        // a user tensor's own memory
   int64_t wsOffset = -1;         // >= 0: this offset in the workspace
-  bool IsNull() const { return direct == nullptr && wsOffset < 0; }
+  // Set: the address is this buffer's, placed after the pointer was taken (an executor tensor of
+  // a level-2 plan: in an output by ViewCopy, else in the workspace by GetWorkspaceSize).
+  std::shared_ptr<DevPtr> late;
+  bool IsNull() const { return direct == nullptr && wsOffset < 0 && !late; }
 };
 
 // Kernel entry adapter: receives the resolved GM addresses in the order given to AddKernel,
@@ -169,6 +149,8 @@ struct aclOpExecutor {
   // A contiguous device image of an output: the tensor itself when contiguous, otherwise
   // workspace that the execute phase scatters into the strided view after the kernels ran.
   normgrad::DevPtr ContiguousOutput(const normgrad::TensorDesc& t);
+  // Copies the contiguous image at src into the output view t after the kernels ran.
+  void AddCopyToOutput(normgrad::DevPtr src, const normgrad::TensorDesc& t);
   // Reserves bytes of workspace (512-byte aligned, zero-initialised before the kernels run when
   // zeroed is true, for soft SyncAll flags and accumulators).
   normgrad::DevPtr ReserveWorkspace(uint64_t bytes, bool zeroed = false);
@@ -180,6 +162,31 @@ struct aclOpExecutor {
                  std::vector<normgrad::DevPtr> args, uint64_t kernelWorkspaceBytes,
                  normgrad::KernelThunk thunk);
   uint64_t WorkspaceBytes() const { return workspaceBytes_; }
+
+  // CANN's opdev surface for level-2 plans (sim/src/opdev_executor.cpp). AllocTensor: a contiguous
+  // tensor of the executor, its buffer placed late (DevPtr::late); GetWorkspaceSize places in the
+  // workspace the buffers that a step reads and no ViewCopy placed in an output, and returns the
+  // workspace bytes.
+  // A buffer that no step reads (a kernel's output that the plan leaves out) gets no memory: the
+  // kernel receives nullptr for it, so a kernel writing an output it was told not to compute faults.
+  aclTensor* AllocTensor(const gert::Shape& shape, ge::DataType dataType, ge::Format format = ge::FORMAT_ND);
+  uint64_t GetWorkspaceSize();
+  void MarkRead(const normgrad::DevPtr& p);  // a step reads p: its AllocTensor buffer needs memory
+  // A tensor of the executor: contiguous, at ptr. Its handle (in the handle table, so that the
+  // aclTensor methods read it) is destroyed with the executor.
+  struct OwnTensor {
+    normgrad::TensorDesc desc;
+    normgrad::DevPtr ptr;
+  };
+  aclTensor* AddOwnTensor(normgrad::TensorDesc desc, normgrad::DevPtr ptr);
+  const OwnTensor* FindOwn(const aclTensor* t) const;
+  // The name of a tensor argument of the API call that made the executor (L2_DFX_PHASE_1), for
+  // messages; valid while the executor lives.
+  const char* ArgumentName(const aclTensor* t) const {
+    auto it = argNames_.find(t);
+    return it == argNames_.end() ? "a tensor" : it->second.c_str();
+  }
+  std::map<const aclTensor*, std::string> argNames_;
 
   // Execute phase, on a workspace CheckWorkspace accepted: checks that every tensor's storage is
   // still the allocation it was made on (else kStatusInvalid naming it, and nothing runs), then
@@ -196,6 +203,13 @@ struct aclOpExecutor {
   std::vector<void*> views_;  // view regions of broadcast inputs, released with the executor
   std::vector<normgrad::TensorDesc> tensors_;  // every tensor the steps touch, for the storage check
   uint64_t workspaceBytes_ = 0;
+  std::map<const aclTensor*, OwnTensor> own_;
+  struct LateBuffer {
+    std::shared_ptr<normgrad::DevPtr> at;
+    uint64_t bytes;
+    bool read;
+  };
+  std::vector<LateBuffer> late_;  // AllocTensor's buffers
 };
 
 namespace normgrad {

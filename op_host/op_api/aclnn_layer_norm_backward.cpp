@@ -1,335 +1,320 @@
-// aclnnLayerNormBackward: validates every row of the API's error table, then builds one launch of
-// the layer_norm_grad_v3 kernel (strided tensors gathered/scattered by the executor).
+// aclnnLayerNormBackward, level-2 aclnn code as CANN's operators are written, one source for the NPU
+// package and the simulator: the checks of docs/layer_norm_grad.md's error table (161001/161002
+// naming the argument), then the executor plan: contiguous copies of strided inputs, gradOut and
+// input as [M, D] (M rows of the D = prod(normalizedShape) normalized elements), one
+// LayerNormGradV3 launch into the executor's tensors and copies into the caller's (possibly
+// strided) outputs. No rows: only the requested gradWeightOut/gradBiasOut, zero. Nothing
+// requested (all-false mask) or D = 0: an executor that runs nothing.
 #include "aclnnop/aclnn_layer_norm_backward.h"
 
-#include <cstring>
-#include <memory>
 #include <string>
 #include <vector>
 
-#include "aclnn_common.h"
-#include "ascendc/soc.h"
-#include "layer_norm_grad_tiling.h"
-#include "simhost/c_boundary.h"
-
-extern "C" void layer_norm_grad_v3(uint8_t* dy, uint8_t* x, uint8_t* rstd, uint8_t* mean, uint8_t* gamma, uint8_t* dx,
-                                uint8_t* dgamma, uint8_t* dbeta, uint8_t* workspace, uint8_t* tiling);
+#include "aclnn/aclnn_base.h"
+#include "level0/normgrad_level0.h"
+#include "level2_support.h"
+#include "served_socs.h"
+#include "opdev/common_types.h"
+#include "opdev/make_op_executor.h"
+#include "opdev/op_dfx.h"
+#include "opdev/op_executor.h"
+#include "opdev/op_log.h"
+#include "opdev/platform.h"
 
 namespace {
 
 constexpr const char* kApi = "aclnnLayerNormBackward";
-using normgrad::LayerNormGradTiling;
-using normgrad::Error;
-using normgrad::kStatusInvalid;
-using normgrad::kStatusNullptr;
 using normgrad::ShapeString;
-using normgrad::TensorDesc;
+using normgrad::l2::ContiguousAs;
+using normgrad::l2::Dims;
+using normgrad::l2::DtypeName;
 
-// The chip the call runs on, for argument checks and messages (the tiling reads it through the
-// platform API, like every CANN tiling function).
-bool IsFloatType(aclDataType d) { return d == ACL_FLOAT || d == ACL_FLOAT16 || d == ACL_BF16; }
-
-int64_t Product(const std::vector<int64_t>& v, size_t begin, size_t end) {
-  int64_t p = 1;
-  for (size_t i = begin; i < end; ++i) p *= v[i];
-  return p;
-}
-
-aclnnStatus CheckFloat(const char* arg, const TensorDesc& t, bool hasBf16, const char* soc) {
-  if (!IsFloatType(t.dtype) || (t.dtype == ACL_BF16 && !hasBf16)) {
-    if (!hasBf16) {
-      return Error(kStatusInvalid, kApi, "%s has dtype %s, expected FLOAT or FLOAT16 (SoC %s has no BFLOAT16)", arg,
-                   normgrad::DtypeName(t.dtype), soc);
-    }
-    return Error(kStatusInvalid, kApi, "%s has dtype %s, expected FLOAT, FLOAT16 or BFLOAT16", arg,
-                 normgrad::DtypeName(t.dtype));
-  }
-  return ACL_SUCCESS;
-}
-
-struct Args {
-  TensorDesc dy, x, mean, rstd, weight, bias, dx, dgamma, dbeta;
-  bool hasWeight = false, hasBias = false;
-  bool mask[3] = {false, false, false};
+struct Call {
+  const aclTensor* dy;
+  const aclTensor* x;
+  const aclIntArray* normalizedShape;
+  const aclTensor* mean;
+  const aclTensor* rstd;
+  const aclTensor* weight;  // nullptr: ones
+  const aclTensor* bias;    // only checked: the gradients do not depend on it
+  const aclBoolArray* outputMask;
+  aclTensor* outs[3];       // gradInputOut, gradWeightOut, gradBiasOut
+  bool mask[3];
   std::vector<int64_t> normShape;
-  int64_t rows = 0, cols = 0;
+  int64_t rows, cols;       // M, D
 };
+constexpr const char* kOutNames[3] = {"gradInputOut", "gradWeightOut", "gradBiasOut"};
 
-aclnnStatus CheckDtypes(const Args& a, bool hasBf16, const char* soc) {
-  aclnnStatus st;
-  if ((st = CheckFloat("gradOut", a.dy, hasBf16, soc)) != ACL_SUCCESS) return st;
-  if ((st = CheckFloat("input", a.x, hasBf16, soc)) != ACL_SUCCESS) return st;
-  if ((st = CheckFloat("mean", a.mean, hasBf16, soc)) != ACL_SUCCESS) return st;
-  if ((st = CheckFloat("rstd", a.rstd, hasBf16, soc)) != ACL_SUCCESS) return st;
-  const char* in = normgrad::DtypeName(a.x.dtype);
-  if (a.dy.dtype != a.x.dtype) {
-    return Error(kStatusInvalid, kApi, "gradOut has dtype %s, expected the dtype of input (%s)",
-                 normgrad::DtypeName(a.dy.dtype), in);
+bool IsFloat(op::DataType d) { return d == ge::DT_FLOAT || d == ge::DT_FLOAT16 || d == ge::DT_BF16; }
+
+aclnnStatus CheckNulls(Call& a) {
+  const struct {
+    const void* p;
+    const char* name;
+  } required[] = {{a.dy, "gradOut"}, {a.x, "input"}, {a.normalizedShape, "normalizedShape"}, {a.mean, "mean"},
+                  {a.rstd, "rstd"},  {a.outputMask, "outputMask"}};
+  for (const auto& r : required) {
+    if (r.p == nullptr) NORMGRAD_L2_FAIL(ACLNN_ERR_PARAM_NULLPTR, kApi, "%s is a null pointer", r.name);
   }
-  if (a.mean.dtype != a.rstd.dtype) {
-    return Error(kStatusInvalid, kApi, "rstd has dtype %s, expected the dtype of mean (%s)",
-                 normgrad::DtypeName(a.rstd.dtype), normgrad::DtypeName(a.mean.dtype));
+  if (a.outputMask->Size() != 3) {
+    NORMGRAD_L2_FAIL(ACLNN_ERR_PARAM_INVALID, kApi, "outputMask has %llu elements, expected 3",
+                     static_cast<unsigned long long>(a.outputMask->Size()));
   }
-  if (normgrad::DtypeBytes(a.mean.dtype) < normgrad::DtypeBytes(a.x.dtype)) {
-    return Error(kStatusInvalid, kApi, "mean and rstd have dtype %s, narrower than input's %s",
-                 normgrad::DtypeName(a.mean.dtype), in);
+  for (int i = 0; i < 3; ++i) {
+    a.mask[i] = (*a.outputMask)[i];
+    if (a.mask[i] && a.outs[i] == nullptr) {
+      NORMGRAD_L2_FAIL(ACLNN_ERR_PARAM_NULLPTR, kApi, "%s is a null pointer but outputMask[%d] is true", kOutNames[i],
+                       i);
+    }
   }
-  if (a.hasWeight && a.weight.dtype != a.x.dtype && a.weight.dtype != ACL_FLOAT) {
-    return Error(kStatusInvalid, kApi, "weightOptional has dtype %s, expected FLOAT or the dtype of input (%s)",
-                 normgrad::DtypeName(a.weight.dtype), in);
+  for (uint64_t i = 0; i < a.normalizedShape->Size(); ++i) a.normShape.push_back((*a.normalizedShape)[i]);
+  for (size_t i = 0; i < a.normShape.size(); ++i) {
+    if (a.normShape[i] < 0) {
+      NORMGRAD_L2_FAIL(ACLNN_ERR_PARAM_INVALID, kApi, "normalizedShape %s has a negative dim %zu",
+                       ShapeString(a.normShape).c_str(), i);
+    }
   }
-  if (a.hasBias && a.bias.dtype != a.x.dtype && a.bias.dtype != ACL_FLOAT) {
-    return Error(kStatusInvalid, kApi, "biasOptional has dtype %s, expected FLOAT or the dtype of input (%s)",
-                 normgrad::DtypeName(a.bias.dtype), in);
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus CheckFloat(const char* name, const aclTensor* t, op::SocVersion soc) {
+  const op::DataType d = t->GetDataType();
+  const bool hasBf16 = normgrad::l2::HasBf16(soc);
+  if (!IsFloat(d) || (d == ge::DT_BF16 && !hasBf16)) {
+    if (!hasBf16) {
+      NORMGRAD_L2_FAIL(ACLNN_ERR_PARAM_INVALID, kApi, "%s has dtype %s, expected FLOAT or FLOAT16 (SoC %s has no BFLOAT16)",
+                       name, DtypeName(d), normgrad::l2::SocName(soc));
+    }
+    NORMGRAD_L2_FAIL(ACLNN_ERR_PARAM_INVALID, kApi, "%s has dtype %s, expected FLOAT, FLOAT16 or BFLOAT16", name,
+                     DtypeName(d));
   }
-  if (a.hasWeight && a.hasBias && a.bias.dtype != a.weight.dtype) {
-    return Error(kStatusInvalid, kApi, "biasOptional has dtype %s, expected the dtype of weightOptional (%s)",
-                 normgrad::DtypeName(a.bias.dtype), normgrad::DtypeName(a.weight.dtype));
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus CheckDtypes(const Call& a) {
+  const op::SocVersion soc = op::GetCurrentPlatformInfo().GetSocVersion();
+  const struct {
+    const char* name;
+    const aclTensor* t;
+  } floats[] = {{"gradOut", a.dy}, {"input", a.x}, {"mean", a.mean}, {"rstd", a.rstd}};
+  for (const auto& f : floats) {
+    if (aclnnStatus st = CheckFloat(f.name, f.t, soc)) return st;
   }
-  if (a.mask[0] && a.dx.dtype != a.x.dtype) {
-    return Error(kStatusInvalid, kApi, "gradInputOut has dtype %s, expected the dtype of input (%s)",
-                 normgrad::DtypeName(a.dx.dtype), in);
+  const op::DataType x = a.x->GetDataType(), mean = a.mean->GetDataType();
+  const char* in = DtypeName(x);
+  if (a.dy->GetDataType() != x) {
+    NORMGRAD_L2_FAIL(ACLNN_ERR_PARAM_INVALID, kApi, "gradOut has dtype %s, expected the dtype of input (%s)",
+                     DtypeName(a.dy->GetDataType()), in);
   }
-  if (!a.hasWeight && a.mask[1] && a.mask[2] && a.dgamma.dtype != a.dbeta.dtype) {
-    return Error(kStatusInvalid, kApi, "gradBiasOut has dtype %s, expected the dtype of gradWeightOut (%s)",
-                 normgrad::DtypeName(a.dbeta.dtype), normgrad::DtypeName(a.dgamma.dtype));
+  if (a.rstd->GetDataType() != mean) {
+    NORMGRAD_L2_FAIL(ACLNN_ERR_PARAM_INVALID, kApi, "rstd has dtype %s, expected the dtype of mean (%s)",
+                     DtypeName(a.rstd->GetDataType()), DtypeName(mean));
   }
-  const char* names[3] = {"", "gradWeightOut", "gradBiasOut"};
-  const TensorDesc* outs[3] = {nullptr, &a.dgamma, &a.dbeta};
+  if (normgrad::l2::DtypeBytes(mean) < normgrad::l2::DtypeBytes(x)) {
+    NORMGRAD_L2_FAIL(ACLNN_ERR_PARAM_INVALID, kApi, "mean and rstd have dtype %s, narrower than input's %s",
+                     DtypeName(mean), in);
+  }
+  const struct {
+    const char* name;
+    const aclTensor* t;
+  } params[] = {{"weightOptional", a.weight}, {"biasOptional", a.bias}};
+  for (const auto& p : params) {
+    if (p.t != nullptr && p.t->GetDataType() != x && p.t->GetDataType() != ge::DT_FLOAT) {
+      NORMGRAD_L2_FAIL(ACLNN_ERR_PARAM_INVALID, kApi, "%s has dtype %s, expected FLOAT or the dtype of input (%s)",
+                       p.name, DtypeName(p.t->GetDataType()), in);
+    }
+  }
+  if (a.weight != nullptr && a.bias != nullptr && a.bias->GetDataType() != a.weight->GetDataType()) {
+    NORMGRAD_L2_FAIL(ACLNN_ERR_PARAM_INVALID, kApi, "biasOptional has dtype %s, expected the dtype of weightOptional (%s)",
+                     DtypeName(a.bias->GetDataType()), DtypeName(a.weight->GetDataType()));
+  }
+  if (a.mask[0] && a.outs[0]->GetDataType() != x) {
+    NORMGRAD_L2_FAIL(ACLNN_ERR_PARAM_INVALID, kApi, "gradInputOut has dtype %s, expected the dtype of input (%s)",
+                     DtypeName(a.outs[0]->GetDataType()), in);
+  }
+  if (a.weight == nullptr && a.mask[1] && a.mask[2] && a.outs[1]->GetDataType() != a.outs[2]->GetDataType()) {
+    NORMGRAD_L2_FAIL(ACLNN_ERR_PARAM_INVALID, kApi, "gradBiasOut has dtype %s, expected the dtype of gradWeightOut (%s)",
+                     DtypeName(a.outs[2]->GetDataType()), DtypeName(a.outs[1]->GetDataType()));
+  }
   for (int i = 1; i < 3; ++i) {
     if (!a.mask[i]) continue;
-    aclDataType d = outs[i]->dtype;
-    bool ok = a.hasWeight ? d == a.weight.dtype : (d == a.x.dtype || d == ACL_FLOAT);
+    const op::DataType d = a.outs[i]->GetDataType();
+    const bool ok = a.weight != nullptr ? d == a.weight->GetDataType() : (d == x || d == ge::DT_FLOAT);
     if (!ok) {
-      return Error(kStatusInvalid, kApi, "%s has dtype %s, expected %s", names[i], normgrad::DtypeName(d),
-                   a.hasWeight ? normgrad::DtypeName(a.weight.dtype) : "FLOAT or the dtype of input");
+      NORMGRAD_L2_FAIL(ACLNN_ERR_PARAM_INVALID, kApi, "%s has dtype %s, expected %s", kOutNames[i], DtypeName(d),
+                       a.weight != nullptr ? DtypeName(a.weight->GetDataType()) : "FLOAT or the dtype of input");
     }
   }
-  return ACL_SUCCESS;
+  return ACLNN_SUCCESS;
 }
 
-aclnnStatus CheckShapes(Args& a) {
-  const std::vector<int64_t>& xs = a.x.shape;
+aclnnStatus CheckRank(Call& a, const std::vector<int64_t>& xs) {
   const size_t nd = a.normShape.size();
-  if (nd < 1) return Error(kStatusInvalid, kApi, "normalizedShape has 0 dimensions, expected at least 1");
+  if (nd < 1) NORMGRAD_L2_FAIL(ACLNN_ERR_PARAM_INVALID, kApi, "normalizedShape has 0 dimensions, expected at least 1");
   if (xs.size() < nd) {
-    return Error(kStatusInvalid, kApi, "input has %zu dimensions %s, fewer than normalizedShape's %zu",
-                 xs.size(), ShapeString(xs).c_str(), nd);
+    NORMGRAD_L2_FAIL(ACLNN_ERR_PARAM_INVALID, kApi, "input has %zu dimensions %s, fewer than normalizedShape's %zu",
+                     xs.size(), ShapeString(xs).c_str(), nd);
   }
-  if (xs.size() > 8) return Error(kStatusInvalid, kApi, "input has %zu dimensions, at most 8 are supported", xs.size());
+  if (xs.size() > normgrad::l2::kMaxDims) {
+    NORMGRAD_L2_FAIL(ACLNN_ERR_PARAM_INVALID, kApi, "input has %zu dimensions, at most 8 are supported", xs.size());
+  }
   const size_t lead = xs.size() - nd;
   for (size_t i = 0; i < nd; ++i) {  // right-aligned: every normalized dim must match
     if (xs[lead + i] != a.normShape[i]) {
-      return Error(kStatusInvalid, kApi,
-                   "input shape %s does not end with normalizedShape %s: dim %zu is %lld, expected %lld",
-                   ShapeString(xs).c_str(), ShapeString(a.normShape).c_str(), lead + i,
-                   static_cast<long long>(xs[lead + i]), static_cast<long long>(a.normShape[i]));
+      NORMGRAD_L2_FAIL(ACLNN_ERR_PARAM_INVALID, kApi,
+                       "input shape %s does not end with normalizedShape %s: dim %zu is %lld, expected %lld",
+                       ShapeString(xs).c_str(), ShapeString(a.normShape).c_str(), lead + i,
+                       static_cast<long long>(xs[lead + i]), static_cast<long long>(a.normShape[i]));
     }
   }
-  if (a.dy.shape != xs) {
-    return Error(kStatusInvalid, kApi, "gradOut has shape %s, expected the shape of input %s",
-                 ShapeString(a.dy.shape).c_str(), ShapeString(xs).c_str());
+  if (Dims(a.dy) != xs) {
+    NORMGRAD_L2_FAIL(ACLNN_ERR_PARAM_INVALID, kApi, "gradOut has shape %s, expected the shape of input %s",
+                     normgrad::l2::DimsOf(a.dy).c_str(), ShapeString(xs).c_str());
   }
-  const struct { const TensorDesc* t; const char* name; bool present; } all[] = {
-      {&a.dy, "gradOut", true}, {&a.x, "input", true}, {&a.mean, "mean", true}, {&a.rstd, "rstd", true},
-      {&a.weight, "weightOptional", a.hasWeight}, {&a.bias, "biasOptional", a.hasBias},
-      {&a.dx, "gradInputOut", a.mask[0]}, {&a.dgamma, "gradWeightOut", a.mask[1]},
-      {&a.dbeta, "gradBiasOut", a.mask[2]}};
+  a.rows = 1;
+  a.cols = 1;
+  for (size_t i = 0; i < xs.size(); ++i) (i < lead ? a.rows : a.cols) *= xs[i];
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus CheckShapes(Call& a) {
+  const std::vector<int64_t> xs = Dims(a.x);
+  if (aclnnStatus st = CheckRank(a, xs)) return st;
+  const size_t lead = xs.size() - a.normShape.size();
+  const std::vector<normgrad::l2::NamedArg> all = {{"gradOut", a.dy},
+                                                   {"input", a.x},
+                                                   {"mean", a.mean},
+                                                   {"rstd", a.rstd},
+                                                   {"weightOptional", a.weight},
+                                                   {"biasOptional", a.bias},
+                                                   {"gradInputOut", a.mask[0] ? a.outs[0] : nullptr},
+                                                   {"gradWeightOut", a.mask[1] ? a.outs[1] : nullptr},
+                                                   {"gradBiasOut", a.mask[2] ? a.outs[2] : nullptr}};
   for (const auto& t : all) {
-    if (!t.present) continue;
-    if (aclnnStatus st = normgrad::CheckTensorBytes(kApi, t.name, *t.t)) return st;
-  }
-  const struct { const TensorDesc* t; const char* name; bool present; } outs[] = {
-      {&a.dx, "gradInputOut", a.mask[0]}, {&a.dgamma, "gradWeightOut", a.mask[1]},
-      {&a.dbeta, "gradBiasOut", a.mask[2]}};
-  for (const auto& o : outs) {
-    if (!o.present) continue;
-    if (aclnnStatus st = normgrad::CheckOutputLayout(kApi, o.name, *o.t)) return st;
-  }
-  a.rows = Product(xs, 0, lead);
-  a.cols = Product(xs, lead, xs.size());
-  if (a.mean.numel != a.rows) {
-    return Error(kStatusInvalid, kApi, "mean has shape %s (%lld elements), expected %lld = product of input dims 0..%zu",
-                 ShapeString(a.mean.shape).c_str(), static_cast<long long>(a.mean.numel),
-                 static_cast<long long>(a.rows), lead);
-  }
-  if (a.rstd.numel != a.rows) {
-    return Error(kStatusInvalid, kApi, "rstd has shape %s (%lld elements), expected %lld = product of input dims 0..%zu",
-                 ShapeString(a.rstd.shape).c_str(), static_cast<long long>(a.rstd.numel),
-                 static_cast<long long>(a.rows), lead);
-  }
-  if (a.hasWeight && a.weight.shape != a.normShape) {
-    return Error(kStatusInvalid, kApi, "weightOptional has shape %s, expected normalizedShape %s",
-                 ShapeString(a.weight.shape).c_str(), ShapeString(a.normShape).c_str());
-  }
-  if (a.hasBias && a.bias.shape != a.normShape) {
-    return Error(kStatusInvalid, kApi, "biasOptional has shape %s, expected normalizedShape %s",
-                 ShapeString(a.bias.shape).c_str(), ShapeString(a.normShape).c_str());
-  }
-  if (a.mask[0] && a.dx.shape != xs) {
-    return Error(kStatusInvalid, kApi, "gradInputOut has shape %s, expected the shape of input %s",
-                 ShapeString(a.dx.shape).c_str(), ShapeString(xs).c_str());
-  }
-  if (a.mask[1] && a.dgamma.numel != a.cols) {
-    return Error(kStatusInvalid, kApi, "gradWeightOut has shape %s, expected normalizedShape %s",
-                 ShapeString(a.dgamma.shape).c_str(), ShapeString(a.normShape).c_str());
-  }
-  if (a.mask[2] && a.dbeta.numel != a.cols) {
-    return Error(kStatusInvalid, kApi, "gradBiasOut has shape %s, expected normalizedShape %s",
-                 ShapeString(a.dbeta.shape).c_str(), ShapeString(a.normShape).c_str());
-  }
-  const std::vector<normgrad::NamedTensor> every = {
-      {"gradOut", &a.dy},
-      {"input", &a.x},
-      {"mean", &a.mean},
-      {"rstd", &a.rstd},
-      {"weightOptional", a.hasWeight ? &a.weight : nullptr},
-      {"biasOptional", a.hasBias ? &a.bias : nullptr},
-      {"gradInputOut", a.mask[0] ? &a.dx : nullptr},
-      {"gradWeightOut", a.mask[1] ? &a.dgamma : nullptr},
-      {"gradBiasOut", a.mask[2] ? &a.dbeta : nullptr}};
-  return normgrad::CheckOutputsDisjoint(kApi, every, 6);
-}
-
-// Block-copy mode (no DataCopyPad) writes whole 32-byte blocks: an output shorter than one block
-// goes through a workspace buffer of whole blocks and is copied out after the kernel.
-TensorDesc BlockSafe(const TensorDesc& d, const LayerNormGradTiling& t) {
-  TensorDesc out = d;
-  if (t.blockCopy && static_cast<uint64_t>(d.numel) * normgrad::DtypeBytes(d.dtype) < 32) out.contiguous = false;
-  return out;
-}
-
-aclnnStatus BuildExecutor(const Args& a, const LayerNormGradTiling& t, const sim::host::TilingResult& plan,
-                          aclOpExecutor* exec) {
-  normgrad::DevPtr dy = exec->ContiguousInput(a.dy);
-  normgrad::DevPtr x = (t.needDx || t.needDgamma) ? exec->ContiguousInput(a.x) : normgrad::DevPtr{};
-  normgrad::DevPtr mean = (t.needDx || t.needDgamma) ? exec->ContiguousInput(a.mean) : normgrad::DevPtr{};
-  normgrad::DevPtr rstd = (t.needDx || t.needDgamma) ? exec->ContiguousInput(a.rstd) : normgrad::DevPtr{};
-  normgrad::DevPtr gamma = (a.hasWeight && t.needDx) ? exec->ContiguousInput(a.weight) : normgrad::DevPtr{};
-  normgrad::DevPtr dx = t.needDx ? exec->ContiguousOutput(BlockSafe(a.dx, t)) : normgrad::DevPtr{};
-  normgrad::DevPtr dgamma = t.needDgamma ? exec->ContiguousOutput(BlockSafe(a.dgamma, t)) : normgrad::DevPtr{};
-  normgrad::DevPtr dbeta = t.needDbeta ? exec->ContiguousOutput(BlockSafe(a.dbeta, t)) : normgrad::DevPtr{};
-  exec->AddKernel("layer_norm_grad_v3", plan.blockDim, plan.tilingData.data(), plan.tilingData.size(),
-                  {dy, x, rstd, mean, gamma, dx, dgamma, dbeta}, plan.workspaces.empty() ? 0 : plan.workspaces[0],
-                  [](uint8_t* const* p, uint8_t* ws, uint8_t* tiling) {
-                    layer_norm_grad_v3(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], ws, tiling);
-                  });
-  return ACL_SUCCESS;
-}
-
-// Tiles through LayerNormGradV3's registered tiling function: dy and x as [M, D], one statistic
-// per row; dgamma/dbeta (and gamma, when given) as [D] in the parameter dtype.
-std::string Plan(const Args& a, sim::host::TilingResult* plan, LayerNormGradTiling* tiling) {
-  using normgrad::TensorArgOf;
-  const std::vector<int64_t> data = {a.rows, a.cols};
-  const std::vector<int64_t> stats = {a.rows};
-  const std::vector<int64_t> params = {a.cols};
-  const aclDataType paramType =
-      a.hasWeight ? a.weight.dtype : (a.mask[1] ? a.dgamma.dtype : (a.mask[2] ? a.dbeta.dtype : a.x.dtype));
-  std::vector<sim::host::TensorArg> inputs = {TensorArgOf(data, a.dy.dtype), TensorArgOf(data, a.x.dtype),
-                                              TensorArgOf(stats, a.rstd.dtype), TensorArgOf(stats, a.mean.dtype),
-                                              a.hasWeight ? TensorArgOf(params, paramType) : sim::host::AbsentTensor()};
-  std::vector<sim::host::TensorArg> outputs = {TensorArgOf(data, a.x.dtype), TensorArgOf(params, paramType),
-                                               TensorArgOf(params, paramType)};
-  // Emplaced, not copied from an initializer list: libstdc++ 12 visits a half-copied AttrValue
-  // (a variant it deems never valueless) when the copy's allocation throws.
-  sim::host::NamedAttrs attrs;
-  attrs.emplace("output_mask", std::vector<bool>{a.mask[0], a.mask[1], a.mask[2]});
-  std::string why = normgrad::RegisteredTiling("LayerNormGradV3", inputs, outputs, attrs, plan);
-  if (why.empty() && plan->tilingData.size() != sizeof(*tiling)) why = "the tiling data is not one LayerNormGradTiling";
-  if (why.empty()) std::memcpy(tiling, plan->tilingData.data(), sizeof(*tiling));
-  return why;
-}
-
-}  // namespace
-
-namespace {
-
-aclnnStatus GetWorkspaceSize(const aclTensor* gradOut, const aclTensor* input, const aclIntArray* normalizedShape,
-                             const aclTensor* mean, const aclTensor* rstd, const aclTensor* weightOptional,
-                             const aclTensor* biasOptional, const aclBoolArray* outputMask, aclTensor* gradInputOut,
-                             aclTensor* gradWeightOut, aclTensor* gradBiasOut, uint64_t* workspaceSize,
-                             aclOpExecutor** executor) {
-  const struct { const void* p; const char* name; } required[] = {
-      {gradOut, "gradOut"}, {input, "input"}, {normalizedShape, "normalizedShape"}, {mean, "mean"},
-      {rstd, "rstd"}, {outputMask, "outputMask"}, {workspaceSize, "workspaceSize"}, {executor, "executor"}};
-  for (const auto& r : required) {
-    if (r.p == nullptr) return Error(kStatusNullptr, kApi, "%s is a null pointer", r.name);
-  }
-  std::vector<bool> mask;
-  if (aclnnStatus st = normgrad::BoolArrayValues(kApi, "outputMask", outputMask, &mask)) return st;
-  if (mask.size() != 3) return Error(kStatusInvalid, kApi, "outputMask has %zu elements, expected 3", mask.size());
-  const aclTensor* outs[3] = {gradInputOut, gradWeightOut, gradBiasOut};
-  const char* outNames[3] = {"gradInputOut", "gradWeightOut", "gradBiasOut"};
-  for (int i = 0; i < 3; ++i) {
-    if (mask[i] && outs[i] == nullptr) {
-      return Error(kStatusNullptr, kApi, "%s is a null pointer but outputMask[%d] is true", outNames[i], i);
+    if (t.t != nullptr) {
+      if (aclnnStatus st = normgrad::l2::CheckSpan(kApi, t.name, t.t)) return st;
     }
   }
-  Args a;
-  for (int i = 0; i < 3; ++i) a.mask[i] = mask[i];
-  a.hasWeight = weightOptional != nullptr;
-  a.hasBias = biasOptional != nullptr;
-  if (aclnnStatus st = normgrad::DescribeAll(kApi, {{"gradOut", gradOut, &a.dy},
-                                                    {"input", input, &a.x},
-                                                    {"mean", mean, &a.mean},
-                                                    {"rstd", rstd, &a.rstd},
-                                                    {"weightOptional", weightOptional, &a.weight},
-                                                    {"biasOptional", biasOptional, &a.bias},
-                                                    {"gradInputOut", a.mask[0] ? gradInputOut : nullptr, &a.dx},
-                                                    {"gradWeightOut", a.mask[1] ? gradWeightOut : nullptr, &a.dgamma},
-                                                    {"gradBiasOut", a.mask[2] ? gradBiasOut : nullptr, &a.dbeta}})) {
+  for (int i = 0; i < 3; ++i) {
+    if (!a.mask[i]) continue;
+    if (aclnnStatus st = normgrad::l2::CheckOutputView(kApi, kOutNames[i], a.outs[i])) return st;
+  }
+  const struct {
+    const char* name;
+    const aclTensor* t;
+  } stats[] = {{"mean", a.mean}, {"rstd", a.rstd}};
+  for (const auto& s : stats) {
+    const int64_t numel = normgrad::l2::Numel(s.t);
+    if (numel != a.rows) {
+      NORMGRAD_L2_FAIL(ACLNN_ERR_PARAM_INVALID, kApi,
+                       "%s has shape %s (%lld elements), expected %lld = product of input dims 0..%zu", s.name,
+                       normgrad::l2::DimsOf(s.t).c_str(), static_cast<long long>(numel),
+                       static_cast<long long>(a.rows), lead);
+    }
+  }
+  const struct {
+    const char* name;
+    const aclTensor* t;
+  } params[] = {{"weightOptional", a.weight}, {"biasOptional", a.bias}};
+  for (const auto& p : params) {
+    if (p.t != nullptr && Dims(p.t) != a.normShape) {
+      NORMGRAD_L2_FAIL(ACLNN_ERR_PARAM_INVALID, kApi, "%s has shape %s, expected normalizedShape %s", p.name,
+                       normgrad::l2::DimsOf(p.t).c_str(), ShapeString(a.normShape).c_str());
+    }
+  }
+  if (a.mask[0] && Dims(a.outs[0]) != xs) {
+    NORMGRAD_L2_FAIL(ACLNN_ERR_PARAM_INVALID, kApi, "gradInputOut has shape %s, expected the shape of input %s",
+                     normgrad::l2::DimsOf(a.outs[0]).c_str(), ShapeString(xs).c_str());
+  }
+  for (int i = 1; i < 3; ++i) {
+    if (a.mask[i] && normgrad::l2::Numel(a.outs[i]) != a.cols) {
+      NORMGRAD_L2_FAIL(ACLNN_ERR_PARAM_INVALID, kApi, "%s has shape %s, expected normalizedShape %s", kOutNames[i],
+                       normgrad::l2::DimsOf(a.outs[i]).c_str(), ShapeString(a.normShape).c_str());
+    }
+  }
+  return normgrad::l2::CheckDisjoint(kApi, all, 6);
+}
+
+// No rows: gradWeightOut and gradBiasOut are sums over nothing, zero.
+aclnnStatus PlanNoRows(const Call& a, aclOpExecutor* executor) {
+  for (int i = 1; i < 3; ++i) {
+    if (!a.mask[i]) continue;
+    if (aclnnStatus st = normgrad::l2::ZeroInto(a.outs[i], executor)) return st;
+  }
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus PlanLaunch(const Call& a, aclOpExecutor* executor) {
+  const op::Shape data = {a.rows, a.cols};
+  const op::Shape stats = {a.rows};
+  const op::Shape params = {a.cols};
+  const aclTensor* dy = ContiguousAs(a.dy, data, executor);
+  const aclTensor* x = ContiguousAs(a.x, data, executor);
+  const aclTensor* rstd = ContiguousAs(a.rstd, stats, executor);
+  const aclTensor* mean = ContiguousAs(a.mean, stats, executor);
+  const aclTensor* gamma = a.weight != nullptr ? ContiguousAs(a.weight, params, executor) : nullptr;
+  if (dy == nullptr || x == nullptr || rstd == nullptr || mean == nullptr || (a.weight != nullptr && gamma == nullptr)) {
+    return ACLNN_ERR_INNER_NULLPTR;
+  }
+  // The gradients of gamma and beta in the parameters' dtype: weight's, else the requested outputs'.
+  const op::DataType paramType = a.weight != nullptr ? a.weight->GetDataType()
+                                 : a.mask[1]         ? a.outs[1]->GetDataType()
+                                 : a.mask[2]         ? a.outs[2]->GetDataType()
+                                                     : a.x->GetDataType();
+  aclTensor* results[3] = {executor->AllocTensor(data, a.x->GetDataType()), executor->AllocTensor(params, paramType),
+                           executor->AllocTensor(params, paramType)};
+  for (aclTensor* r : results) {
+    if (r == nullptr) return ACLNN_ERR_INNER_NULLPTR;
+  }
+  if (aclnnStatus st = l0op::LayerNormGradV3(dy, x, rstd, mean, gamma, a.outputMask, results[0], results[1],
+                                             results[2], executor)) {
     return st;
   }
-  if (aclnnStatus st = normgrad::IntArrayValues(kApi, "normalizedShape", normalizedShape, &a.normShape)) return st;
-  for (size_t i = 0; i < a.normShape.size(); ++i) {
-    if (a.normShape[i] < 0) {
-      return Error(kStatusInvalid, kApi, "normalizedShape %s has a negative dim %zu",
-                   ShapeString(a.normShape).c_str(), i);
-    }
+  for (int i = 0; i < 3; ++i) {
+    if (!a.mask[i]) continue;
+    if (aclnnStatus st = normgrad::l2::CopyInto(results[i], a.outs[i], executor)) return st;
   }
-  const normgrad::CallSoc soc = normgrad::CurrentCallSoc();
-  aclnnStatus st = normgrad::CheckSocServed(kApi, "LayerNormGradV3", soc, "the operator page lists no other");
-  if (st == ACL_SUCCESS) st = CheckDtypes(a, soc.features.hasBf16, soc.name);
-  if (st != ACL_SUCCESS) return st;
-  if ((st = CheckShapes(a)) != ACL_SUCCESS) return st;
+  return ACLNN_SUCCESS;
+}
 
-  auto exec = std::make_unique<aclOpExecutor>();
-  exec->api = kApi;
-  const bool anyOutput = a.mask[0] || a.mask[1] || a.mask[2];
-  if (anyOutput && a.cols > 0 && a.rows == 0) {  // no rows: dgamma and dbeta are sums over nothing
-    if (a.mask[1]) exec->AddZeroFill(exec->ContiguousOutput(a.dgamma), a.cols * normgrad::DtypeBytes(a.dgamma.dtype));
-    if (a.mask[2]) exec->AddZeroFill(exec->ContiguousOutput(a.dbeta), a.cols * normgrad::DtypeBytes(a.dbeta.dtype));
-  } else if (anyOutput && a.cols > 0) {
-    sim::host::TilingResult plan;
-    LayerNormGradTiling tiling{};
-    const std::string why = Plan(a, &plan, &tiling);
-    if (!why.empty()) {
-      return Error(kStatusInvalid, kApi, "input %s: %s", ShapeString(a.x.shape).c_str(), why.c_str());
-    }
-    BuildExecutor(a, tiling, plan, exec.get());
+aclnnStatus GetWorkspaceSize(Call a, uint64_t* workspaceSize, aclOpExecutor** executor) {
+  if (aclnnStatus st = CheckNulls(a)) return st;
+  if (aclnnStatus st = normgrad::l2::CheckSocServed(kApi, ops::kLayerNormGradV3Socs, "the operator page lists no other")) {
+    return st;
   }
-  *workspaceSize = exec->WorkspaceBytes();
-  *executor = exec.release();
-  return ACL_SUCCESS;
+  if (aclnnStatus st = CheckDtypes(a)) return st;
+  if (aclnnStatus st = CheckShapes(a)) return st;
+
+  auto uniqueExecutor = CREATE_EXECUTOR();
+  if (uniqueExecutor.get() == nullptr) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
+  const bool any = a.mask[0] || a.mask[1] || a.mask[2];
+  aclnnStatus st = ACLNN_SUCCESS;
+  if (any && a.cols > 0) st = a.rows == 0 ? PlanNoRows(a, uniqueExecutor.get()) : PlanLaunch(a, uniqueExecutor.get());
+  if (st != ACLNN_SUCCESS) return st;
+  *workspaceSize = uniqueExecutor->GetWorkspaceSize();
+  uniqueExecutor.ReleaseTo(executor);
+  return ACLNN_SUCCESS;
 }
 
 }  // namespace
 
-aclnnStatus aclnnLayerNormBackwardGetWorkspaceSize(const aclTensor* gradOut, const aclTensor* input,
-                                                   const aclIntArray* normalizedShape, const aclTensor* mean,
-                                                   const aclTensor* rstd, const aclTensor* weightOptional,
-                                                   const aclTensor* biasOptional, const aclBoolArray* outputMask,
-                                                   aclTensor* gradInputOut, aclTensor* gradWeightOut,
-                                                   aclTensor* gradBiasOut, uint64_t* workspaceSize,
-                                                   aclOpExecutor** executor) {
-  return sim::host::CBoundary("aclnnLayerNormBackwardGetWorkspaceSize", normgrad::kStatusInner, [&] {
-    return GetWorkspaceSize(gradOut, input, normalizedShape, mean, rstd, weightOptional, biasOptional, outputMask,
-                            gradInputOut, gradWeightOut, gradBiasOut, workspaceSize, executor);
+extern "C" NORMGRAD_L2_EXPORT aclnnStatus aclnnLayerNormBackwardGetWorkspaceSize(
+    const aclTensor* gradOut, const aclTensor* input, const aclIntArray* normalizedShape, const aclTensor* mean,
+    const aclTensor* rstd, const aclTensor* weightOptional, const aclTensor* biasOptional,
+    const aclBoolArray* outputMask, aclTensor* gradInputOut, aclTensor* gradWeightOut, aclTensor* gradBiasOut,
+    uint64_t* workspaceSize, aclOpExecutor** executor) {
+  L2_DFX_PHASE_1(aclnnLayerNormBackward,
+                 DFX_IN(gradOut, input, normalizedShape, mean, rstd, weightOptional, biasOptional, outputMask),
+                 DFX_OUT(gradInputOut, gradWeightOut, gradBiasOut));
+  return NORMGRAD_L2_BOUNDARY(kApi, {
+    Call a{gradOut, input, normalizedShape, mean, rstd, weightOptional, biasOptional, outputMask,
+           {gradInputOut, gradWeightOut, gradBiasOut}, {}, {}, 0, 0};
+    return GetWorkspaceSize(a, workspaceSize, executor);
   });
 }
 
-aclnnStatus aclnnLayerNormBackward(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
-                                   aclrtStream stream) {
-  return normgrad::RunExecutor(kApi, workspace, workspaceSize, executor, stream);
+extern "C" NORMGRAD_L2_EXPORT aclnnStatus aclnnLayerNormBackward(void* workspace, uint64_t workspaceSize,
+                                                                 aclOpExecutor* executor, aclrtStream stream) {
+  L2_DFX_PHASE_2(aclnnLayerNormBackward);
+  return CommonOpExecutorRun(workspace, workspaceSize, executor, stream);
 }

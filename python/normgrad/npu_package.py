@@ -83,18 +83,18 @@ def find_source_tree(explicit: Path | None = None, cwd: Path | None = None) -> P
 
 
 def served_socs(tree: Path) -> tuple[str, ...]:
-    """The SoC families the package can be built for: those some OpDef lists (AICore().AddConfig)."""
-    found: dict[str, None] = {}
-    for definition in sorted((tree / "op_host").glob("*_def.cpp")):
-        for soc in re.findall(r'AddConfig\(\s*"([A-Za-z0-9_]+)"', definition.read_text()):
-            found[soc] = None
+    """The SoC families the package can be built for: those some operator serves (op_host/served_socs.h,
+    the lists the OpDefs register with AICore().AddConfig and the aclnn functions check)."""
+    header = tree / "op_host" / "served_socs.h"
+    text = header.read_text() if header.is_file() else ""
+    found = dict.fromkeys(re.findall(r'"(ascend[A-Za-z0-9_]+)"', text))
     return tuple(found)
 
 
 def check_soc(soc: str, tree: Path) -> None:
     known = served_socs(tree)
     if soc not in known:
-        raise NpuUsageError(f"--soc {soc} is not served: the operators' definitions (op_host/*_def.cpp) list "
+        raise NpuUsageError(f"--soc {soc} is not served: the operators' SoC lists (op_host/served_socs.h) name "
                             f"the families {', '.join(known) or '(none)'}")
 
 

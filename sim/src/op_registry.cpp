@@ -98,11 +98,15 @@ const char* FormatName(Format f) {
     case FORMAT_ND: return "FORMAT_ND";
     case FORMAT_NC1HWC0: return "FORMAT_NC1HWC0";
     case FORMAT_FRACTAL_Z: return "FORMAT_FRACTAL_Z";
+    case FORMAT_NC1HWC0_C04: return "FORMAT_NC1HWC0_C04";
     case FORMAT_HWCN: return "FORMAT_HWCN";
     case FORMAT_NDHWC: return "FORMAT_NDHWC";
     case FORMAT_FRACTAL_NZ: return "FORMAT_FRACTAL_NZ";
     case FORMAT_NCDHW: return "FORMAT_NCDHW";
+    case FORMAT_NDC1HWC0: return "FORMAT_NDC1HWC0";
+    case FORMAT_NC: return "FORMAT_NC";
     case FORMAT_RESERVED: return "FORMAT_RESERVED";
+    case FORMAT_NCL: return "FORMAT_NCL";
   }
   static thread_local std::string other;
   other = "FORMAT_" + std::to_string(static_cast<int>(f));

@@ -64,12 +64,12 @@ def fake_cann(root: Path) -> Path:
 
 
 def fake_tree(root: Path, socs: tuple[str, ...]) -> Path:
-    """A source tree whose one OpDef serves socs: the build only looks at its layout and OpDefs."""
+    """A source tree whose one operator serves socs: the build only looks at its layout and served_socs.h."""
     for rel in SOURCE_FILES:
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).touch()
-    configs = "".join(f'    this->AICore().AddConfig("{soc}");\n' for soc in socs)
-    (root / "op_host" / "a_def.cpp").write_text(f"A::A(const char* name) : OpDef(name) {{\n{configs}}}\n")
+    listed = ", ".join(f'"{soc}"' for soc in socs)
+    (root / "op_host" / "served_socs.h").write_text(f"constexpr const char* kASocs[] = {{{listed}}};\n")
     return root
 
 

@@ -34,11 +34,15 @@ enum Format {
   FORMAT_ND = 2,
   FORMAT_NC1HWC0 = 3,
   FORMAT_FRACTAL_Z = 4,
+  FORMAT_NC1HWC0_C04 = 12,
   FORMAT_HWCN = 16,
   FORMAT_NDHWC = 27,
   FORMAT_FRACTAL_NZ = 29,
   FORMAT_NCDHW = 30,
+  FORMAT_NDC1HWC0 = 32,
+  FORMAT_NC = 35,
   FORMAT_RESERVED = 40,
+  FORMAT_NCL = 47,
 };
 
 // "DT_FLOAT", "FORMAT_ND", ...; "DT_<n>" / "FORMAT_<n>" for values without a name here.
