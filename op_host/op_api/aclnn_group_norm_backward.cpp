@@ -68,7 +68,7 @@ aclnnStatus CheckDtypes(const Call& a) {
   if (!normgrad::l2::FloatDtypeOnSoc(dt, soc)) {
     NORMGRAD_L2_FAIL(ACLNN_ERR_PARAM_INVALID, kApi, "gradOut has dtype %s, expected float32, float16%s on %s",
                      normgrad::l2::DtypeName(dt), normgrad::l2::HasBf16(soc) ? " or bfloat16" : "",
-                     normgrad::l2::SocName(soc));
+                     op::GetCurrentPlatformInfo().GetSocLongVersion().c_str());
   }
   const struct {
     const char* name;

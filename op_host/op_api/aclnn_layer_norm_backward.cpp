@@ -83,7 +83,7 @@ aclnnStatus CheckFloat(const char* name, const aclTensor* t, op::SocVersion soc)
   if (!IsFloat(d) || (d == ge::DT_BF16 && !hasBf16)) {
     if (!hasBf16) {
       NORMGRAD_L2_FAIL(ACLNN_ERR_PARAM_INVALID, kApi, "%s has dtype %s, expected FLOAT or FLOAT16 (SoC %s has no BFLOAT16)",
-                       name, DtypeName(d), normgrad::l2::SocName(soc));
+                       name, DtypeName(d), op::GetCurrentPlatformInfo().GetSocLongVersion().c_str());
     }
     NORMGRAD_L2_FAIL(ACLNN_ERR_PARAM_INVALID, kApi, "%s has dtype %s, expected FLOAT, FLOAT16 or BFLOAT16", name,
                      DtypeName(d));
