@@ -104,7 +104,7 @@ void NoteSyncAll() { ++g_syncAll; }
 
 void BeginSoftSyncAll() {
   NoteSyncAll();  // its drain: the devkit's pipe_barrier(PIPE_ALL) at its start
-  if (g_syncEnd == 0) g_syncPending = true;
+  g_syncPending = true;  // each SyncAll may use flag blocks of its own: locate them again
 }
 
 bool SoftSyncAllStartsHere() { return isa::InstructionsIssued() == isa::Core().instrAtFullBarrier; }
