@@ -8,7 +8,8 @@
 #   ./build.sh --cann-cpu           front end B (sim/cann_cpu/README.md): the kernels on CANN's own Ascend C
 #                                   implementation in CPU-debug mode, cross-checked bit for bit with the simulator;
 #                                   needs CANN's header bundle (../shared/tools/cann-check --root, or CANN_ROOT),
-#                                   prints one "skipped" line and succeeds without it
+#                                   prints one "skipped" line and succeeds without it; with --full also every
+#                                   `normgrad check --full` and bench case (outputs, modeled time, peak UB)
 #   ./build.sh --npu --soc <soc>    the CANN custom operator package for a real NPU (needs ASCEND_HOME_PATH;
 #        [--install | --install-path <dir>] also installs it; `normgrad npu build`, docs/npu.md)
 # What it installs (README, "What ./build.sh installs"): Python packages only into build/venv, a virtual
@@ -27,10 +28,11 @@ while [ $# -gt 0 ]; do
     --sanitize) mode=sanitize ;;
     --installed) mode=installed ;;
     --cann-cpu) mode=cann ;;
+    --full) export NORMGRAD_CANN_FULL=1 ;;
     --soc) soc="$2"; shift ;;
     --install) npu_args+=(--install) ;;
     --install-path) npu_args+=(--install-path "$2"); shift ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
     *) echo "build.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
   shift
