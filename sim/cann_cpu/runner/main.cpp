@@ -7,13 +7,13 @@
 
 #include <cstdio>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "kern_fwk.h"
 #include "kernel_operator.h"
 #include "launch_file.h"
 #include "launch_state.h"
+#include "run_kernel.h"
 
 // The kernel entries (op_kernel/*.cpp). Weak: a kernel that skips this SoC (its cann-check skip-arch
 // marker) is not linked, and the runner says so instead of failing to link.
@@ -30,24 +30,17 @@ namespace {
 
 using normgrad::cann::LaunchFile;
 
-// Calls ICPU_RUN_KF with the N argument pointers of ptrs (a kernel of N GM_ADDR parameters).
-template <typename Fn, size_t... I>
-void RunKernel(Fn fn, uint32_t blockDim, const std::vector<uint8_t*>& ptrs, std::index_sequence<I...>) {
-  ICPU_RUN_KF(fn, blockDim, ptrs[I]...);
-}
-
 template <typename... P>
 bool Dispatch(void (*fn)(P...), uint32_t blockDim, const std::vector<uint8_t*>& ptrs, std::string* error) {
   if (fn == nullptr) {
     *error = "this kernel is not built for " NORMGRAD_CANN_SOC " (its cann-check skip-arch marker)";
     return false;
   }
-  if (ptrs.size() != sizeof...(P)) {
+  if (!normgrad::cann::RunKernel(fn, blockDim, ptrs)) {
     *error = "the kernel takes " + std::to_string(sizeof...(P)) + " arguments, launch.txt gives " +
              std::to_string(ptrs.size());
     return false;
   }
-  RunKernel(fn, blockDim, ptrs, std::index_sequence_for<P...>{});
   return true;
 }
 

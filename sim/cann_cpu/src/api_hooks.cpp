@@ -53,6 +53,10 @@ void AscendCBufInit<unsigned char, int, int, unsigned long, unsigned int>(unsign
 template <>
 void AscendCBufInit<unsigned char, int, unsigned char, unsigned long, unsigned int>(unsigned char, int, unsigned char,
                                                                                     unsigned long, unsigned int) {}
+// This argument list only ops-nn's GroupNormGrad kernel reaches (sim/cann_cpu/opsnn).
+template <>
+void AscendCBufInit<unsigned char, unsigned char, unsigned char, unsigned long, unsigned long>(
+    unsigned char, unsigned char, unsigned char, unsigned long, unsigned long) {}
 template <>
 void AscendCBufAbsAddr<unsigned char, unsigned long, unsigned int>(unsigned char, unsigned long, unsigned int) {}
 template <>
