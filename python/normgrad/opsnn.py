@@ -10,14 +10,18 @@ the outputs back, so they can be checked against the case's float64 golden like 
 
 from __future__ import annotations
 
+import ctypes
 import os
 import subprocess
 import tempfile
 from collections.abc import Callable, Mapping
+from typing import Any
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+
+from normgrad._native import library
 
 from normgrad._native.library import library_path
 from normgrad._native.soc_choice import socs
@@ -75,7 +79,9 @@ OPS: dict[str, OpsNnOp] = {
 class OpsNnRun:
     outputs: list[np.ndarray]
     tiling: dict[str, int] = field(default_factory=dict)   # tiling_key, block_dim, workspace, ...
-    report: str | None = None   # the launch report (DIR/report.json) once front end B models time
+    # The launch's report as front end A's launches have it (sim::RunLog: totalUs, bytesIn, ...), priced
+    # with the current SoC profile and what-if constants; None until front end B models time (below).
+    report: dict[str, Any] | None = None
 
 
 class OpsNnError(RuntimeError):
@@ -145,5 +151,62 @@ def run_case(case: Case, inputs: Arrays, soc: str) -> OpsNnRun:
             tiling[key] = int(value)
         outputs = [np.fromfile(d / f"region{len(ins) + j}.bin", dtype=dtype).reshape(t.dims)
                    for j, t in enumerate(outs)]
-        report = (d / "report.json").read_text(encoding="utf-8") if (d / "report.json").exists() else None
+        report = launch_report(d)
     return OpsNnRun(outputs=outputs, tiling=tiling, report=report)
+
+
+# The libnormgrad entry that prices a finished front end B launch directory with the current SoC profile
+# and what-if constants, returning its launch report as JSON (the same fields as a front end A launch in
+# normgradSimLastRunJson). Front end B's time model (issue 20 item 5) provides it; without it no ops-nn
+# launch has a modeled time and `bench --compare` keeps the hand-written model of the official algorithm.
+REPORT_ENTRY = "normgradCannLaunchReportJson"
+
+
+def launch_report(launch_dir: Path) -> dict[str, Any] | None:
+    lib = library.load()
+    entry = getattr(lib, REPORT_ENTRY, None)
+    if entry is None:
+        return None
+    entry.restype = ctypes.c_char_p
+    entry.argtypes = [ctypes.c_char_p]
+    data = library.parse_json(entry(str(launch_dir).encode()), REPORT_ENTRY)
+    return dict(data) if isinstance(data, dict) else None
+
+
+@dataclass(frozen=True)
+class Measured:
+    """ops-nn's kernel on one case: its modeled time (None where it cannot be had) and why not."""
+
+    us: float | None
+    launches: int
+    why_not: str | None
+
+
+def measure(case: Case, inputs: Arrays, soc: str) -> Measured:
+    """Runs ops-nn's kernel on `case`, checks its outputs against the case's float64 golden and returns
+    its modeled time (the launch report's totalUs) when both succeed; otherwise None and the reason,
+    so that the caller can say why the hand-written model is used instead."""
+    from normgrad.compare import compare
+
+    why = serves(case, soc)
+    if why is not None:
+        return Measured(None, 0, why)
+    try:
+        run = run_case(case, inputs, soc)
+    except OpsNnError as err:
+        return Measured(None, 0, str(err))
+    for name, got, want in zip(case.output_names, run.outputs, case.golden(inputs), strict=True):
+        result = compare(name, got.reshape(np.shape(want)), want, case.tolerance)
+        if result is not None and not result.ok:
+            return Measured(None, 1, f"ops-nn's {name} fails the float64 golden: {result.detail}")
+    if run.report is None:
+        return Measured(None, 1, f"ops-nn ran and passed the golden, but front end B reports no time "
+                                 f"({REPORT_ENTRY} is not in libnormgrad yet)")
+    return Measured(float(run.report["totalUs"]), 1, None)
+
+
+def official_source_label(source: str | None) -> str:
+    """The short form of a BenchRow.official_source for tables: "measured" or "modeled" ("-": none)."""
+    if source is None:
+        return "-"
+    return "measured (ops-nn on B)" if source == MARK else "modeled (hand-written)"
