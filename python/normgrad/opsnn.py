@@ -15,14 +15,14 @@ import os
 import subprocess
 import tempfile
 from collections.abc import Callable, Mapping
-from typing import Any
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+import ml_dtypes
 import numpy as np
 
 from normgrad._native import library
-
 from normgrad._native.library import library_path
 from normgrad._native.soc_choice import socs
 from normgrad.cases.base import Arrays, Case
@@ -33,6 +33,8 @@ MODELED_MARK = "modeled (hand-written official algorithm)"
 # CANN's A2 reservation of system workspace (asc-devkit kernel_utils_constants.h, RESERVED_WORKSPACE for
 # __NPU_ARCH__ 2201), what PlatformAscendC::GetLibApiWorkSpaceSize reports on Atlas A2/A3; the tiling adds it
 # to the workspace it asks for. NpuArch 2201: dav-c220.
+DTYPES = {"float32": np.dtype(np.float32), "float16": np.dtype(np.float16),
+          "bfloat16": np.dtype(ml_dtypes.bfloat16)}
 A2_LIB_WORKSPACE = 16 * 1024 * 1024
 A2_NPU_ARCH = 2201
 # The SoC families whose ops-nn kernels the runner holds (the A2/A3 vector core, dav-c220).
@@ -41,8 +43,9 @@ RUNNER_SOC = {"ascend910b": "ascend910b", "ascend910_93": "ascend910b"}
 
 @dataclass(frozen=True)
 class Tensor:
-    name: str
+    name: str                    # an input's key in the case's arrays; an output's OpDef name
     dims: tuple[int, ...]
+    dtype: str | None = None     # an output's dtype; None: the case's dtype (inputs: their array's)
 
 
 @dataclass(frozen=True)
@@ -67,11 +70,27 @@ def _gn_outputs(p: Mapping[str, int]) -> list[Tensor]:
     return [Tensor("dx", (n, c, hw)), Tensor("dgamma", (c,)), Tensor("dbeta", (c,))]
 
 
+def _ln_inputs(p: Mapping[str, int]) -> list[Tensor]:
+    rows, cols = p["rows"], p["cols"]
+    return [Tensor("dy", (rows, cols)), Tensor("x", (rows, cols)), Tensor("rstd", (rows, 1)),
+            Tensor("mean", (rows, 1)), Tensor("weight", (cols,))]
+
+
+def _ln_outputs(p: Mapping[str, int]) -> list[Tensor]:
+    rows, cols = p["rows"], p["cols"]
+    return [Tensor("pd_x", (rows, cols)), Tensor("pd_gamma", (cols,), "float32"),
+            Tensor("pd_beta", (cols,), "float32")]
+
+
 OPS: dict[str, OpsNnOp] = {
     # ops-nn norm/group_norm_grad (OpDef: dy, mean, rstd, x, gamma -> dx, dgamma, dbeta; num_groups,
     # data_format, dx/dgamma/dbeta_is_require), mean and rstd in the inputs' dtype as ours.
     "group_norm_grad": OpsNnOp("GroupNormGrad", "group_norm_grad", _gn_inputs, _gn_outputs,
                                lambda p: [f"int {p['g']}", "str NCHW", "bool 1", "bool 1", "bool 1"]),
+    # ops-nn norm/layer_norm_grad_v3 (OpDef: dy, x, rstd, mean, gamma -> pd_x, pd_gamma, pd_beta;
+    # output_mask), the rows flattened as the aclnn layer does; float32 statistics, gamma and its grads.
+    "layer_norm_grad": OpsNnOp("LayerNormGradV3", "layer_norm_grad_v3", _ln_inputs, _ln_outputs,
+                               lambda p: ["listbool 1,1,1"]),
 }
 
 
@@ -110,7 +129,8 @@ def serves(case: Case, soc: str) -> str | None:
     if soc not in RUNNER_SOC:
         return f"ops-nn's {OPS[case.op].op_type} kernel is run for Atlas A2/A3 only"
     if runner(soc) is None:
-        return "the ops-nn runner is not built (./build.sh --cann-cpu with NORMGRAD_OPSNN_ROOT or NORMGRAD_OPSNN_GIT_DIR)"
+        return ("the ops-nn runner is not built (./build.sh --cann-cpu with NORMGRAD_OPSNN_ROOT or "
+                "NORMGRAD_OPSNN_GIT_DIR)")
     return None
 
 
@@ -126,17 +146,17 @@ def run_case(case: Case, inputs: Arrays, soc: str) -> OpsNnRun:
         raise OpsNnError(why)
     op = OPS[case.op]
     ins, outs = op.inputs(case.params), op.outputs(case.params)
-    dtype = np.dtype(inputs[ins[0].name].dtype)
     with tempfile.TemporaryDirectory(prefix="normgrad-opsnn-") as tmp:
         d = Path(tmp)
         lines = [f"op {op.op_type}", f"kernel {op.kernel}", _platform(soc)]
         for i, t in enumerate(ins):
             a = np.ascontiguousarray(inputs[t.name])
             if a.size != int(np.prod(t.dims)):
-                raise OpsNnError(f"{case.op}: input {t.name} has {a.size} elements, ops-nn's OpDef wants {t.dims}")
+                raise OpsNnError(f"{case.op}: input {t.name} has {a.size} elements, "
+                                 f"ops-nn's OpDef wants {t.dims}")
             a.tofile(d / f"region{i}.bin")
-            lines.append(f"input {case.dtype} {'x'.join(map(str, t.dims))}")
-        lines += [f"output {case.dtype} {'x'.join(map(str, t.dims))}" for t in outs]
+            lines.append(f"input {a.dtype} {'x'.join(map(str, t.dims))}")
+        lines += [f"output {t.dtype or case.dtype} {'x'.join(map(str, t.dims))}" for t in outs]
         lines += [f"attr {a}" for a in op.attrs(case.params)]
         (d / "opsnn.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
         path = runner(soc)
@@ -144,13 +164,18 @@ def run_case(case: Case, inputs: Arrays, soc: str) -> OpsNnRun:
         proc = subprocess.run([str(path), str(d)], capture_output=True, text=True, check=False)
         result = (d / "result.txt").read_text(encoding="utf-8").strip() if (d / "result.txt").exists() else ""
         if proc.returncode != 0 or result != "ok":
-            raise OpsNnError(f"{op.op_type} on front end B: {result or proc.stderr.strip()[-500:]}")
+            # A core stopped by CANN's own checks logs why ([ERROR]...; CANN's KERNEL_LOG writes to stdout).
+            logs = (proc.stdout + proc.stderr).splitlines()
+            logged = next((line for line in logs if "[ERROR]" in line), "")
+            detail = logged.rsplit("]", 1)[-1].strip()
+            raise OpsNnError(f"{op.op_type} on front end B: {result or proc.stderr.strip()[-500:]}"
+                             + (f" ({detail})" if detail else ""))
         tiling = {}
         for line in (d / "tiling.txt").read_text(encoding="utf-8").splitlines():
             key, value = line.split()
             tiling[key] = int(value)
-        outputs = [np.fromfile(d / f"region{len(ins) + j}.bin", dtype=dtype).reshape(t.dims)
-                   for j, t in enumerate(outs)]
+        outputs = [np.fromfile(d / f"region{len(ins) + j}.bin", dtype=DTYPES[t.dtype or case.dtype])
+                   .reshape(t.dims) for j, t in enumerate(outs)]
         report = launch_report(d)
     return OpsNnRun(outputs=outputs, tiling=tiling, report=report)
 

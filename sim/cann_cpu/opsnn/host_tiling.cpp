@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "exe_graph/runtime/continuous_vector.h"
 #include "exe_graph/runtime/kernel_run_context.h"
 #include "exe_graph/runtime/tiling_context.h"
 #include "exe_graph/runtime/tiling_parse_context.h"
@@ -177,6 +178,15 @@ std::vector<uint8_t> AttrBlock(const std::vector<AttrSpec>& attrs) {
       case AttrSpec::Kind::kBool: bytes.assign(1, a.b ? 1 : 0); break;
       case AttrSpec::Kind::kFloat: bytes.resize(4); std::memcpy(bytes.data(), &a.f, 4); break;
       case AttrSpec::Kind::kString: bytes.assign(a.s.begin(), a.s.end()); bytes.push_back(0); break;
+      case AttrSpec::Kind::kListBool: {  // a gert::ContinuousVector of bool, as CANN passes ListBool
+        size_t total = 0;
+        auto vec = gert::ContinuousVector::Create<bool>(a.bools.size(), total);
+        auto* cv = reinterpret_cast<gert::ContinuousVector*>(vec.get());
+        cv->SetSize(a.bools.size());
+        std::memcpy(cv->MutableData(), a.bools.data(), a.bools.size());
+        bytes.assign(vec.get(), vec.get() + total);
+        break;
+      }
     }
     block.insert(block.end(), bytes.begin(), bytes.end());
   }

@@ -7,7 +7,8 @@
 //   platform <aiv cores> <UB bytes> <lib API workspace bytes> <NpuArch>
 //   input <dtype> <d0>x<d1>x...         each input in the OpDef's order; its bytes in DIR/region<i>.bin
 //   output <dtype> <d0>x<d1>x...        each output, after the inputs; written to DIR/region<i>.bin
-//   attr int <v> | attr bool <0|1> | attr float <v> | attr str <s>    the OpDef's attributes in order
+//   attr int <v> | attr bool <0|1> | attr float <v> | attr str <s> | attr listbool <0|1>,<0|1>,...
+//                                       the OpDef's attributes in order
 //
 // The runner writes DIR/result.txt ("ok" or "error <why>") and, after the tiling ran, DIR/tiling.txt
 // (tiling_key, block_dim, workspace bytes, tiling bytes; one "name value" a line).
@@ -72,6 +73,11 @@ inline bool ReadLaunchSpec(const std::string& dir, LaunchSpec* spec, std::string
       } else if (ok && a == "float") {
         attr.kind = AttrSpec::Kind::kFloat;
         attr.f = std::stof(b);
+      } else if (ok && a == "listbool") {
+        attr.kind = AttrSpec::Kind::kListBool;
+        std::istringstream items(b);
+        std::string item;
+        while (std::getline(items, item, ',')) attr.bools.push_back(item == "1" ? 1 : 0);
       } else if (ok && a == "str") {
         attr.kind = AttrSpec::Kind::kString;
         attr.s = b;

@@ -21,6 +21,8 @@
 extern "C" {
 __attribute__((weak)) void group_norm_grad(GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR,
                                            GM_ADDR, GM_ADDR);
+__attribute__((weak)) void layer_norm_grad_v3(GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR,
+                                              GM_ADDR, GM_ADDR);
 }
 
 namespace {
@@ -49,6 +51,7 @@ bool Launch(void (*fn)(P...), uint32_t blockDim, const std::vector<uint8_t*>& pt
 
 bool Dispatch(const std::string& kernel, uint32_t blockDim, const std::vector<uint8_t*>& ptrs, std::string* error) {
   if (kernel == "group_norm_grad") return Launch(group_norm_grad, blockDim, ptrs, error);
+  if (kernel == "layer_norm_grad_v3") return Launch(layer_norm_grad_v3, blockDim, ptrs, error);
   *error = "unknown ops-nn kernel '" + kernel + "'";
   return false;
 }

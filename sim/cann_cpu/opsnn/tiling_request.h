@@ -14,11 +14,12 @@ struct TensorSpec {
 };
 
 struct AttrSpec {
-  enum class Kind { kInt, kBool, kFloat, kString } kind = Kind::kInt;
+  enum class Kind { kInt, kBool, kFloat, kString, kListBool } kind = Kind::kInt;
   int64_t i = 0;
   bool b = false;
   float f = 0.0f;
   std::string s;
+  std::vector<uint8_t> bools;   // kListBool
 };
 
 // The platform the tiling asks about (platform_ascendc::PlatformAscendC): the SoC profile's values.
