@@ -1,6 +1,7 @@
-"""Huawei's GroupNormGrad and LayerNormGradV3 kernels (ops-nn v9.0.0, compiled unchanged, with their own op_host
-tiling) on front end B, checked against our float64 goldens on bench shapes. Needs the ops-nn runner (./build.sh --cann-cpu with
-NORMGRAD_OPSNN_ROOT or NORMGRAD_OPSNN_GIT_DIR; sim/cann_cpu/README.md); skipped without it."""
+"""Huawei's GroupNormGrad and LayerNormGradV3 kernels (ops-nn v9.0.0, compiled unchanged, with their own
+op_host tiling) on front end B, checked against our float64 goldens on bench shapes. Needs the ops-nn runner
+(./build.sh --cann-cpu with NORMGRAD_OPSNN_ROOT or NORMGRAD_OPSNN_GIT_DIR; sim/cann_cpu/README.md); skipped
+without it."""
 
 from __future__ import annotations
 
