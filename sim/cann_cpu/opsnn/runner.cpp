@@ -67,13 +67,7 @@ void WriteTilingReport(const std::string& dir, const TilingResult& t) {
 }
 
 int Finish(const std::string& dir, const std::string& error) {
-  std::FILE* fp = std::fopen((dir + "/result.txt").c_str(), "w");
-  if (fp != nullptr) {
-    std::fprintf(fp, "%s\n", error.empty() ? "ok" : ("error " + error).c_str());
-    std::fclose(fp);
-  }
-  if (!error.empty()) std::fprintf(stderr, "normgrad_opsnn_run: %s\n", error.c_str());
-  return error.empty() ? 0 : 1;
+  return normgrad::cann::WriteResult(dir, error, "normgrad_opsnn_run");
 }
 
 }  // namespace

@@ -53,13 +53,7 @@ bool Launch(const LaunchFile& f, const std::vector<uint8_t*>& ptrs, std::string*
 }
 
 int Finish(const std::string& dir, const std::string& error) {
-  std::FILE* fp = std::fopen((dir + "/result.txt").c_str(), "w");
-  if (fp != nullptr) {
-    std::fprintf(fp, "%s\n", error.empty() ? "ok" : ("error " + error).c_str());
-    std::fclose(fp);
-  }
-  if (!error.empty()) std::fprintf(stderr, "normgrad_cann_run: %s\n", error.c_str());
-  return error.empty() ? 0 : 1;
+  return normgrad::cann::WriteResult(dir, error, "normgrad_cann_run");
 }
 
 }  // namespace
