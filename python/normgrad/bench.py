@@ -230,7 +230,7 @@ def add_official(row: BenchRow, case: Case, seed: int = 0) -> None:
     with _native.what_if(row.what_if):
         profile = _profile(row.soc)
         with _native.soc(row.soc):
-            measured = opsnn.measure(case, case.make_inputs(case_rng(case, seed)), row.soc)
+            measured = opsnn.measure(case, seed, row.soc)
     if measured.us is not None:
         row.official_us = measured.us
         row.official_launches = measured.launches

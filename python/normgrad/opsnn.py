@@ -207,15 +207,18 @@ class Measured:
     why_not: str | None
 
 
-def measure(case: Case, inputs: Arrays, soc: str) -> Measured:
-    """Runs ops-nn's kernel on `case`, checks its outputs against the case's float64 golden and returns
-    its modeled time (the launch report's totalUs) when both succeed; otherwise None and the reason,
-    so that the caller can say why the hand-written model is used instead."""
+def measure(case: Case, seed: int, soc: str) -> Measured:
+    """Runs ops-nn's kernel on `case` (inputs of `seed`, as normgrad check and bench make them), checks its
+    outputs against the case's float64 golden and returns its modeled time (the launch report's totalUs)
+    when both succeed; otherwise None and the reason, so that the caller can say why the hand-written
+    model is used instead."""
+    from normgrad.check import case_rng
     from normgrad.compare import compare
 
     why = serves(case, soc)
     if why is not None:
         return Measured(None, 0, why)
+    inputs = case.make_inputs(case_rng(case, seed))
     try:
         run = run_case(case, inputs, soc)
     except OpsNnError as err:

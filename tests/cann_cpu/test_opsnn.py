@@ -81,7 +81,33 @@ def test_serves_names_what_is_missing() -> None:
     """Without a runner (or for a SoC it does not serve) the reason is a sentence, never a crash."""
     case = _bench("sd-unet 320ch 8x8", "float32")
     assert opsnn.serves(case, "ascend910") == "ops-nn's GroupNormGrad kernel is run for Atlas A2/A3 only"
-    layer_norm = Case(op="layer_norm_grad", name="x", dtype="float32", shape="1",
+    batch_norm = Case(op="batch_norm_elemt_grad", name="x", dtype="float32", shape="1",
                       make_inputs=case.make_inputs, run=case.run, golden=case.golden,
                       tolerance=case.tolerance, min_bytes=1)
-    assert "no ops-nn kernel of layer_norm_grad" in (opsnn.serves(layer_norm, SOC) or "")
+    assert "no ops-nn kernel of batch_norm_elemt_grad" in (opsnn.serves(batch_norm, SOC) or "")
+
+
+@needs_runner
+def test_bench_compare_takes_the_time_of_opsnn_kernel_where_it_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`bench --compare`'s official column: ops-nn's time where its kernel ran and passed the golden, marked
+    as measured; the hand-written model elsewhere, saying why. The launch report is front end B's time model
+    (opsnn.REPORT_ENTRY); without that entry in libnormgrad the served case says so."""
+    from normgrad.bench import BenchRow, add_official
+
+    case = _bench("lm 7x4096", "float32")
+    measured = opsnn.measure(case, 0, SOC)
+    if measured.us is None:
+        assert measured.why_not is not None and opsnn.REPORT_ENTRY in measured.why_not
+    # With a report (here a stand-in for front end B's priced launch), the row carries ops-nn's time.
+    monkeypatch.setattr(opsnn, "launch_report", lambda _dir: {"totalUs": 12.5})
+    row = BenchRow(op=case.op, case=case.name, dtype=case.dtype, shape=case.shape, soc=SOC, status="ok",
+                   modeled_us=25.0)
+    add_official(row, case)
+    assert (row.official_us, row.official_source, row.speedup) == (12.5, opsnn.MARK, 0.5)
+    # A case CANN's CPU-debug check stops keeps the hand-written model and names the check.
+    rejected = _bench("resnet-50 gn 7x7", "float32")
+    row = BenchRow(op=rejected.op, case=rejected.name, dtype=rejected.dtype, shape=rejected.shape, soc=SOC,
+                   status="ok", modeled_us=25.0)
+    add_official(row, rejected)
+    assert row.official_source is not None and row.official_source.startswith(opsnn.MODELED_MARK)
+    assert "should be times of 32 Bytes" in row.official_source and row.official_us is not None
