@@ -164,9 +164,10 @@ def run_case(case: Case, inputs: Arrays, soc: str) -> OpsNnRun:
         proc = subprocess.run([str(path), str(d)], capture_output=True, text=True, check=False)
         result = (d / "result.txt").read_text(encoding="utf-8").strip() if (d / "result.txt").exists() else ""
         if proc.returncode != 0 or result != "ok":
-            # A core stopped by CANN's own checks logs why ([ERROR]...; CANN's KERNEL_LOG writes to stdout).
+            # A core stopped by CANN's own checks logs why ([ERROR]...; CANN's KERNEL_LOG writes to stdout),
+            # one stopped by the model says "normgrad-isa: ..." (a violation or an intrinsic it traps).
             logs = (proc.stdout + proc.stderr).splitlines()
-            logged = next((line for line in logs if "[ERROR]" in line), "")
+            logged = next((line for line in logs if "[ERROR]" in line or "normgrad-isa:" in line), "")
             detail = logged.rsplit("]", 1)[-1].strip()
             raise OpsNnError(f"{op.op_type} on front end B: {result or proc.stderr.strip()[-500:]}"
                              + (f" ({detail})" if detail else ""))

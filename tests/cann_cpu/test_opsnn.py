@@ -111,3 +111,15 @@ def test_bench_compare_takes_the_time_of_opsnn_kernel_where_it_runs(monkeypatch:
     add_official(row, rejected)
     assert row.official_source is not None and row.official_source.startswith(opsnn.MODELED_MARK)
     assert "should be times of 32 Bytes" in row.official_source and row.official_us is not None
+
+
+@needs_runner
+def test_opsnn_layer_norm_transpose_path_traps_in_the_model() -> None:
+    """LayerNormGradV3's transpose path (ops-nn's tiling picks it for rows of at most 64 elements that are not
+    a multiple of 32 bytes; no bench shape is such) uses TransDataTo5HD, whose VA-register intrinsics the
+    model does not implement: the run stops naming the intrinsic, never a silent wrong result."""
+    from normgrad.cases.layer_norm_grad import _case
+
+    case = _case((2048, 7), 1, "float32", "7 columns")
+    with pytest.raises(opsnn.OpsNnError, match="set_va_reg_sb is linked but not modelled"):
+        opsnn.run_case(case, case.make_inputs(case_rng(case, 0)), SOC)
