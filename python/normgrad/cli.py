@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import normgrad
-from normgrad import _native, cases, cpp_package, opsnn, plot
+from normgrad import _native, cases, cpp_package, plot
 from normgrad.bench import BenchRow, add_official, pct_of_ceiling, run_bench_what_if, skip_reason, write_csv
 from normgrad.check import CaseResult, run_case, select
 from normgrad.errors import LibraryNotFoundError, SocError
@@ -192,6 +192,7 @@ def _what_if_summary(rows: Sequence[BenchRow], specs: Sequence[str]) -> list[str
 
 
 def _compare_table(rows: Sequence[BenchRow], what_if: bool = False) -> str:
+    from normgrad import opsnn  # here, not at the top: keeps this module's import block as it was
     headers = ["op", "case", "dtype", "shape", "soc", "ours µs", "official µs", "speed-up",
                "official launches", "official time", "status"]
     body = [[r.op, r.case, r.dtype, r.shape, r.soc, fixed(r.modeled_us, 1), fixed(r.official_us, 1),
@@ -207,6 +208,7 @@ def _compare_table(rows: Sequence[BenchRow], what_if: bool = False) -> str:
 
 def _official_notes(rows: Sequence[BenchRow], listed: int = 3) -> list[str]:
     """Why the hand-written model stands in for Huawei's kernel: one line per distinct reason."""
+    from normgrad import opsnn  # as in _compare_table
     groups: dict[str, list[str]] = {}
     for r in rows:
         if r.official_source and r.official_source != opsnn.MARK:

@@ -7,13 +7,13 @@
 
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kern_fwk.h"
 #include "kernel_operator.h"
 #include "launch_file.h"
 #include "launch_state.h"
-#include "run_kernel.h"
 
 // The kernel entries (op_kernel/*.cpp). Weak: a kernel that skips this SoC (its cann-check skip-arch
 // marker) is not linked, and the runner says so instead of failing to link.
@@ -30,17 +30,24 @@ namespace {
 
 using normgrad::cann::LaunchFile;
 
+// Calls ICPU_RUN_KF with the N argument pointers of ptrs (a kernel of N GM_ADDR parameters).
+template <typename Fn, size_t... I>
+void RunKernel(Fn fn, uint32_t blockDim, const std::vector<uint8_t*>& ptrs, std::index_sequence<I...>) {
+  ICPU_RUN_KF(fn, blockDim, ptrs[I]...);
+}
+
 template <typename... P>
 bool Dispatch(void (*fn)(P...), uint32_t blockDim, const std::vector<uint8_t*>& ptrs, std::string* error) {
   if (fn == nullptr) {
     *error = "this kernel is not built for " NORMGRAD_CANN_SOC " (its cann-check skip-arch marker)";
     return false;
   }
-  if (!normgrad::cann::RunKernel(fn, blockDim, ptrs)) {
+  if (ptrs.size() != sizeof...(P)) {
     *error = "the kernel takes " + std::to_string(sizeof...(P)) + " arguments, launch.txt gives " +
              std::to_string(ptrs.size());
     return false;
   }
+  RunKernel(fn, blockDim, ptrs, std::index_sequence_for<P...>{});
   return true;
 }
 
@@ -53,7 +60,13 @@ bool Launch(const LaunchFile& f, const std::vector<uint8_t*>& ptrs, std::string*
 }
 
 int Finish(const std::string& dir, const std::string& error) {
-  return normgrad::cann::WriteResult(dir, error, "normgrad_cann_run");
+  std::FILE* fp = std::fopen((dir + "/result.txt").c_str(), "w");
+  if (fp != nullptr) {
+    std::fprintf(fp, "%s\n", error.empty() ? "ok" : ("error " + error).c_str());
+    std::fclose(fp);
+  }
+  if (!error.empty()) std::fprintf(stderr, "normgrad_cann_run: %s\n", error.c_str());
+  return error.empty() ? 0 : 1;
 }
 
 }  // namespace
