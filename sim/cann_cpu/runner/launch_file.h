@@ -114,4 +114,16 @@ inline bool WriteFileBytes(const std::string& path, const void* src, uint64_t by
   return std::fclose(fp) == 0 && ok;
 }
 
+// Ends a runner: DIR/result.txt = "ok" or "error <error>", the error also on stderr after `who`; the exit
+// status (0 iff ok).
+inline int WriteResult(const std::string& dir, const std::string& error, const char* who) {
+  std::FILE* fp = std::fopen((dir + "/result.txt").c_str(), "w");
+  if (fp != nullptr) {
+    std::fprintf(fp, "%s\n", error.empty() ? "ok" : ("error " + error).c_str());
+    std::fclose(fp);
+  }
+  if (!error.empty()) std::fprintf(stderr, "%s: %s\n", who, error.c_str());
+  return error.empty() ? 0 : 1;
+}
+
 }  // namespace normgrad::cann

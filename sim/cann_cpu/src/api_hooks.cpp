@@ -102,6 +102,12 @@ void AscendCBufInit<unsigned char, int, unsigned char, unsigned long, unsigned i
                                                                                     unsigned int len) {
   normgrad::cann::NoteBuffer(addr, static_cast<uint64_t>(num) * len);
 }
+// This argument list only ops-nn's GroupNormGrad kernel reaches (sim/cann_cpu/opsnn).
+template <>
+void AscendCBufInit<unsigned char, unsigned char, unsigned char, unsigned long, unsigned long>(
+    unsigned char, unsigned char, unsigned char num, unsigned long addr, unsigned long len) {
+  normgrad::cann::NoteBuffer(addr, static_cast<uint64_t>(num) * len);
+}
 template <>
 void AscendCBufAbsAddr<unsigned char, unsigned long, unsigned int>(unsigned char, unsigned long, unsigned int) {}
 template <>
