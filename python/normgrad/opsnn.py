@@ -134,6 +134,11 @@ def serves(case: Case, soc: str) -> str | None:
     return None
 
 
+def _l2_bytes(soc: str) -> int:
+    """The chip's L2 (what-if applied), which front end B's cost report models re-reads with."""
+    return int(next(p for p in socs() if p["name"] == soc)["l2Bytes"])
+
+
 def _platform(soc: str) -> str:
     profile = next(p for p in socs() if p["name"] == soc)
     return f"platform {profile['aivCores']} {profile['ubBytes']} {A2_LIB_WORKSPACE} {A2_NPU_ARCH}"
@@ -148,7 +153,7 @@ def run_case(case: Case, inputs: Arrays, soc: str) -> OpsNnRun:
     ins, outs = op.inputs(case.params), op.outputs(case.params)
     with tempfile.TemporaryDirectory(prefix="normgrad-opsnn-") as tmp:
         d = Path(tmp)
-        lines = [f"op {op.op_type}", f"kernel {op.kernel}", _platform(soc)]
+        lines = [f"op {op.op_type}", f"kernel {op.kernel}", _platform(soc), f"l2bytes {_l2_bytes(soc)}"]
         for i, t in enumerate(ins):
             a = np.ascontiguousarray(inputs[t.name])
             if a.size != int(np.prod(t.dims)):

@@ -149,14 +149,16 @@ CoreCounters ToCounters(const normgrad::cann::CoreFigures& f) {
 
 }  // namespace
 
-bool RecordCannLaunch(const std::string& dir, const std::string& kernel, uint32_t blockDim, std::string* error) {
+namespace {
+
+bool ReadCores(const std::string& dir, const std::string& kernel, uint32_t blockDim, LaunchReport* report,
+               std::string* error) {
   const SocProfile& soc = CurrentSoc();
   const SocProfile costSoc = EffectiveSoc(soc);
-  LaunchReport report;
-  report.kernel = kernel;
-  report.blockDim = static_cast<int>(blockDim);
-  report.soc = &soc;
-  report.tilingKey = g_tilingKey;
+  report->kernel = kernel;
+  report->blockDim = static_cast<int>(blockDim);
+  report->soc = &soc;
+  report->tilingKey = g_tilingKey;
   for (uint32_t i = 0; i < blockDim; ++i) {
     normgrad::cann::CoreReport r;
     if (!normgrad::cann::ReadCoreReport(normgrad::cann::CoreReportPath(dir, static_cast<int>(i)), &r, error)) {
@@ -168,10 +170,28 @@ bool RecordCannLaunch(const std::string& dir, const std::string& kernel, uint32_
       c.splitWaitOverlapUs.push_back(CoreBusyUs(ToCounters(w.second), costSoc) -
                                      CoreBusyUs(ToCounters(w.first), costSoc));
     }
-    report.cores.push_back(std::move(c));
+    report->cores.push_back(std::move(c));
   }
+  return true;
+}
+
+}  // namespace
+
+bool RecordCannLaunch(const std::string& dir, const std::string& kernel, uint32_t blockDim, std::string* error) {
+  LaunchReport report;
+  if (!ReadCores(dir, kernel, blockDim, &report, error)) return false;
   AppendToLog(report);
   return true;
+}
+
+bool ReadCannLaunch(const std::string& dir, const std::string& kernel, LaunchReport* report, std::string* error) {
+  uint32_t cores = 0;
+  while (access(normgrad::cann::CoreReportPath(dir, static_cast<int>(cores)).c_str(), R_OK) == 0) ++cores;
+  if (cores == 0) {
+    *error = "no cost report " + normgrad::cann::CoreReportPath(dir, 0);
+    return false;
+  }
+  return ReadCores(dir, kernel, cores, report, error);
 }
 
 FrontEnd SelectedFrontEnd(std::string* error) {

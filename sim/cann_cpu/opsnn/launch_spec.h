@@ -4,6 +4,7 @@
 //
 //   op <OpType>                         as ops-nn's IMPL_OP_OPTILING names it (GroupNormGrad)
 //   kernel <entry>                      the extern "C" kernel entry (group_norm_grad)
+//   l2bytes <n>                         the chip's L2 size (the cost report's re-read model)
 //   platform <aiv cores> <UB bytes> <lib API workspace bytes> <NpuArch>
 //   input <dtype> <d0>x<d1>x...         each input in the OpDef's order; its bytes in DIR/region<i>.bin
 //   output <dtype> <d0>x<d1>x...        each output, after the inputs; written to DIR/region<i>.bin
@@ -24,6 +25,7 @@ namespace normgrad::opsnn {
 struct LaunchSpec {
   std::string kernel;
   TilingRequest request;
+  uint64_t l2Bytes = 0;  // the chip's L2, for the cost report's re-read model (front end A's figure)
 };
 
 inline bool ParseDims(const std::string& text, std::vector<int64_t>* dims) {
@@ -54,6 +56,8 @@ inline bool ReadLaunchSpec(const std::string& dir, LaunchSpec* spec, std::string
       ok = static_cast<bool>(ls >> r.opType);
     } else if (key == "kernel") {
       ok = static_cast<bool>(ls >> spec->kernel);
+    } else if (key == "l2bytes") {
+      ok = static_cast<bool>(ls >> spec->l2Bytes);
     } else if (key == "platform") {
       ok = static_cast<bool>(ls >> r.platform.aivCores >> r.platform.ubBytes >> r.platform.libApiWorkspaceBytes >>
                              r.platform.npuArch);

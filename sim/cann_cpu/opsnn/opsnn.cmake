@@ -82,19 +82,19 @@ foreach(pair ${NORMGRAD_OPSNN_OPS})
   add_library(normgrad_opsnn_kernel_${op} OBJECT ${_gen}/${op}_kernel.cpp ${_gen}/${op}_kernel_tiling.h)
   target_include_directories(normgrad_opsnn_kernel_${op} PRIVATE ${_opsnn}/common/inc/op_kernel)
   target_compile_options(normgrad_opsnn_kernel_${op} PRIVATE -w -U__CCE_KT_TEST__
-                         "SHELL:-include ${CANN_CPU_STUBS}/op_tiling_macros.h" "SHELL:-include ${_gen}/${op}_kernel_tiling.h")
+                         "SHELL:-include ${CANN_CPU_STUBS}/op_tiling_macros.h" "SHELL:-include ${_gen}/${op}_kernel_tiling.h"
+                         # scalar GM accesses seen by the cost report, as for our kernels
+                         "SHELL:-include ${CMAKE_CURRENT_SOURCE_DIR}/src/cost_probes.h")
   target_link_libraries(normgrad_opsnn_kernel_${op} PRIVATE normgrad_isa_a2)
   list(APPEND _opsnn_objects $<TARGET_OBJECTS:normgrad_opsnn_kernel_${op}> $<TARGET_OBJECTS:normgrad_opsnn_tiling_${op}>)
 endforeach()
 
 # --- The runner: our closed-symbol stand-ins (src/, without our kernels' InitTilingData), CANN's framework, the model.
-set(_runner_sources ${_own_sources})
-list(FILTER _runner_sources EXCLUDE REGEX "/tiling_data\\.cpp$")
-add_executable(normgrad_opsnn_run_ascend910b ${_here}/runner.cpp ${_runner_sources} ${_opsnn_objects}
-               $<TARGET_OBJECTS:normgrad_opsnn_host>)
+add_executable(normgrad_opsnn_run_ascend910b ${_here}/runner.cpp $<TARGET_OBJECTS:normgrad_cann_rt_obj_ascend910b>
+               ${_opsnn_objects} $<TARGET_OBJECTS:normgrad_opsnn_host>)
 target_include_directories(normgrad_opsnn_run_ascend910b PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/src
                            ${CMAKE_CURRENT_SOURCE_DIR}/runner ${_here})
 target_compile_definitions(normgrad_opsnn_run_ascend910b PRIVATE NORMGRAD_CANN_SOC="ascend910b")
-target_link_libraries(normgrad_opsnn_run_ascend910b PRIVATE normgrad_cann_fwk_ascend910b normgrad_isa_a2
+target_link_libraries(normgrad_opsnn_run_ascend910b PRIVATE normgrad_cann_rt_obj_ascend910b normgrad_isa_a2
                       ${CMAKE_DL_LIBS} Threads::Threads)
 set_target_properties(normgrad_opsnn_run_ascend910b PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR})

@@ -13,6 +13,7 @@
 #include "kern_fwk.h"
 #include "kernel_operator.h"
 #include "launch_file.h"
+#include "cost_report.h"
 #include "launch_spec.h"
 #include "launch_state.h"
 #include "run_kernel.h"
@@ -112,6 +113,7 @@ int main(int argc, char** argv) {
 #endif
     ICPU_SET_TILING_KEY(tiling.tilingKey);
     normgrad::cann::BeginLaunch(tiling.blockDim);
+    normgrad::cann::SetLaunchL2Bytes(spec.l2Bytes);  // each core writes its cost report (core<i>.txt)
     if (Dispatch(spec.kernel, tiling.blockDim, ptrs, &error)) error = normgrad::cann::EndLaunch();
   }
   for (size_t i = 0; i < ptrs.size(); ++i) {

@@ -10,6 +10,7 @@
 
 namespace sim {
 struct SocProfile;
+struct LaunchReport;
 }
 
 namespace sim::host {
@@ -39,5 +40,8 @@ std::string RunOnCannFrontEnd(const std::string& kernel, uint32_t blockDim, cons
 // missing or does not parse. RunOnCannFrontEnd calls it; a runner of another kind (ops-nn's kernels,
 // normgrad cpudebug) that writes the same files can too.
 bool RecordCannLaunch(const std::string& dir, const std::string& kernel, uint32_t blockDim, std::string* error);
+// The same report without the run log: DIR's core<i>.txt files, as many as there are from core0.txt on
+// (normgradCannLaunchReportJson: ops-nn's runner). False with *error when there is none or one does not parse.
+bool ReadCannLaunch(const std::string& dir, const std::string& kernel, LaunchReport* report, std::string* error);
 
 }  // namespace sim::host
