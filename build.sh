@@ -8,7 +8,8 @@
 #   ./build.sh --cann-cpu           front end B (sim/cann_cpu/README.md): the kernels on CANN's own Ascend C
 #                                   implementation in CPU-debug mode, cross-checked bit for bit with the simulator;
 #                                   needs CANN's header bundle (../shared/tools/cann-check --root, or CANN_ROOT),
-#                                   prints one "skipped" line and succeeds without it
+#                                   prints one "skipped" line and succeeds without it; with --full also every
+#                                   `normgrad check --full` and bench case (outputs, modeled time, peak UB)
 #   ./build.sh --npu --soc <soc>    the CANN custom operator package for a real NPU (needs ASCEND_HOME_PATH;
 #        [--install | --install-path <dir>] also installs it; `normgrad npu build`, docs/npu.md)
 # What it installs (README, "What ./build.sh installs"): Python packages only into build/venv, a virtual
@@ -27,10 +28,11 @@ while [ $# -gt 0 ]; do
     --sanitize) mode=sanitize ;;
     --installed) mode=installed ;;
     --cann-cpu) mode=cann ;;
+    --full) export NORMGRAD_CANN_FULL=1 ;;
     --soc) soc="$2"; shift ;;
     --install) npu_args+=(--install) ;;
     --install-path) npu_args+=(--install-path "$2"); shift ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
     *) echo "build.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
   shift
@@ -142,9 +144,18 @@ if [ "$mode" = cann ]; then
             normgrad_cann_run_apicheck_ascend910)
   lib=build/sim/libnormgrad.so
   [ -f "$lib" ] || { targets+=(normgrad); lib=build/cann/libnormgrad.so; }
-  cmake -S . -B build/cann -G Ninja -DNORMGRAD_CANN_CPU=ON -DCANN_ROOT="$cann_root" \
+  # ops-nn's own GroupNormGrad kernel beside ours (sim/cann_cpu/README.md): an ops-nn tree in NORMGRAD_OPSNN_ROOT,
+  # else a git dir of it in NORMGRAD_OPSNN_GIT_DIR (default: the fetched snapshot ../.mirror/hicann+ops-nn/repo).
+  opsnn_git=${NORMGRAD_OPSNN_GIT_DIR:-../.mirror/hicann+ops-nn/repo}
+  [ -d "$opsnn_git" ] && opsnn_git=$(cd "$opsnn_git" && pwd) || opsnn_git=""
+  configured=$(cmake -S . -B build/cann -G Ninja -DNORMGRAD_CANN_CPU=ON -DCANN_ROOT="$cann_root" \
     -DNORMGRAD_CANN_CHECK="$(cd "$(dirname "$cann_check")" && pwd)/$(basename "$cann_check")" \
-    -DNORMGRAD_ISA_TESTS=ON -DNORMGRAD_WERROR=ON -DCMAKE_BUILD_TYPE=Release >/dev/null
+    -DNORMGRAD_OPSNN_ROOT="${NORMGRAD_OPSNN_ROOT:-}" -DNORMGRAD_OPSNN_GIT_DIR="$opsnn_git" \
+    -DNORMGRAD_ISA_TESTS=ON -DNORMGRAD_WERROR=ON -DCMAKE_BUILD_TYPE=Release)
+  grep "ops-nn kernels" <<<"$configured" || true
+  if grep -q "^build normgrad_opsnn_run_ascend910b:" build/cann/build.ninja; then
+    targets+=(normgrad_opsnn_run_ascend910b)
+  fi
   # The model's unit tests and the check that it defines every intrinsic the kernels link, then the kernels.
   cmake --build build/cann -j "$jobs" --target "${targets[@]}" isa_tests_a2 isa_tests_910 isa_kernels_a2 isa_kernels_910
   ctest --test-dir build/cann/sim/cann_cpu/isa_tests --output-on-failure -j "$jobs"

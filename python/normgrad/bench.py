@@ -9,7 +9,7 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from normgrad import _native, official_model
+from normgrad import _native, official_model, opsnn
 from normgrad.cases.base import Case
 from normgrad.check import case_rng
 from normgrad.errors import AclnnError
@@ -37,6 +37,8 @@ class BenchRow:
                     (normgrad.official_model; None where no model exists)
     speedup         official_us / modeled_us (above 1: ours is faster)
     official_launches  the number of launches of the official path
+    official_source    `--compare`: where official_us comes from: opsnn.MARK (Huawei's kernel run on
+                    front end B, priced by the same cost model) or opsnn.MODELED_MARK with the reason
     """
 
     op: str
@@ -60,6 +62,7 @@ class BenchRow:
     official_us: float | None = None
     speedup: float | None = None
     official_launches: int | None = None
+    official_source: str | None = None
 
 
 # The note of a row front end B ran without a launch report (status "ran").
@@ -67,7 +70,7 @@ UNMODELED_ON_B = ("modeled figures unavailable: front end B (CANN's Ascend C) ad
                   "with modeled time and peak UB yet; the outputs were computed")
 
 # The columns only `--compare` fills; the CSV has them only then.
-COMPARE_FIELDS = ("official_us", "speedup", "official_launches")
+COMPARE_FIELDS = ("official_us", "speedup", "official_launches", "official_source")
 
 
 # Case.op -> the operator definition (normgradOpDefsJson) whose "socs" lists the SoCs it serves.
@@ -231,19 +234,28 @@ def pct_of_ceiling(row: BenchRow) -> float | None:
     return 100.0 * row.roofline_pct / row.ceiling_pct
 
 
-def add_official(row: BenchRow, case: Case) -> None:
-    """Fills row's comparison columns: the official algorithm's model for case on row's SoC, priced
-    with the constants row was modeled with (its what-if set)."""
+def add_official(row: BenchRow, case: Case, seed: int = 0) -> None:
+    """Fills row's comparison columns for case on row's SoC under the constants row was modeled with
+    (its what-if set): Huawei's own kernel run on front end B where it runs (normgrad.opsnn), else the
+    hand-written model of the official algorithm (normgrad.official_model), saying which and why."""
     with _native.what_if(row.what_if):
         profile = _profile(row.soc)
-    itemsize = {"float32": 4, "float16": 2, "bfloat16": 2}[case.dtype]
-    estimate = official_model.estimate(case.op, case.params, itemsize, profile)
-    if estimate is None:
-        return
-    row.official_us = estimate.us
-    row.official_launches = len(estimate.launches)
+        with _native.soc(row.soc):
+            measured = opsnn.measure(case, seed, row.soc)
+    if measured.us is not None:
+        row.official_us = measured.us
+        row.official_launches = measured.launches
+        row.official_source = opsnn.MARK
+    else:
+        itemsize = {"float32": 4, "float16": 2, "bfloat16": 2}[case.dtype]
+        estimate = official_model.estimate(case.op, case.params, itemsize, profile)
+        if estimate is None:
+            return
+        row.official_us = estimate.us
+        row.official_launches = len(estimate.launches)
+        row.official_source = f"{opsnn.MODELED_MARK}: {measured.why_not}"
     if row.status == "ok":
-        row.speedup = official_model.speedup(row.modeled_us, estimate.us)
+        row.speedup = official_model.speedup(row.modeled_us, row.official_us)
 
 
 def write_csv(rows: Sequence[BenchRow], path: Path, compare: bool = False) -> None:

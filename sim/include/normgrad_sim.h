@@ -82,6 +82,11 @@ void normgradSimSetRecentErrMsg(const char* msg);
 // is in msg (truncated to msgBytes - 1 characters; msg may be NULL).
 int normgradSimCannFrontEnd(const char* soc, char* msg, size_t msgBytes);
 
+// The launch report (one element of normgradSimLastRunJson's "launches", priced on the current SoC with
+// its what-if constants) of a front end B launch another runner made in directory `dir` (ops-nn's kernels:
+// python/normgrad/opsnn.py), from its cores' cost reports; "null" when it has none. Not added to the run log.
+const char* normgradCannLaunchReportJson(const char* dir);
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif

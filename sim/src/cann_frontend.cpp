@@ -20,8 +20,12 @@
 #include <map>
 #include <sstream>
 
+#include "../cann_cpu/runner/core_report.h"
 #include "../cann_cpu/runner/launch_file.h"
 #include "ascendc/core.h"
+#include "ascendc/cost.h"
+#include "ascendc/entry.h"
+#include "ascendc/launch.h"
 #include "ascendc/soc.h"
 #include "normgrad_sim.h"
 #include "simhost/c_boundary.h"
@@ -121,7 +125,74 @@ struct TempDir {
   }
 };
 
+CoreCounters ToCounters(const normgrad::cann::CoreFigures& f) {
+  CoreCounters c;
+  c.gmToUbBytes = f.gmToUbBytes;
+  c.ubToGmBytes = f.ubToGmBytes;
+  c.ubToUbBytes = f.ubToUbBytes;
+  c.dmaIn = f.dmaIn;
+  c.dmaOut = f.dmaOut;
+  c.vecInstr = f.vecInstr;
+  for (int k = 0; k < static_cast<int>(OpClass::kCount); ++k) c.vecRepeats[k] = f.vecRepeats[k];
+  c.scalarGm = f.scalarGm;
+  c.scalarGmBytesIn = f.scalarGmBytesIn;
+  c.scalarGmBytesOut = f.scalarGmBytesOut;
+  c.syncs = f.syncs;
+  c.syncAll = f.syncAll;
+  c.crossCoreWaits = f.crossCoreWaits;
+  c.fullBarriers = f.fullBarriers;
+  c.drains = f.drains;
+  c.l2HitBytes = f.l2HitBytes;
+  c.ubPeakBytes = f.ubPeakBytes;
+  return c;
+}
+
 }  // namespace
+
+namespace {
+
+bool ReadCores(const std::string& dir, const std::string& kernel, uint32_t blockDim, LaunchReport* report,
+               std::string* error) {
+  const SocProfile& soc = CurrentSoc();
+  const SocProfile costSoc = EffectiveSoc(soc);
+  report->kernel = kernel;
+  report->blockDim = static_cast<int>(blockDim);
+  report->soc = &soc;
+  report->tilingKey = g_tilingKey;
+  for (uint32_t i = 0; i < blockDim; ++i) {
+    normgrad::cann::CoreReport r;
+    if (!normgrad::cann::ReadCoreReport(normgrad::cann::CoreReportPath(dir, static_cast<int>(i)), &r, error)) {
+      return false;
+    }
+    CoreCounters c = ToCounters(r.figures);
+    // The work between a CrossCoreSetFlag and its wait, priced as front end A prices it at the wait.
+    for (const auto& w : r.splitWaits) {
+      c.splitWaitOverlapUs.push_back(CoreBusyUs(ToCounters(w.second), costSoc) -
+                                     CoreBusyUs(ToCounters(w.first), costSoc));
+    }
+    report->cores.push_back(std::move(c));
+  }
+  return true;
+}
+
+}  // namespace
+
+bool RecordCannLaunch(const std::string& dir, const std::string& kernel, uint32_t blockDim, std::string* error) {
+  LaunchReport report;
+  if (!ReadCores(dir, kernel, blockDim, &report, error)) return false;
+  AppendToLog(report);
+  return true;
+}
+
+bool ReadCannLaunch(const std::string& dir, const std::string& kernel, LaunchReport* report, std::string* error) {
+  uint32_t cores = 0;
+  while (access(normgrad::cann::CoreReportPath(dir, static_cast<int>(cores)).c_str(), R_OK) == 0) ++cores;
+  if (cores == 0) {
+    *error = "no cost report " + normgrad::cann::CoreReportPath(dir, 0);
+    return false;
+  }
+  return ReadCores(dir, kernel, cores, report, error);
+}
 
 FrontEnd SelectedFrontEnd(std::string* error) {
   const char* env = std::getenv("NORMGRAD_FRONTEND");
@@ -163,6 +234,7 @@ std::string RunOnCannFrontEnd(const std::string& kernel, uint32_t blockDim, cons
   normgrad::cann::LaunchFile f;
   f.kernel = kernel;
   f.blockDim = blockDim;
+  f.l2Bytes = EffectiveSoc(CurrentSoc()).l2Bytes;  // as front end A's launch resets its L2 model
   std::map<uintptr_t, int> regionOf;  // allocation base -> region index
   std::vector<uintptr_t> bases;
   std::vector<uint8_t*> all = args;
@@ -212,6 +284,8 @@ std::string RunOnCannFrontEnd(const std::string& kernel, uint32_t blockDim, cons
       return "cannot read back " + normgrad::cann::RegionPath(dir.path, i);
     }
   }
+  std::string error;
+  if (!RecordCannLaunch(dir.path, kernel, blockDim, &error)) return "front end B's cost report: " + error;
   return "";
 }
 

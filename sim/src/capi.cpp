@@ -13,6 +13,7 @@
 #include "simhost/op_records.h"
 #include "self_check.h"
 #include "simhost/c_boundary.h"
+#include "simhost/cann_frontend.h"
 
 using normgrad_sim::JsonArray;
 using normgrad_sim::JsonBool;
@@ -134,6 +135,19 @@ const char* normgradSimLastRunJson(void) {
     t_lastRun = Object({Field("soc", JsonString(sim::CurrentSoc().name)), Field("totalUs", Num(totalUs)),
                         Field("bytesIn", Int(bytesIn)), Field("bytesOut", Int(bytesOut)),
                         Field("launches", JsonArray(launches))});
+    return t_lastRun.c_str();
+  });
+}
+
+const char* normgradCannLaunchReportJson(const char* dir) {
+  return CBoundary("normgradCannLaunchReportJson", static_cast<const char*>(nullptr), [&] {
+    sim::LaunchReport report;
+    std::string error;
+    if (dir == nullptr || !sim::host::ReadCannLaunch(dir, "ops-nn", &report, &error)) {
+      t_lastRun = "null";
+    } else {
+      t_lastRun = LaunchJson(report, sim::ModelLaunch(report));
+    }
     return t_lastRun.c_str();
   });
 }

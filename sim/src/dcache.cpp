@@ -1,67 +1,12 @@
-// The per-core scalar data cache of ascendc/dcache.h and the scalar GM accesses that use it.
+// The scalar GM accesses of front end A's cores through their DataCache (ascendc/dcache.h; the
+// cache itself is data_cache.cpp).
 #include "ascendc/dcache.h"
+
+#include <algorithm>
 
 #include "ascendc/core.h"
 
 namespace sim {
-
-DataCache::Traffic DataCache::Access(uintptr_t addr, uint64_t bytes, bool write) {
-  Traffic traffic;
-  if (bytes == 0) return traffic;
-  const uint64_t first = addr / kLineBytes;
-  const uint64_t last = (addr + bytes - 1) / kLineBytes;  // a misaligned element may straddle two
-  for (uint64_t number = first; number <= last; ++number) Touch(number, write, traffic);
-  return traffic;
-}
-
-void DataCache::Touch(uint64_t number, bool write, Traffic& traffic) {
-  // Repeated reads of one value (gamma, mean, rstd in a row loop) hit the most recent line:
-  // answer those without a hash lookup.
-  if (!recency_.empty() && recency_.front().number == number) {
-    recency_.front().dirty |= write;
-    return;
-  }
-  auto it = where_.find(number);
-  if (it != where_.end()) {
-    recency_.splice(recency_.begin(), recency_, it->second);
-    recency_.front().dirty |= write;
-    return;
-  }
-  if (where_.size() == kLines) {
-    const Line& victim = recency_.back();
-    if (victim.dirty) traffic.out += kLineBytes;
-    where_.erase(victim.number);
-    recency_.pop_back();
-  }
-  if (!write) traffic.in += kLineBytes;  // write miss: allocated without a fill (ESTIMATE)
-  recency_.push_front(Line{number, write});
-  where_[number] = recency_.begin();
-}
-
-uint64_t DataCache::CleanInvalidateAll() {
-  uint64_t out = Flush();
-  recency_.clear();
-  where_.clear();
-  return out;
-}
-
-uint64_t DataCache::CleanInvalidateLine(uintptr_t addr) {
-  auto it = where_.find(addr / kLineBytes);
-  if (it == where_.end()) return 0;
-  const uint64_t out = it->second->dirty ? kLineBytes : 0;
-  recency_.erase(it->second);
-  where_.erase(it);
-  return out;
-}
-
-uint64_t DataCache::Flush() {
-  uint64_t out = 0;
-  for (Line& line : recency_) {
-    if (line.dirty) out += kLineBytes;
-    line.dirty = false;
-  }
-  return out;
-}
 
 namespace {
 
@@ -70,24 +15,42 @@ void AddTraffic(CoreCounters& counters, const DataCache::Traffic& traffic) {
   counters.scalarGmBytesOut += traffic.out;
 }
 
+// The address the DCache sees. Device allocations start on 512-byte boundaries, but host memory
+// registered as device memory (aclrtHostRegister: how the Python API hands over its inputs) starts
+// wherever the host put it, which would move line boundaries from run to run. So an access is placed
+// at its offset in its GM allocation, on a base of the allocation's own (its serial << 40): the lines
+// it touches are those of a 512-byte-aligned allocation, as on the device and on front end B.
+uintptr_t DeviceAddress(CoreContext& c, const void* p) {
+  const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  for (const CoreContext::ScalarAllocation& s : c.scalarAllocations) {
+    if (a >= s.begin && a < s.end) return s.tag + (a - s.begin);
+  }
+  uintptr_t base = 0;
+  uint64_t bytes = 0, serial = 0;
+  if (!gm::FindAllocation(p, &base, &bytes, &serial)) return a;  // not GM: CheckRange has reported it
+  CoreContext::ScalarAllocation& slot = c.scalarAllocations[c.nextScalarAllocation++ % c.scalarAllocations.size()];
+  slot = {base, base + std::max<uint64_t>(bytes, 1), static_cast<uintptr_t>(serial) << 40};
+  return slot.tag + (a - base);
+}
+
 }  // namespace
 
 void ScalarGmRead(const void* p, uint64_t bytes) {
   CoreContext& c = Core();
   ++c.counters.scalarGm;
-  AddTraffic(c.counters, c.dcache.Read(reinterpret_cast<uintptr_t>(p), bytes));
+  AddTraffic(c.counters, c.dcache.Read(DeviceAddress(c, p), bytes));
 }
 
 void ScalarGmWrite(const void* p, uint64_t bytes) {
   CoreContext& c = Core();
   ++c.counters.scalarGm;
-  AddTraffic(c.counters, c.dcache.Write(reinterpret_cast<uintptr_t>(p), bytes));
+  AddTraffic(c.counters, c.dcache.Write(DeviceAddress(c, p), bytes));
 }
 
 void DataCacheCleanInvalidate(const void* p, bool entireCache) {
   CoreContext& c = Core();
   c.counters.scalarGmBytesOut += entireCache ? c.dcache.CleanInvalidateAll()
-                                             : c.dcache.CleanInvalidateLine(reinterpret_cast<uintptr_t>(p));
+                                             : c.dcache.CleanInvalidateLine(DeviceAddress(c, p));
 }
 
 void FlushDataCache() {

@@ -107,6 +107,7 @@ void RunCore(const SocProfile& soc, int idx, int blockDim, uint64_t tilingKey, b
   try {
     body();
     FlushDataCache();  // dirty scalar-written lines reach GM by the end of the kernel
+    DropTrailingDrain(ctx);
     EndOfKernelChecks(ctx);
     barrier.Finish(idx);
   } catch (const AbortCore&) {
@@ -162,11 +163,11 @@ void PrintNewWarnings(const std::string& kernel, const std::vector<std::string>&
   }
 }
 
+}  // namespace
+
 void AppendToLog(const LaunchReport& report) {
   t_log.push_back(report);
 }
-
-}  // namespace
 
 CoreRuntime& Runtime() {
   if (t_runtime == nullptr) throw SimError("Ascend C API called outside a kernel launch");

@@ -279,6 +279,10 @@ void TPipe::Destroy() {
   live_ = false;
   sim::CoreContext& c = sim::Core();
   if (c.pipe == this) c.pipe = nullptr;
+  // CANN's TPipe::Destroy ends with pipe_barrier(PIPE_ALL) (asc-devkit kernel_tpipe_impl.h): a full drain.
+  ++c.counters.syncs;
+  ++c.counters.fullBarriers;
+  sim::NoteFullDrain(c);
 }
 
 uint32_t TPipe::SimAllocate(const char* api, uint32_t num, uint32_t len, TPosition pos, bool isQueue) {

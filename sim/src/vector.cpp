@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "ascendc/constants.h"
 #include "ascendc/hazard.h"
 #include "ascendc/vector_fill.h"
 #include "ascendc/vector_run.h"
@@ -170,6 +171,19 @@ void CountInstr(OpClass cls, uint64_t repeats) {
   CoreCounters& c = Core().counters;
   ++c.vecInstr;
   c.vecRepeats[static_cast<int>(cls)] += repeats;
+}
+
+void CountFormInstr(OpClass cls, uint64_t count, uint32_t widestBytes) {
+  CoreContext& ctx = Core();
+  const uint64_t repeats = CountRepeats(count, widestBytes);
+  uint64_t instr = 1;
+  if (std::strcmp(ctx.soc->family, "ascend910") == 0) {  // dav-c100: no counter mode (vec_engine.h)
+    const uint64_t lanes = kRepeatBytes / widestBytes, full = count / lanes;
+    constexpr uint64_t kMax = AscendC::MAX_REPEAT_TIMES;
+    instr = full / kMax + (full % kMax != 0 ? 1 : 0) + (count % lanes != 0 ? 1 : 0);
+  }
+  ctx.counters.vecInstr += instr;
+  ctx.counters.vecRepeats[static_cast<int>(cls)] += repeats;
 }
 
 }  // namespace vec

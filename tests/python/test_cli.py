@@ -497,8 +497,11 @@ def test_bench_compare_prices_the_official_model_under_the_same_constants(fake_o
     # by the simulator, which the fake replaces, so only the official side is checked here.
     assert float(rows[("ascend910b", "launch_us=3")]["official_us"]) == pytest.approx(official - 20)
     assert rows[("ascend910", "")]["official_us"] == ""  # no model of the training series' path
+    # No ops-nn kernel of this operator runs here: the row says the hand-written model stands in, and why.
+    assert own["official_source"] == ("modeled (hand-written official algorithm): no ops-nn kernel of "
+                                      "batch_norm_elemt_grad is built into the runner")
     out = capsys.readouterr().out
-    assert "official-model µs" in out and "speed-up" in out
+    assert "official µs" in out and "speed-up" in out and "modeled (hand-written)" in out
     assert re.search(r"compare SoC constants on ascend910b: ours faster in 1 of 1 cases", out)
 
 
@@ -511,4 +514,4 @@ def test_bench_csv_has_the_comparison_columns_only_with_compare(fake_op, tmp_pat
     cli.main(["bench", "--soc", "ascend910b", "--csv", str(path), "--compare"])
     with open(path, newline="") as f:
         header = next(csv.reader(f))
-    assert header[-3:] == ["official_us", "speedup", "official_launches"]
+    assert header[-4:] == ["official_us", "speedup", "official_launches", "official_source"]

@@ -138,6 +138,26 @@ TEST(ScalarGm, TheSameFloatReadAThousandTimesCostsOneLine) {
   EXPECT_EQ(sim::ModelLaunch(r).bytesIn, kLine);
 }
 
+TEST(ScalarGm, LinesAreThoseOfTheAllocationWhereverTheHostPutIt) {
+  // Host memory registered as device memory (how the Python API passes its inputs) starts wherever
+  // the host put it; a device allocation starts on a 512-byte boundary. 16 floats from the start of
+  // the allocation are one line on the device, so they are here too, at any host offset (front end B,
+  // whose GM is 512-byte aligned, counts one line as well).
+  alignas(512) static float host[64 + 8];
+  for (int offset : {0, 4, 8}) {  // 0, 16 and 32 bytes into a host line
+    float* gm = host + offset;
+    sim::gm::Register(gm, 64 * sizeof(float));
+    auto r = Run1([&] {
+      GlobalTensor<float> t;
+      t.SetGlobalBuffer(gm, 64);
+      for (int i = 0; i < 16; ++i) (void)t.GetValue(i);
+    });
+    sim::gm::Unregister(gm);
+    EXPECT_LAUNCH_OK(r);
+    EXPECT_EQ(r.cores[0].scalarGmBytesIn, kLine) << "host offset " << offset * sizeof(float) << " bytes";
+  }
+}
+
 TEST(ScalarGm, SequentialReadsOfTwiceTheCapacityCostEveryLine) {
   const uint64_t floats = 2 * kCapacity / sizeof(float);  // 16384 floats, 1024 lines
   DeviceGm<float> x(floats);

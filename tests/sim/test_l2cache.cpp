@@ -2,6 +2,7 @@
 // change in a launch report.
 #include "runtime_test_util.h"
 
+#include <functional>
 #include <vector>
 
 #include "ascendc/cost.h"
@@ -110,7 +111,8 @@ TEST(L2Reuse, TheWhatIfL2SizeReachesTheNextLaunch) {
   GmFree(x);
 }
 
-TEST(Counters, BackToBackFullBarriersDrainOnce) {
+// One core with a 4 KiB TBuf: body(copy) may call copy() for a 4 KiB DataCopy GM -> UB between barriers.
+sim::LaunchReport RunCopies(const std::function<void(const std::function<void()>&)>& body) {
   float* x = static_cast<float*>(GmAlloc(1024 * sizeof(float)));
   auto r = RunOn("ascend910b", 1, [&] {
     TPipe pipe;
@@ -118,18 +120,40 @@ TEST(Counters, BackToBackFullBarriersDrainOnce) {
     pipe.InitBuffer(buf, 4096);
     GlobalTensor<float> g;
     g.SetGlobalBuffer(x, 1024);
+    body([&] { DataCopy(buf.Get<float>(), g, 1024); });
+  });
+  GmFree(x);
+  return r;
+}
+
+TEST(Counters, BackToBackFullBarriersDrainOnce) {
+  auto r = RunCopies([](const std::function<void()>& copy) {
     PipeBarrier<PIPE_ALL>();  // nothing issued yet: nothing to drain
-    DataCopy(buf.Get<float>(), g, 1024);
+    copy();
     PipeBarrier<PIPE_ALL>();  // drains the copy: a refill
     PipeBarrier<PIPE_ALL>();  // right after: nothing in flight
-    DataCopy(buf.Get<float>(), g, 1024);
+    copy();
     PipeBarrier<PIPE_ALL>();  // a refill
+    copy();
   });
   EXPECT_LAUNCH_OK(r);
-  EXPECT_EQ(r.cores[0].fullBarriers, 4u);
+  EXPECT_EQ(r.cores[0].fullBarriers, 5u);  // and the one the TPipe's destruction issues, as CANN's does
   EXPECT_EQ(r.cores[0].drains, 2u);
   EXPECT_EQ(sim::ModelLaunch(r).cores[0].refills, 3u);
-  GmFree(x);
+}
+
+TEST(Counters, ADrainNoCopyFollowsRefillsNothing) {
+  // CANN's TPipe::Destroy ends with pipe_barrier(PIPE_ALL): the kernel's end drains the pipes, which the
+  // one fill every core pays already prices. So neither that drain nor a last PipeBarrier<PIPE_ALL>
+  // with no copy after it counts as a refill (front end B counts the same way).
+  auto r = RunCopies([](const std::function<void()>& copy) {
+    copy();
+    PipeBarrier<PIPE_ALL>();
+  });
+  EXPECT_LAUNCH_OK(r);
+  EXPECT_EQ(r.cores[0].fullBarriers, 2u);
+  EXPECT_EQ(r.cores[0].drains, 0u);
+  EXPECT_EQ(sim::ModelLaunch(r).cores[0].refills, 1u);
 }
 
 TEST(Counters, FullBarriersAndTheUbPeakAreRecordedPerCore) {
@@ -146,8 +170,8 @@ TEST(Counters, FullBarriersAndTheUbPeakAreRecordedPerCore) {
     pipe.InitBuffer(c, 512);  // after Reset the pool starts again at 0: the peak stays
   });
   EXPECT_LAUNCH_OK(r);
-  EXPECT_EQ(r.cores[0].fullBarriers, 1u);
-  EXPECT_EQ(r.cores[1].fullBarriers, 2u);
+  EXPECT_EQ(r.cores[0].fullBarriers, 2u);  // with the TPipe's destruction
+  EXPECT_EQ(r.cores[1].fullBarriers, 3u);
   EXPECT_EQ(r.cores[0].ubPeakBytes, 1024u);
   EXPECT_EQ(r.cores[1].ubPeakBytes, 1024u + 4096u);
   EXPECT_EQ(sim::ModelLaunch(r).ubPeakBytes, 1024u + 4096u);

@@ -290,7 +290,7 @@ TEST(TQue, ImplicitEventsHoldIdsAndCountAsSyncs) {
   EXPECT_LAUNCH_OK(r);
   EXPECT_TRUE(r.warnings.empty());
   EXPECT_EQ(fetched, (std::vector<int>{1, 0, 1, 0}));
-  EXPECT_EQ(r.cores[0].syncs, 5u);
+  EXPECT_EQ(r.cores[0].syncs, 6u);  // the 5 flags and the TPipe's closing PipeBarrier<PIPE_ALL>
 }
 
 TEST(TQue, UserEventCollidingWithAQueueEventFails) {

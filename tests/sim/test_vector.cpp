@@ -80,6 +80,27 @@ TEST_F(VectorTest, FloatBinaryCountForm) {
   EXPECT_EQ(Repeats(sim::OpClass::kTranscendental), 16u);   // Div
 }
 
+// The training series (dav-c100) has no counter mode for count forms: CANN's implementation issues one
+// instruction per 255 full repeats, one for the other full repeats and one for the tail lanes
+// (AscendCUtils::CalIntriInfo); A2/A3 issue one instruction in counter mode. The repeats are the same.
+TEST_F(VecTest, CountFormInstructionsAreThoseCannsImplementationIssues) {
+  struct Want {
+    int count;
+    uint64_t a2, training;
+  };
+  // 64 float lanes a repeat: 1000 = 15 full + 40; 19200 = 300 full (255 + 45); 19201 adds a tail.
+  for (const Want& w : {Want{64, 1, 1}, Want{1000, 1, 2}, Want{19200, 1, 2}, Want{19201, 1, 3}, Want{40, 1, 1}}) {
+    for (const char* soc : {"ascend910b", "ascend910"}) {
+      UseSoc(soc);
+      LocalTensor<float> a = At<float>(0, 19264), d = At<float>(80 * 1024, 19264);
+      Adds(d, a, 1.0f, w.count);
+      EXPECT_EQ(ctx_.counters.vecInstr, std::string(soc) == "ascend910" ? w.training : w.a2)
+          << soc << " count " << w.count;
+      EXPECT_EQ(Repeats(sim::OpClass::kElementwise), (w.count * 4u + 255) / 256) << soc << " count " << w.count;
+    }
+  }
+}
+
 TEST_F(VectorTest, FloatScalarAndUnaryCountForms) {
   const int n = 300;
   auto a = At<float>(0, n), d = At<float>(2048, n);

@@ -5,9 +5,11 @@
 //   DIR/launch.txt   one item a line:
 //     kernel <name>                 the extern "C" entry (op_kernel/*.cpp)
 //     blockdim <n>
+//     l2bytes <n>                   the L2 size the cost model uses (the SoC's, what-if applied)
 //     region <i> <bytes>            one GM allocation, its bytes in DIR/region<i>.bin (written back after)
 //     arg <i> <offset> | arg null   kernel arguments in order, then the workspace, then the tiling
 //   DIR/result.txt   written by the runner: "ok", or "error <message>" (one line).
+//   DIR/core<i>.txt  each core's cost report (core_report.h), when it finished.
 // Used by the runner (main.cpp) and by libnormgrad (sim/src/cann_frontend.cpp); one definition here.
 #pragma once
 #include <cstdint>
@@ -27,6 +29,7 @@ struct LaunchArg {
 struct LaunchFile {
   std::string kernel;
   uint32_t blockDim = 0;
+  uint64_t l2Bytes = 0;
   std::vector<uint64_t> regionBytes;
   std::vector<LaunchArg> args;  // kernel arguments, workspace, tiling
 };
@@ -35,7 +38,7 @@ inline std::string RegionPath(const std::string& dir, size_t i) { return dir + "
 
 inline bool WriteLaunchFile(const std::string& dir, const LaunchFile& f) {
   std::ofstream out(dir + "/launch.txt");
-  out << "kernel " << f.kernel << "\nblockdim " << f.blockDim << "\n";
+  out << "kernel " << f.kernel << "\nblockdim " << f.blockDim << "\nl2bytes " << f.l2Bytes << "\n";
   for (size_t i = 0; i < f.regionBytes.size(); ++i) out << "region " << i << " " << f.regionBytes[i] << "\n";
   for (const LaunchArg& a : f.args) {
     if (a.region < 0) {
@@ -64,6 +67,8 @@ inline bool ReadLaunchFile(const std::string& dir, LaunchFile* f, std::string* e
       ok = static_cast<bool>(ls >> f->kernel);
     } else if (key == "blockdim") {
       ok = static_cast<bool>(ls >> f->blockDim);
+    } else if (key == "l2bytes") {
+      ok = static_cast<bool>(ls >> f->l2Bytes);
     } else if (key == "region") {
       size_t i = 0;
       uint64_t bytes = 0;
@@ -107,6 +112,18 @@ inline bool WriteFileBytes(const std::string& path, const void* src, uint64_t by
   if (fp == nullptr) return false;
   const bool ok = std::fwrite(src, 1, bytes, fp) == bytes;
   return std::fclose(fp) == 0 && ok;
+}
+
+// Ends a runner: DIR/result.txt = "ok" or "error <error>", the error also on stderr after `who`; the exit
+// status (0 iff ok).
+inline int WriteResult(const std::string& dir, const std::string& error, const char* who) {
+  std::FILE* fp = std::fopen((dir + "/result.txt").c_str(), "w");
+  if (fp != nullptr) {
+    std::fprintf(fp, "%s\n", error.empty() ? "ok" : ("error " + error).c_str());
+    std::fclose(fp);
+  }
+  if (!error.empty()) std::fprintf(stderr, "%s: %s\n", who, error.c_str());
+  return error.empty() ? 0 : 1;
 }
 
 }  // namespace normgrad::cann

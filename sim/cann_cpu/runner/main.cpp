@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "kernel_operator.h"
+#include "cost_report.h"
 #include "kernel_table.h"
 #include "launch_file.h"
 #include "launch_state.h"
@@ -53,8 +54,12 @@ int main(int argc, char** argv) {
 
   std::vector<uint8_t*> regions;
   for (size_t i = 0; i < f.regionBytes.size() && error.empty(); ++i) {
-    // GmAlloc(0) is legal but maps nothing to read into.
-    auto* p = static_cast<uint8_t*>(AscendC::GmAlloc(f.regionBytes[i] > 0 ? f.regionBytes[i] : 1));
+    // CANN's GmAlloc puts the bytes right before a guard page, so the start is aligned only as the size is:
+    // a size rounded up to 512 bytes starts on a 512-byte boundary, as device allocations (and front end
+    // A's) do, so that scalar GM reads touch the same DCache lines on both front ends.
+    constexpr uint64_t kDeviceAlign = 512;
+    const uint64_t bytes = (f.regionBytes[i] + kDeviceAlign - 1) / kDeviceAlign * kDeviceAlign;
+    auto* p = static_cast<uint8_t*>(AscendC::GmAlloc(bytes > 0 ? bytes : kDeviceAlign));
     regions.push_back(p);
     if (!normgrad::cann::ReadFileBytes(normgrad::cann::RegionPath(dir, i), p, f.regionBytes[i])) {
       error = "cannot read " + normgrad::cann::RegionPath(dir, i);
@@ -70,7 +75,9 @@ int main(int argc, char** argv) {
     // limit is 50 instead of the 25 AI cores of MIX mode).
     AscendC::SetKernelMode(KernelMode::AIV_MODE);
 #endif
-    // The launch's shared state is set up and read by the launch hooks (get_process_num, AscendCKernelEnd).
+    // The launch's shared state is set up and read by the launch hooks (get_process_num, AscendCKernelEnd);
+    // the L2 size asks each core for its cost report (core<i>.txt in DIR, cost_report.h).
+    normgrad::cann::SetLaunchL2Bytes(f.l2Bytes);
     if (Launch(f, ptrs, &error)) error = normgrad::cann::LastLaunchError();
   }
   for (size_t i = 0; i < regions.size(); ++i) {

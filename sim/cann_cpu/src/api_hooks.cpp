@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "cost_report.h"
 #include "launch_state.h"
 #include "normgrad_isa/state.h"
 #include "stub_fun.h"
@@ -80,19 +81,33 @@ namespace AscendC {
 // After the kernel returned on this core: every set_flag was waited for (CANN's check of the same name).
 void CheckSyncState() {
   if (!normgrad::isa::CheckFlagsBalanced()) return;  // the violation hook has ended the core
+  if (!normgrad::cann::WriteCoreCost()) return;
   normgrad::cann::Shared().coreOk[normgrad::cann::CoreIndex()] = 1;
 }
 }  // namespace AscendC
 
 // --- Buffer and queue notifications (kernel_tpipe_impl.h, kernel_tquebind_impl.h, ...) ------------------------
 // CANN's model uses them for its own bookkeeping; the instruction-level model sees the instructions
-// themselves, so they are accepted and not recorded.
+// themselves. AscendCBufInit (TPipe::InitBuffer: position, TBuf or not, buffer count, CPU address of the
+// first buffer, length rounded to 32 bytes) gives the UB the pipe has handed out: the report's peak.
 template <>
-void AscendCBufInit<unsigned char, int, int, unsigned long, unsigned int>(unsigned char, int, int, unsigned long,
-                                                                          unsigned int) {}
+void AscendCBufInit<unsigned char, int, int, unsigned long, unsigned int>(unsigned char, int, int num,
+                                                                          unsigned long addr, unsigned int len) {
+  normgrad::cann::NoteBuffer(addr, static_cast<uint64_t>(num) * len);
+}
 template <>
-void AscendCBufInit<unsigned char, int, unsigned char, unsigned long, unsigned int>(unsigned char, int, unsigned char,
-                                                                                    unsigned long, unsigned int) {}
+void AscendCBufInit<unsigned char, int, unsigned char, unsigned long, unsigned int>(unsigned char, int,
+                                                                                    unsigned char num,
+                                                                                    unsigned long addr,
+                                                                                    unsigned int len) {
+  normgrad::cann::NoteBuffer(addr, static_cast<uint64_t>(num) * len);
+}
+// This argument list only ops-nn's GroupNormGrad kernel reaches (sim/cann_cpu/opsnn).
+template <>
+void AscendCBufInit<unsigned char, unsigned char, unsigned char, unsigned long, unsigned long>(
+    unsigned char, unsigned char, unsigned char num, unsigned long addr, unsigned long len) {
+  normgrad::cann::NoteBuffer(addr, static_cast<uint64_t>(num) * len);
+}
 template <>
 void AscendCBufAbsAddr<unsigned char, unsigned long, unsigned int>(unsigned char, unsigned long, unsigned int) {}
 template <>
@@ -119,7 +134,12 @@ void AscendCTBufPoolResetCheck<unsigned char, unsigned long, unsigned long, unsi
                                                                                           unsigned long) {}
 template <>
 void AscendCUpdateTbufPoolStatus<unsigned long, bool>(unsigned long, bool) {}
-// Soft SyncAll calls it on entry and exit; the synchronisation itself is the GM copies around it.
+// Soft SyncAll (dav-c220) calls it on entry and exit; the synchronisation itself is the GM copies between,
+// which the cost report leaves out (cost_report.h).
 template <>
-void __sync_all_stub<int, bool>(int, bool) {}
+void __sync_all_stub<int, bool>(int, bool) {
+  static bool inside = false;
+  if (!inside) normgrad::cann::BeginSoftSyncAll();
+  inside = !inside;
+}
 

@@ -135,6 +135,12 @@ Bf16T& Bf16T::operator=(const Bf16T& fp) {
   val = fp.val;
   return *this;
 }
+
+// Linked only by ops-nn's LayerNormGradV3 kernel (sim/cann_cpu/opsnn): the same rounding as the constructor.
+Bf16T& Bf16T::operator=(const float& fVal) {
+  val = FloatToBf16(fVal);
+  return *this;
+}
 }  // namespace bfloat16
 
 // --- dlog (runtime dlog_pub.h): api_check's debug/info/warning logs are off; its errors print themselves ------

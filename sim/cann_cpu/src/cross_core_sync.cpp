@@ -11,12 +11,17 @@
 #include <cstdio>
 
 #include "stub_fun.h"
+#include "cost_report.h"
 #include "launch_state.h"
 #include "normgrad_isa/state.h"
 
 namespace {
 
 uint32_t g_waits[normgrad::cann::kFftsFlags] = {};  // this core's waits per flag (per process)
+
+// The flag hard SyncAll sets and waits for (the devkit's SYNC_AIV_ONLY_ALL); the others are the kernel's
+// own CrossCoreSetFlag / CrossCoreWaitFlag.
+constexpr unsigned kAllCoresFlag = 14;
 
 // A wait that cannot end: every other core has ended or waits too, and the count is still short.
 constexpr auto kDeadlockGrace = std::chrono::milliseconds(200);
@@ -33,6 +38,7 @@ void ffts_cross_core_sync<pipe_t, unsigned short>(pipe_t pipe, unsigned short co
                              "modelled", static_cast<unsigned>(config), mode, flag);
     return;
   }
+  if (flag != kAllCoresFlag) normgrad::cann::NoteCrossCoreSet(flag);  // CrossCoreSetFlag
   normgrad::cann::Shared().fftsSet[flag].fetch_add(1);
 }
 
@@ -41,6 +47,11 @@ void wait_flag_dev<unsigned short>(unsigned short flag) {
   if (flag >= normgrad::cann::kFftsFlags) {
     normgrad::isa::Violation("wait_flag_dev: flag %u out of range 0-15", static_cast<unsigned>(flag));
     return;
+  }
+  if (flag == kAllCoresFlag) {
+    normgrad::cann::NoteSyncAll();
+  } else {
+    normgrad::cann::NoteCrossCoreWait(flag);  // CrossCoreWaitFlag
   }
   normgrad::cann::SharedLaunch& s = normgrad::cann::Shared();
   const uint64_t target = static_cast<uint64_t>(++g_waits[flag]) * static_cast<uint64_t>(s.cores);

@@ -24,6 +24,7 @@ template <> int64_t get_subblockid<>();
 template <> int64_t get_subblockdim<>();
 
 #include "kernel_operator.h"
+#include "cost_report.h"
 #include "launch_state.h"
 #include "normgrad_isa/state.h"
 
@@ -85,6 +86,7 @@ void set_core_type<int>(int idx) {
   // has its own copy).
   normgrad::isa::RegisterUb(AscendC::ConstDefiner::Instance().cpuUB,
                             AscendC::ConstDefiner::Instance().bufferInitLen.at(AscendC::Hardware::UB));
+  normgrad::cann::BeginCoreCost(static_cast<int>(block_num));
 }
 
 // The FFTS base address: the framework's own counter block; hard SyncAll here keeps its counters in the
@@ -101,6 +103,10 @@ int64_t get_block_idx<>() {
 
 template <>
 int64_t get_block_num<>() {
+#if defined(__NPU_ARCH__) && __NPU_ARCH__ == 1001
+  // dav-c100's soft SyncAll starts with pipe_barrier(PIPE_ALL) and then get_block_num (cost_report.h).
+  if (normgrad::cann::SoftSyncAllStartsHere()) normgrad::cann::BeginSoftSyncAll();
+#endif
   return block_num;
 }
 

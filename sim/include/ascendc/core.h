@@ -1,6 +1,7 @@
 // Per-core simulator state: the Unified Buffer, the mask and event registers, the work
 // counters, and how a hardware-rule violation stops the kernel.
 #pragma once
+#include <array>
 #include <cstdarg>
 #include <cstdint>
 #include <stdexcept>
@@ -75,6 +76,12 @@ struct CoreContext {
   std::vector<uint8_t> ub;       // ub.size() == soc->ubBytes; UB addresses are offsets into it
   CoreCounters counters;
   DataCache dcache;              // scalar GM accesses go through it (cost only, holds no data)
+  // The GM allocations scalar accesses fell in lately (sim/src/dcache.cpp, DeviceAddress).
+  struct ScalarAllocation {
+    uintptr_t begin = 0, end = 0, tag = 0;
+  };
+  std::array<ScalarAllocation, 4> scalarAllocations{};
+  uint32_t nextScalarAllocation = 0;
   L2Reuse l2;                    // GM re-reads served by the L2 (cost only, holds no data)
   uint64_t dmaAtLastDrain = 0;   // dmaIn + dmaOut at the last full drain (counters.drains)
   // Busy time (us) at each CrossCoreSetFlag not yet waited for, per flag id, oldest first.
@@ -99,6 +106,14 @@ inline void NoteFullDrain(CoreContext& c) {
   uint64_t dma = c.counters.dmaIn + c.counters.dmaOut;
   if (dma != c.dmaAtLastDrain) ++c.counters.drains;
   c.dmaAtLastDrain = dma;
+}
+
+// Kernel end: a drain no DMA followed (the TPipe's destruction, as CANN's TPipe::Destroy issues
+// pipe_barrier(PIPE_ALL), or a last PipeBarrier<PIPE_ALL>) refills nothing: the pipeline's epilogue is
+// the fill every core pays once (cost.h), so that drain is not counted.
+inline void DropTrailingDrain(CoreContext& c) {
+  uint64_t dma = c.counters.dmaIn + c.counters.dmaOut;
+  if (dma > 0 && dma == c.dmaAtLastDrain && c.counters.drains > 0) --c.counters.drains;
 }
 
 // The context of the core the calling thread is simulating. Fails if no kernel is running.

@@ -14,7 +14,8 @@
 //            epilogue of double buffering; DMA copies only; 0 for a direction with no instruction)
 //   refills = 1 + drains: a PipeBarrier<PIPE_ALL> drains every pipe, and so does the one inside
 //            each SyncAll, so the double-buffer pipeline fills again after each; a drain with no
-//            DMA issued since the previous drain (back-to-back barriers) is not counted again
+//            DMA issued since the previous drain (back-to-back barriers) is not counted again, nor
+//            one no DMA follows (the kernel's end: TPipe::Destroy's barrier, DropTrailingDrain)
 //   T_core = max(T_MTE2, T_MTE3, T_VEC) + refills * T_fill     (cores with no counted work: 0)
 // Per launch:
 //   bytesIn  = sum_c gmToUbBytes + scalarGmBytesIn;  bytesOut = sum_c ubToGmBytes + scalarGmBytesOut

@@ -17,9 +17,10 @@
 //   allocates the line without reading it from GM: ESTIMATE (not documented).
 // - The cache starts empty at every launch (a CoreContext lives for one launch) and is private
 //   to its core's host thread, so it needs no lock. Eviction order comes from the recency list,
-//   never from hash-table order, so the counts are the same on every run. Lines are host
-//   addresses / 64; device allocations are 512-byte aligned, so they start on a line as on the
-//   device.
+//   never from hash-table order, so the counts are the same on every run. Lines are addresses / 64;
+//   ScalarGmRead/Write place an access at its offset in its GM allocation on a base of that
+//   allocation's own, so lines fall as in a 512-byte-aligned device allocation even for host
+//   memory registered as device memory (sim/src/dcache.cpp).
 #pragma once
 #include <cstdint>
 #include <list>

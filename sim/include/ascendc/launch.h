@@ -37,6 +37,8 @@ LaunchReport LaunchOn(const SocProfile& soc, const std::string& kernel, int bloc
 // The reports of the launches this thread made since its last ClearRunLog(), in order (the aclnn
 // execute phase clears it, so it holds the kernels of the thread's latest operator call).
 const std::vector<LaunchReport>& RunLog();
+// Appends a launch another front end ran (sim/src/cann_frontend.cpp: front end B) to this thread's log.
+void AppendToLog(const LaunchReport& report);
 void ClearRunLog();
 
 }  // namespace sim

@@ -73,6 +73,12 @@ void CountInstr(OpClass cls, uint64_t repeats);
 inline uint64_t CountRepeats(uint64_t count, uint32_t widestBytes) {
   return (count * widestBytes + kRepeatBytes - 1) / kRepeatBytes;
 }
+// Work counters of a count-form call of `count` elements (lanes of widestBytes): the instructions CANN's
+// implementation issues for it. Atlas A2/A3 (dav-c220): one, in counter mode. Training series (dav-c100,
+// whose count forms do not use counter mode: asc-devkit AscendCUtils::CalIntriInfo and the
+// dav_c100 *Compute helpers): one per 255 full repeats, one for the remaining full repeats, one with
+// a mask for the tail lanes. The repeats are ceil(count * widestBytes / 256) either way.
+void CountFormInstr(OpClass cls, uint64_t count, uint32_t widestBytes);
 
 template <typename T>
 inline T LoadLane(const uint8_t* ub, const Operand& op, uint64_t r, uint32_t l) {

@@ -48,7 +48,7 @@ inline std::enable_if_t<sim::vec::kIsFill<T>> Duplicate(const LocalTensor<T>& ds
                                                          const int32_t& count) {
   sim::vec::CheckFillType<T>("Duplicate");
   sim::vec::CheckCountArg("Duplicate", count);
-  sim::vec::CountInstr(sim::OpClass::kElementwise, sim::vec::CountRepeats(static_cast<uint64_t>(count), sizeof(T)));
+  sim::vec::CountFormInstr(sim::OpClass::kElementwise, static_cast<uint64_t>(count), sizeof(T));
   if (count > 0) {
     sim::vec::CheckCountOperand("Duplicate", "dst", dst, count);
     T* d = dst.SimData();

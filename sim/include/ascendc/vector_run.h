@@ -71,7 +71,7 @@ template <typename T>
 void CheckBinaryCount(const char* api, OpClass cls, const AscendC::LocalTensor<T>& dst,
                       const AscendC::LocalTensor<T>& src0, const AscendC::LocalTensor<T>& src1, int32_t count) {
   CheckCountArg(api, count);
-  CountInstr(cls, CountRepeats(static_cast<uint64_t>(count), sizeof(T)));
+  CountFormInstr(cls, static_cast<uint64_t>(count), sizeof(T));
   if (count <= 0) return;
   CheckCountOperand(api, "dst", dst, count);
   CheckCountOperand(api, "src0", src0, count);
@@ -170,7 +170,7 @@ void UnaryCount(const char* api, OpClass cls, const AscendC::LocalTensor<TD>& ds
 #pragma GCC ivdep
     for (int64_t i = 0; i < count; ++i) d[i] = fn(s[i], d[i]);
   }
-  CountInstr(cls, CountRepeats(static_cast<uint64_t>(count), std::max(sizeof(TD), sizeof(TS))));
+  CountFormInstr(cls, static_cast<uint64_t>(count), std::max(sizeof(TD), sizeof(TS)));
   RestoreNormalFullMask();
 }
 

@@ -10,6 +10,7 @@
 
 namespace sim {
 struct SocProfile;
+struct LaunchReport;
 }
 
 namespace sim::host {
@@ -29,7 +30,18 @@ CannReadiness CannFrontEndReadiness(const SocProfile& soc, std::string* runner, 
 // pointers args (null allowed), the kernel workspace and the tiling bytes, on the current SoC. Every GM
 // allocation an argument points into is handed to B whole and written back after the launch. Returns ""
 // or why it failed (B not built, a pointer outside GM, a violation or trap in B, a core that crashed).
+// On success the launch's report (each core's counters and UB peak, sim/cann_cpu/runner/core_report.h) is
+// appended to sim::RunLog(), so that sim::ModelLaunch / normgrad.last_run() price it as a front end A launch.
 std::string RunOnCannFrontEnd(const std::string& kernel, uint32_t blockDim, const std::vector<uint8_t*>& args,
                               uint8_t* workspace, const std::vector<uint8_t>& tiling);
+
+// Reads the cost reports front end B's cores wrote into the launch directory dir (DIR/core<i>.txt) and
+// appends the launch report to sim::RunLog() on the current SoC; false with *error when a report is
+// missing or does not parse. RunOnCannFrontEnd calls it; a runner of another kind (ops-nn's kernels,
+// normgrad cpudebug) that writes the same files can too.
+bool RecordCannLaunch(const std::string& dir, const std::string& kernel, uint32_t blockDim, std::string* error);
+// The same report without the run log: DIR's core<i>.txt files, as many as there are from core0.txt on
+// (normgradCannLaunchReportJson: ops-nn's runner). False with *error when there is none or one does not parse.
+bool ReadCannLaunch(const std::string& dir, const std::string& kernel, LaunchReport* report, std::string* error);
 
 }  // namespace sim::host

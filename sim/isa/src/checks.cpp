@@ -41,5 +41,45 @@ void Count(int pipe, uint64_t units) {
   c.repeats[pipe] += units;
 }
 
+void CountVec(VecClass cls, uint64_t repeats) {
+  Count(kPipeV, repeats);
+  Counters& c = Core().counters;
+  ++c.vecInstr;
+  c.vecRepeats[static_cast<int>(cls)] += repeats;
+}
+
+namespace {
+GmCopyHook g_gmCopyHook = nullptr;
+}  // namespace
+
+void SetGmCopyHook(GmCopyHook hook) { g_gmCopyHook = hook; }
+
+bool CountGmCopy(bool toGm, const void* gm, uint64_t nBurst, uint64_t rowBytes, uint64_t pitch) {
+  if (g_gmCopyHook != nullptr && !g_gmCopyHook(toGm, gm, nBurst, rowBytes, pitch)) return false;
+  Count(toGm ? kPipeMte3 : kPipeMte2, nBurst);
+  Counters& c = Core().counters;
+  ++(toGm ? c.dmaOut : c.dmaIn);
+  return true;
+}
+
+void DropTrailingDrain() {
+  Counters& c = Core().counters;
+  const uint64_t dma = c.dmaIn + c.dmaOut;
+  if (dma > 0 && dma == Core().dmaAtLastDrain && c.drains > 0) --c.drains;
+}
+
+uint64_t InstructionsIssued() {
+  uint64_t n = 0;
+  for (uint64_t i : Core().counters.instr) n += i;
+  return n;
+}
+
+void NoteFullDrain() {
+  State& s = Core();
+  const uint64_t dma = s.counters.dmaIn + s.counters.dmaOut;
+  if (dma != s.dmaAtLastDrain) ++s.counters.drains;
+  s.dmaAtLastDrain = dma;
+}
+
 }  // namespace isa
 }  // namespace normgrad

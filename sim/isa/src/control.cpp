@@ -63,6 +63,11 @@ void PipeBarrier(int pipe) {
   State& s = Core();
   ++s.counters.barriers;
   ++s.counters.instr[pipe];
+  if (pipe == kPipeAll) {
+    ++s.counters.fullBarriers;
+    NoteFullDrain();
+    s.instrAtFullBarrier = InstructionsIssued();
+  }
 }
 
 int64_t Sff0(uint64_t x) {

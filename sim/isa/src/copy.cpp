@@ -96,32 +96,33 @@ void PadFill(uint8_t* p, uint64_t elems, uint32_t elemBytes, uint64_t value) {
 void CopyGmToUb(void* dst, const void* src, uint64_t, uint64_t nBurst, uint64_t lenBurst, uint64_t srcGap,
                 uint64_t dstGap) {
   const char* name = "copy_gm_to_ubuf";
-  Count(kPipeMte2, nBurst);
-  if (!CheckBursts(name, nBurst, lenBurst, 65535)) return;
   const uint64_t bytes = lenBurst * num::kBlockBytes;
   const uint64_t ubPitch = (lenBurst + dstGap) * num::kBlockBytes, gmPitch = (lenBurst + srcGap) * num::kBlockBytes;
+  const bool counted = CountGmCopy(false, src, nBurst, bytes, gmPitch);
+  if (!CheckBursts(name, nBurst, lenBurst, 65535)) return;
   if (!CheckUb(name, "dst", dst, (nBurst - 1) * ubPitch + bytes, num::kBlockBytes)) return;
   CopyBursts(static_cast<uint8_t*>(dst), static_cast<const uint8_t*>(src), nBurst, bytes, gmPitch, ubPitch);
-  Core().counters.gmToUbBytes += nBurst * bytes;
+  if (counted) Core().counters.gmToUbBytes += nBurst * bytes;
 }
 
 void CopyUbToGm(Arch arch, void* dst, const void* src, uint64_t, uint64_t nBurst, uint64_t lenBurst, uint64_t srcGap,
                 uint64_t dstGap) {
   const char* name = "copy_ubuf_to_gm";
-  Count(kPipeMte3, nBurst);
-  if (!CheckBursts(name, nBurst, lenBurst, 65535)) return;
   const uint64_t bytes = lenBurst * num::kBlockBytes;
   const uint64_t ubPitch = (lenBurst + srcGap) * num::kBlockBytes, gmPitch = (lenBurst + dstGap) * num::kBlockBytes;
+  const bool counted = CountGmCopy(true, dst, nBurst, bytes, gmPitch);
+  if (!CheckBursts(name, nBurst, lenBurst, 65535)) return;
   if (!CheckUb(name, "src", src, (nBurst - 1) * ubPitch + bytes, num::kBlockBytes)) return;
   StoreBursts(arch, name, static_cast<uint8_t*>(dst), static_cast<const uint8_t*>(src), nBurst, bytes, ubPitch,
               gmPitch);
-  Core().counters.ubToGmBytes += nBurst * bytes;
+  if (counted) Core().counters.ubToGmBytes += nBurst * bytes;
 }
 
 void CopyUbToUb(void* dst, const void* src, uint64_t, uint64_t nBurst, uint64_t lenBurst, uint64_t srcGap,
                 uint64_t dstGap) {
   const char* name = "copy_ubuf_to_ubuf";
   Count(kPipeV, nBurst);  // issued on PIPE_V, as the simulator counts a UB -> UB DataCopy
+  ++Core().counters.vecInstr;  // priced by its bytes (ubToUbBytes), not by repeats
   if (!CheckBursts(name, nBurst, lenBurst, 65535)) return;
   const uint64_t bytes = lenBurst * num::kBlockBytes;
   const uint64_t srcPitch = (lenBurst + srcGap) * num::kBlockBytes, dstPitch = (lenBurst + dstGap) * num::kBlockBytes;
@@ -136,7 +137,7 @@ void CopyUbToUb(void* dst, const void* src, uint64_t, uint64_t nBurst, uint64_t 
 void CopyGmToUbAlign(uint32_t elemBytes, void* dst, const void* src, uint64_t, uint64_t nBurst, uint64_t lenBurst,
                      uint64_t leftPad, uint64_t rightPad, uint64_t srcGap, uint64_t dstGap) {
   const char* name = elemBytes == 2 ? "copy_gm_to_ubuf_align_b16" : "copy_gm_to_ubuf_align_b32";
-  Count(kPipeMte2, nBurst);
+  const bool counted = CountGmCopy(false, src, nBurst, lenBurst, lenBurst + srcGap);
   if (!CheckBursts(name, nBurst, lenBurst, kMaxAlignBurstBytes) ||
       !CheckRange(name, "leftPad bytes", leftPad * elemBytes, 0, num::kBlockBytes) ||
       !CheckRange(name, "rightPad bytes", rightPad * elemBytes, 0, num::kBlockBytes)) {
@@ -163,13 +164,13 @@ void CopyGmToUbAlign(uint32_t elemBytes, void* dst, const void* src, uint64_t, u
     PadFill(row, leftPad, elemBytes, pad);
     PadFill(row + left + lenBurst, rightPad, elemBytes, pad);
   }
-  Core().counters.gmToUbBytes += nBurst * lenBurst;
+  if (counted) Core().counters.gmToUbBytes += nBurst * lenBurst;
 }
 
 void CopyUbToGmAlign(Arch arch, uint32_t elemBytes, void* dst, const void* src, uint64_t, uint64_t nBurst,
                      uint64_t lenBurst, uint64_t leftPad, uint64_t rightPad, uint64_t srcGap, uint64_t dstGap) {
   const char* name = elemBytes == 2 ? "copy_ubuf_to_gm_align_b16" : "copy_ubuf_to_gm_align_b32";
-  Count(kPipeMte3, nBurst);
+  const bool counted = CountGmCopy(true, dst, nBurst, lenBurst, lenBurst + dstGap);
   if (!CheckBursts(name, nBurst, lenBurst, kMaxAlignBurstBytes) || !CheckRange(name, "leftPad", leftPad, 0, 0) ||
       !CheckRange(name, "rightPad", rightPad, 0, 0)) {
     return;
@@ -179,7 +180,7 @@ void CopyUbToGmAlign(Arch arch, uint32_t elemBytes, void* dst, const void* src, 
   if (!CheckUb(name, "src", src, (nBurst - 1) * ubPitch + lenBurst, num::kBlockBytes)) return;
   StoreBursts(arch, name, static_cast<uint8_t*>(dst), static_cast<const uint8_t*>(src), nBurst, lenBurst, ubPitch,
               gmPitch);
-  Core().counters.ubToGmBytes += nBurst * lenBurst;
+  if (counted) Core().counters.ubToGmBytes += nBurst * lenBurst;
 }
 
 void SetMovPadVal(uint64_t v) { Core().movPadVal = v; }

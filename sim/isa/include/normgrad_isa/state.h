@@ -19,12 +19,23 @@ enum class AtomicType : uint8_t { kNone, kF32, kF16, kBf16, kS32, kS16, kS8 };
 // The operation (set_atomic_add / _max / _min); only kAdd is modelled.
 enum class AtomicOp : uint8_t { kAdd, kMax, kMin };
 
-// Work done by this core, by pipe and DMA direction (a cost model multiplies these out).
+// How the cost model prices a vector instruction's repeats: front end A's sim::OpClass, same order
+// (elementwise; reductions vcadd/vcgadd; vdiv/vsqrt; conversions).
+enum class VecClass : uint8_t { kElementwise, kReduce, kTranscendental, kCast };
+constexpr int kVecClasses = 4;
+
+// Work done by this core, by pipe and DMA direction (a cost model multiplies these out). The fields
+// after `barriers` are those of front end A's sim::CoreCounters that the cost model reads.
 struct Counters {
   uint64_t instr[kPipeCount] = {};    // instructions issued per pipe
   uint64_t repeats[kPipeCount] = {};  // vector repeats (PIPE_V), bursts (MTE2/MTE3)
   uint64_t gmToUbBytes = 0, ubToGmBytes = 0, ubToUbBytes = 0;
   uint64_t setFlags = 0, waitFlags = 0, barriers = 0;
+  uint64_t dmaIn = 0, dmaOut = 0;        // GM->UB and UB->GM copy instructions
+  uint64_t vecInstr = 0;                 // vector instructions, UB->UB copies included (PIPE_V)
+  uint64_t vecRepeats[kVecClasses] = {}; // their repeats by VecClass
+  uint64_t fullBarriers = 0;             // pipe_barrier(PIPE_ALL)
+  uint64_t drains = 0;                   // full drains with a DMA copy issued since the previous one
 };
 
 struct State {
@@ -45,6 +56,8 @@ struct State {
   // Outstanding set_flag count per (src pipe, dst pipe, event id).
   uint32_t flags[kPipeCount][kPipeCount][kEventIds] = {};
   Counters counters;
+  uint64_t dmaAtLastDrain = 0;       // dmaIn + dmaOut at the last counted drain
+  uint64_t instrAtFullBarrier = ~0ull;  // InstructionsIssued() right after the last pipe_barrier(PIPE_ALL)
   // The core's UB (CANN's CPU-debug mode allocates it: AscendC::ConstDefiner::Instance().cpuUB,
   // bufferInitLen.at(Hardware::UB) bytes). Null = not registered: UB accesses are then not
   // bounds-checked and UB alignment is checked on the raw address.
@@ -73,6 +86,21 @@ void SetViolationHook(ViolationHook hook);  // nullptr restores the default
 // globals g_isAtomic / g_atomicType in step (CPU-debug code reads them around GM stores).
 using AtomicListener = void (*)(bool enabled, AtomicOp op);
 void SetAtomicListener(AtomicListener listener);
+
+// Told about the GM side of every GM<->UB copy before it executes (rows of rowBytes, pitch bytes
+// apart); returning false leaves the copy out of the counters (it still executes). Front end B uses
+// it for the L2 re-read model and to leave a soft SyncAll's own flag copies uncounted.
+using GmCopyHook = bool (*)(bool toGm, const void* gm, uint64_t rows, uint64_t rowBytes, uint64_t pitch);
+void SetGmCopyHook(GmCopyHook hook);  // nullptr: count every copy
+
+// Every pipe drains (pipe_barrier(PIPE_ALL), and the one a SyncAll starts with): a drain counts when a
+// DMA copy was issued since the previous one (the cost model's pipeline refills, ascendc/cost.h).
+void NoteFullDrain();
+// Kernel end: a drain no DMA copy followed refills nothing (the pipeline's epilogue is paid once anyway),
+// so it is not counted (front end A's sim::DropTrailingDrain, the same rule).
+void DropTrailingDrain();
+// Instructions this core has issued (the sum of Counters::instr).
+uint64_t InstructionsIssued();
 
 // End-of-kernel check: every set_flag was waited for. Reports a violation naming the first
 // unbalanced (src, dst, id) and returns false when one is outstanding.
