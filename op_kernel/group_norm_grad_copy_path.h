@@ -175,8 +175,9 @@ struct GngBlockCopy {
     const int64_t start = static_cast<int64_t>(first) - static_cast<int64_t>(back);  // >= -7
     AscendC::GlobalTensor<float> dbWindow;
     AscendC::GlobalTensor<float> dsWindow;
-    dbWindow.SetGlobalBuffer(gm.wsDb.GetPhyAddr() + start);
-    dsWindow.SetGlobalBuffer(gm.wsDs.GetPhyAddr() + start);
+    // GetPhyAddr(0): CANN's GetPhyAddr() of a const tensor is a pointer to const.
+    dbWindow.SetGlobalBuffer(gm.wsDb.GetPhyAddr(0) + start);
+    dsWindow.SetGlobalBuffer(gm.wsDs.GetPhyAddr(0) + start);
     AscendC::DataCopy(db, dbWindow, static_cast<uint32_t>(len));
     AscendC::DataCopy(ds, dsWindow, static_cast<uint32_t>(len));
     return static_cast<uint32_t>(back);
