@@ -94,8 +94,8 @@ def served_socs(tree: Path) -> tuple[str, ...]:
 def check_soc(soc: str, tree: Path) -> None:
     known = served_socs(tree)
     if soc not in known:
-        raise NpuUsageError(f"--soc {soc} is not served: the operators' SoC lists (op_host/served_socs.h) name "
-                            f"the families {', '.join(known) or '(none)'}")
+        raise NpuUsageError(f"--soc {soc} is not served: the operators' SoC lists (op_host/served_socs.h) "
+                            f"name the families {', '.join(known) or '(none)'}")
 
 
 # ---- building the package -----------------------------------------------------------------------
