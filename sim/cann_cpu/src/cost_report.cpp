@@ -59,7 +59,9 @@ bool OnGmCopy(bool toGm, const void* gm, uint64_t rows, uint64_t rowBytes, uint6
     g_syncEnd = g_syncBegin + static_cast<uintptr_t>(g_cores) * kSyncBlockBytes;
   }
   const uintptr_t end = a + (rows == 0 ? 0 : (rows - 1) * pitch + rowBytes);
-  if (a < g_syncEnd && end > g_syncBegin) return false;
+  // Only a copy wholly inside the flag blocks is the SyncAll's own: a kernel's copy that merely touches
+  // them (GroupNorm's block-copy read-back ending up to 32 bytes past its sums plane) is the kernel's.
+  if (a >= g_syncBegin && end <= g_syncEnd && g_syncEnd > g_syncBegin) return false;
   if (toGm) {
     g_l2.Write(gm, static_cast<uint32_t>(rows), rowBytes, pitch);
   } else {
