@@ -139,20 +139,6 @@ struct GroupNormGradTiling {
   GroupNormGradSampleRowsTiling sampleRows;  // mode kGngSampleRows only
 };
 
-// Block-copy mode: each piece-sum plane holds one 32-byte block no piece owns before piece 0
-// (zeroed by the host, never written) and one after the last piece. ReadSums reads a window of
-// whole blocks that must end by its wave's last piece: past it lie lanes the next wave's cores
-// add to before that wave's SyncAll (a cross-core race). When the window is wider than every
-// piece up to there (the first wave of one group of 14 pieces: 16 lanes), it starts up to 7 lanes
-// before piece 0, in the lead block. The trailing block keeps the last whole-block copies of the
-// dgamma/dbeta phase (up to 7 lanes past the last piece) inside the plane.
-NORMGRAD_HOST_AICORE inline uint64_t GngPlaneLeadFloats(const GroupNormGradTiling& t) {
-  return t.blockCopyOnly ? 8 : 0;
-}
-NORMGRAD_HOST_AICORE inline uint64_t GngPlaneFloats(const GroupNormGradTiling& t) {
-  return t.n * t.c * t.hwParts + 2 * GngPlaneLeadFloats(t);
-}
-
 // Channel slabs: some core's channel range shares a group with a neighbour, so the cores exchange
 // partial sums behind a barrier. Ranges of whole groups (every core the same multiple of
 // channelsPerGroup) exchange nothing and need no barrier.

@@ -244,7 +244,7 @@ void PlanGroupPhases(const GngPlanInput& in, GngGroupPhases* out) {
   // whose launches need a non-empty workspace. Soft SyncAll's flags follow the planes.
   t.workspaceBytes = 512;
   if (needParams || rest > 0) {
-    t.planeBytes = AlignUp(GngPlaneFloats(t) * 4, 512);
+    t.planeBytes = AlignUp(t.n * t.c * t.hwParts * 4, 512);
     t.workspaceBytes = 2 * t.planeBytes;
   }
   t.syncOffset = t.workspaceBytes;

@@ -127,9 +127,8 @@ __aicore__ inline void GroupNormGradRun(const GroupNormGradTiling& t, GM_ADDR dy
   gm.hasGamma = t.hasGamma != 0 && gamma != nullptr;
   if (t.needDgamma || t.needDbeta || t.waveGroups > 0 || t.mode == kGngRereadGroups) {
     __gm__ float* ws = reinterpret_cast<__gm__ float*>(AscendC::GetUserWorkspace(workspace));
-    // Piece 0 of each plane after its lead block (block-copy mode, GngPlaneLeadFloats).
-    gm.wsDb.SetGlobalBuffer(ws + GngPlaneLeadFloats(t));
-    gm.wsDs.SetGlobalBuffer(ws + t.planeBytes / sizeof(float) + GngPlaneLeadFloats(t));
+    gm.wsDb.SetGlobalBuffer(ws);
+    gm.wsDs.SetGlobalBuffer(ws + t.planeBytes / sizeof(float));
   }
   if (t.softSync) {
     gm.syncFlags.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(AscendC::GetUserWorkspace(workspace) +

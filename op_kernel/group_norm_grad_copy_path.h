@@ -164,23 +164,16 @@ struct GngBlockCopy {
 
   // Whole blocks, as a window of n rounded up to 8 lanes that ends by this wave's last piece
   // (waveEnd): the extra lanes are then sums of this or earlier waves, all complete after the
-  // wave's SyncAll, or the plane's zero lead block (GngPlaneLeadFloats: a window wider than
-  // every piece before waveEnd starts up to 7 lanes before piece 0), never lanes the next wave's
-  // cores are adding to meanwhile.
+  // wave's SyncAll, never lanes the next wave's cores are adding to meanwhile.
   __aicore__ inline uint32_t ReadSums(const GroupNormGradGm<T>& gm, const AscendC::LocalTensor<float>& db,
                                       const AscendC::LocalTensor<float>& ds, uint64_t first, uint32_t n,
                                       uint64_t waveEnd) {
     const uint64_t len = (n + 7) / 8 * 8;
-    const uint64_t back = first + len > waveEnd ? first + len - waveEnd : 0;  // <= first + 7
-    const int64_t start = static_cast<int64_t>(first) - static_cast<int64_t>(back);  // >= -7
-    AscendC::GlobalTensor<float> dbWindow;
-    AscendC::GlobalTensor<float> dsWindow;
-    // GetPhyAddr(0): CANN's GetPhyAddr() of a const tensor is a pointer to const.
-    dbWindow.SetGlobalBuffer(gm.wsDb.GetPhyAddr(0) + start);
-    dsWindow.SetGlobalBuffer(gm.wsDs.GetPhyAddr(0) + start);
-    AscendC::DataCopy(db, dbWindow, static_cast<uint32_t>(len));
-    AscendC::DataCopy(ds, dsWindow, static_cast<uint32_t>(len));
-    return static_cast<uint32_t>(back);
+    uint64_t start = first;
+    if (start + len > waveEnd) start = waveEnd >= len ? waveEnd - len : 0;
+    AscendC::DataCopy(db, gm.wsDb[start], static_cast<uint32_t>(len));
+    AscendC::DataCopy(ds, gm.wsDs[start], static_cast<uint32_t>(len));
+    return static_cast<uint32_t>(first - start);
   }
 
   // dx of whole rows [s, s + rows) of the tile.

@@ -357,13 +357,11 @@ TEST(GroupNormGradTiling, TrainingSeriesUsesBlockCopiesAndSoftSync) {
   EXPECT_EQ(t.blockCopyOnly, 1u);
   EXPECT_EQ(t.softSync, 1u);
   EXPECT_EQ(t.blockDim, 32u);
-  // Planes of a 32-byte lead block, 2 x 320 pieces x 4 bytes and a trailing block = 2624 bytes,
-  // 512-aligned 3072 (GngPlaneFloats), then 32 cores x 32 bytes of soft SyncAll flags rounded up
-  // to 1024.
-  EXPECT_EQ(GngPlaneLeadFloats(t), 8u);
-  EXPECT_EQ(t.planeBytes, 3072u);
-  EXPECT_EQ(t.syncOffset, 2u * 3072);
-  EXPECT_EQ(t.workspaceBytes, 2u * 3072 + 1024);
+  // Planes of 2 x 320 pieces x 4 bytes = 2560 bytes (512-aligned), then 32 cores x 32 bytes of
+  // soft SyncAll flags rounded up to 1024.
+  EXPECT_EQ(t.planeBytes, 2560u);
+  EXPECT_EQ(t.syncOffset, 2u * 2560);
+  EXPECT_EQ(t.workspaceBytes, 2u * 2560 + 1024);
   EXPECT_LE(t.ubBytesUsed, 256u * 1024 - 8u * 1024 - 256);
 }
 
@@ -393,7 +391,6 @@ TEST(GroupNormGradTiling, A2KeepsDataCopyPadAndHardSync) {
   EXPECT_EQ(t.blockCopyOnly, 0u);
   EXPECT_EQ(t.softSync, 0u);
   EXPECT_EQ(t.planeBytes * 2, t.workspaceBytes);
-  EXPECT_EQ(GngPlaneLeadFloats(t), 0u);  // DataCopyPad reads exact bytes: no lead block
 }
 
 TEST(GroupNormGradTiling, TrainingSeriesRowsShorterThanABlockRunOnOneCore) {
