@@ -34,8 +34,9 @@ class BenchRow:
     sync_us         the part of modeled_us spent in SyncAll (the launches' syncUs)
     block_dim       blockDim of each launch, joined by '+' ("48+1" for a main and a final kernel)
     what_if         the what-if constants the row was modeled with ("" for the SoC's own)
-    official_us     `--compare`: the official kernels' algorithm modeled under the same constants
-                    (normgrad.official_model; None where no model exists)
+    official_us     `--compare`: the official kernel's time under the same constants: ops-nn's kernel on
+                    front end B where it runs (normgrad.opsnn), else the hand-written model of its
+                    algorithm (normgrad.official_model; None where neither exists)
     speedup         official_us / modeled_us (above 1: ours is faster)
     official_launches  the number of launches of the official path
     official_source    `--compare`: where official_us comes from: opsnn.MARK (Huawei's kernel run on
