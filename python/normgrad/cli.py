@@ -326,9 +326,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
                 continue
             with _native.use_front_end(front):
                 bench_rows = run_bench_what_if(case, profile["name"], args.seed, specs)
+            if args.compare:
+                add_official(bench_rows, case, args.seed)
             for row in bench_rows:
-                if args.compare:
-                    add_official(row, case, args.seed)
                 rows_by_spec[row.what_if].append(row)
     progress.close()
     rows = [row for spec in specs for row in rows_by_spec[spec]]

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import ctypes
 import os
+import re
+import shutil
 import subprocess
 import tempfile
 from collections.abc import Callable, Mapping
@@ -22,7 +24,7 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
-from normgrad._native import library
+from normgrad._native import library, soc_choice
 from normgrad._native.library import library_path
 from normgrad._native.soc_choice import socs
 from normgrad.cases.base import Arrays, Case
@@ -144,8 +146,17 @@ def _platform(soc: str) -> str:
     return f"platform {profile['aivCores']} {profile['ubBytes']} {A2_LIB_WORKSPACE} {A2_NPU_ARCH}"
 
 
-def run_case(case: Case, inputs: Arrays, soc: str) -> OpsNnRun:
-    """Runs `case` with `inputs` on ops-nn's kernel for `soc`; raises OpsNnError when the runner fails."""
+def launch_key(soc: str) -> tuple[str, int]:
+    """What an ops-nn run on `soc` depends on besides the case and its inputs, under the current what-if
+    constants: the platform its tiling sees (cores, UB) and the L2 size the cores' cost reports model
+    re-reads with. Every other constant only prices the reports, so runs of equal keys price alike."""
+    return _platform(soc), _l2_bytes(soc)
+
+
+def run_case(case: Case, inputs: Arrays, soc: str, keep_costs: Path | None = None) -> OpsNnRun:
+    """Runs `case` with `inputs` on ops-nn's kernel for `soc`; raises OpsNnError when the runner fails.
+    With keep_costs, the launch's cost reports (core<i>.txt) are copied there, to be priced again under
+    other constants (price())."""
     why = serves(case, soc)
     if why is not None:
         raise OpsNnError(why)
@@ -182,7 +193,11 @@ def run_case(case: Case, inputs: Arrays, soc: str) -> OpsNnRun:
             tiling[key] = int(value)
         outputs = [np.fromfile(d / f"region{len(ins) + j}.bin", dtype=DTYPES[t.dtype or case.dtype])
                    .reshape(t.dims) for j, t in enumerate(outs)]
-        report = launch_report(d)
+        report = launch_report(d, soc)
+        if keep_costs is not None:
+            keep_costs.mkdir(parents=True, exist_ok=True)
+            for core in d.glob("core*.txt"):
+                shutil.copy(core, keep_costs / core.name)
     return OpsNnRun(outputs=outputs, tiling=tiling, report=report)
 
 
@@ -193,15 +208,22 @@ def run_case(case: Case, inputs: Arrays, soc: str) -> OpsNnRun:
 REPORT_ENTRY = "normgradCannLaunchReportJson"
 
 
-def launch_report(launch_dir: Path) -> dict[str, Any] | None:
-    lib = library.load()
-    entry = getattr(lib, REPORT_ENTRY, None)
-    if entry is None:
-        return None
-    entry.restype = ctypes.c_char_p
-    entry.argtypes = [ctypes.c_char_p]
-    data = library.parse_json(entry(str(launch_dir).encode()), REPORT_ENTRY)
-    return dict(data) if isinstance(data, dict) else None
+def launch_report(launch_dir: Path, soc: str) -> dict[str, Any] | None:
+    """The launch in launch_dir (its cores' cost reports, core<i>.txt) priced with SoC profile `soc` and the
+    current what-if constants; None when libnormgrad has no REPORT_ENTRY, OpsNnError when it cannot read
+    them."""
+    with soc_choice.soc(soc):
+        lib = soc_choice.apply_soc()  # the entry prices with the calling thread's SoC, as last_run() reads
+        entry = getattr(lib, REPORT_ENTRY, None)
+        if entry is None:
+            return None
+        entry.restype = ctypes.c_char_p
+        entry.argtypes = [ctypes.c_char_p]
+        data = library.parse_json(entry(str(launch_dir).encode()), REPORT_ENTRY)
+    if not isinstance(data, dict):
+        raise OpsNnError(f"{REPORT_ENTRY} cannot read the launch's cost reports (core<i>.txt) in "
+                         f"{launch_dir}")
+    return dict(data)
 
 
 @dataclass(frozen=True)
@@ -211,13 +233,15 @@ class Measured:
     us: float | None
     launches: int
     why_not: str | None
+    costs: Path | None = None   # where measure(keep_costs=...) kept the launch's cost reports, for price()
 
 
-def measure(case: Case, seed: int, soc: str) -> Measured:
+def measure(case: Case, seed: int, soc: str, keep_costs: Path | None = None) -> Measured:
     """Runs ops-nn's kernel on `case` (inputs of `seed`, as normgrad check and bench make them), checks its
     outputs against the case's float64 golden and returns its modeled time (the launch report's totalUs)
     when both succeed; otherwise None and the reason, so that the caller can say why the hand-written
-    model is used instead."""
+    model is used instead. With keep_costs (a directory the caller owns), the launch's cost reports are
+    kept there, so that price() can price the same run under other constants of equal launch_key()."""
     from normgrad.check import case_rng
     from normgrad.compare import compare
 
@@ -226,9 +250,10 @@ def measure(case: Case, seed: int, soc: str) -> Measured:
         return Measured(None, 0, why)
     inputs = case.make_inputs(case_rng(case, seed))
     try:
-        run = run_case(case, inputs, soc)
+        run = run_case(case, inputs, soc, keep_costs)
     except OpsNnError as err:
-        return Measured(None, 0, str(err))
+        # Which core stops first varies from run to run; the reason (a CSV cell, grouped in notes) must not.
+        return Measured(None, 0, re.sub(r"\b(error )?core \d+: ", "a core: ", str(err)))
     for name, got, want in zip(case.output_names, run.outputs, case.golden(inputs), strict=True):
         result = compare(name, got.reshape(np.shape(want)), want, case.tolerance)
         if result is not None and not result.ok:
@@ -236,7 +261,18 @@ def measure(case: Case, seed: int, soc: str) -> Measured:
     if run.report is None:
         return Measured(None, 1, f"ops-nn ran and passed the golden, but front end B reports no time "
                                  f"({REPORT_ENTRY} is not in libnormgrad yet)")
-    return Measured(float(run.report["totalUs"]), 1, None)
+    return Measured(float(run.report["totalUs"]), 1, None, keep_costs)
+
+
+def price(measured: Measured, soc: str) -> Measured:
+    """`measured` (a run on `soc`) priced again under the current what-if constants, from the cost reports
+    measure(keep_costs=...) kept (the caller makes sure the run's launch_key() is the current one); as it is
+    where there is no time to price."""
+    if measured.us is None or measured.costs is None:
+        return measured
+    report = launch_report(measured.costs, soc)
+    assert report is not None  # measure() had one from the same library
+    return Measured(float(report["totalUs"]), measured.launches, None, measured.costs)
 
 
 def official_source_label(source: str | None) -> str:

@@ -21,7 +21,6 @@ void MarkExited() {
   const int core = normgrad::cann::CoreIndex();
   if (s.coreOk[core].load() == 0) normgrad::cann::RecordFailure("the core ended before its kernel returned");
   s.coreExited[core] = 1;
-  s.exited.fetch_add(1);
 }
 
 // The signals CANN's launcher catches in a core (kern_fwk.h: its Handler prints a backtrace and exits 1).

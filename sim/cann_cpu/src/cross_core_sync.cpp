@@ -23,8 +23,25 @@ uint32_t g_waits[normgrad::cann::kFftsFlags] = {};  // this core's waits per fla
 // own CrossCoreSetFlag / CrossCoreWaitFlag.
 constexpr unsigned kAllCoresFlag = 14;
 
-// A wait that cannot end: every other core has ended or waits too, and the count is still short.
+// How long a launch must look deadlocked (NoCoreCanProceed) before the wait reports it.
 constexpr auto kDeadlockGrace = std::chrono::milliseconds(200);
+
+// True when no core can end any wait: every core of the launch has ended, or waits for arrivals on a flag
+// that are not all in. A core whose wait is already over but that has not left it yet is not stuck: up to
+// 48 core processes share 2 CPUs here, so it may not run for a while. (Counting the cores inside a wait
+// instead took such a core for a stuck one: with two SyncAlls in a row, the cores already in the second
+// one plus a core not yet scheduled out of the first made "every core waits", and after 200 ms without
+// that core running the launch failed as deadlocked, about once in 8 runs of ops-nn's LayerNormGradV3 on
+// lm 1x16384 fp32: sim/cann_cpu/DIFFERENCES.md, finding 5.)
+bool NoCoreCanProceed(const normgrad::cann::SharedLaunch& s) {
+  for (int i = 0; i < s.cores; ++i) {
+    if (s.coreExited[i].load() != 0) continue;
+    const uint8_t flag = s.waitFlag[i].load();
+    if (flag == normgrad::cann::kNotWaiting) return false;                 // it runs
+    if (s.fftsSet[flag].load() >= s.waitTarget[i].load()) return false;   // its wait is over
+  }
+  return true;
+}
 
 }  // namespace
 
@@ -54,19 +71,21 @@ void wait_flag_dev<unsigned short>(unsigned short flag) {
     normgrad::cann::NoteCrossCoreWait(flag);  // CrossCoreWaitFlag
   }
   normgrad::cann::SharedLaunch& s = normgrad::cann::Shared();
+  const int core = normgrad::cann::CoreIndex();
   const uint64_t target = static_cast<uint64_t>(++g_waits[flag]) * static_cast<uint64_t>(s.cores);
-  s.waiting.fetch_add(1);
+  s.waitTarget[core] = target;  // before the flag: a core seen waiting on a flag has this wait's target
+  s.waitFlag[core] = static_cast<uint8_t>(flag);
   auto stuckSince = std::chrono::steady_clock::time_point::max();
   while (s.fftsSet[flag].load() < target) {
     if (s.failed.load() != 0) {
-      s.waiting.fetch_sub(1);
+      s.waitFlag[core] = normgrad::cann::kNotWaiting;
       _exit(3);  // another core failed: its message is the launch's
     }
-    if (s.waiting.load() + s.exited.load() >= s.cores) {
+    if (NoCoreCanProceed(s)) {
       const auto now = std::chrono::steady_clock::now();
       if (stuckSince == std::chrono::steady_clock::time_point::max()) stuckSince = now;
       if (now - stuckSince > kDeadlockGrace) {
-        s.waiting.fetch_sub(1);
+        s.waitFlag[core] = normgrad::cann::kNotWaiting;
         normgrad::isa::Violation("wait_flag_dev(%u): deadlock: %u of %d cores have set the flag for this wait, "
                                  "and no other core can set it (the others wait or have ended)",
                                  static_cast<unsigned>(flag),
@@ -79,5 +98,5 @@ void wait_flag_dev<unsigned short>(unsigned short flag) {
     }
     usleep(20);  // up to 48 processes share 2 CPUs here: a waiting core gives its time to the others
   }
-  s.waiting.fetch_sub(1);
+  s.waitFlag[core] = normgrad::cann::kNotWaiting;
 }

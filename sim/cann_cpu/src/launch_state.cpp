@@ -39,9 +39,9 @@ void BeginLaunch(uint32_t blockDim) {
   SharedLaunch& s = Shared();
   s.cores = static_cast<int32_t>(blockDim);
   for (auto& f : s.fftsSet) f = 0;
-  s.waiting = 0;
-  s.exited = 0;
   for (int i = 0; i < kMaxCores; ++i) {
+    s.waitFlag[i] = kNotWaiting;
+    s.waitTarget[i] = 0;
     s.coreOk[i] = 0;
     s.coreExited[i] = 0;
   }

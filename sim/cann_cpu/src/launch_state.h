@@ -11,14 +11,17 @@ namespace normgrad::cann {
 constexpr int kMaxCores = 64;     // above any SoC's vector core count (A2/A3: 48)
 constexpr int kFftsFlags = 16;    // flag ids of ffts_cross_core_sync (4 bits)
 constexpr size_t kMessageBytes = 1024;
+constexpr uint8_t kNotWaiting = 0xff;  // SharedLaunch::waitFlag of a core in no wait
 
 struct SharedLaunch {
   int32_t cores = 0;                           // processes of this launch (get_process_num)
   std::atomic<uint32_t> fftsSet[kFftsFlags];   // mode-0 (all cores) arrivals per flag id
-  std::atomic<int32_t> waiting;                // cores blocked in wait_flag_dev
-  std::atomic<int32_t> exited;                 // cores whose process has ended
+  // Each core's wait in wait_flag_dev: the flag (kNotWaiting when it waits for none) and the arrivals that
+  // end it (cross_core_sync.cpp: the deadlock check tells a wait that is over from one that cannot end).
+  std::atomic<uint8_t> waitFlag[kMaxCores];
+  std::atomic<uint64_t> waitTarget[kMaxCores];
   std::atomic<uint8_t> coreOk[kMaxCores];      // 1: the kernel returned and CheckSyncState passed
-  std::atomic<uint8_t> coreExited[kMaxCores];
+  std::atomic<uint8_t> coreExited[kMaxCores];  // 1: the core's process has ended
   std::atomic<int32_t> failed;                 // first failure claims message
   char message[kMessageBytes];
 };
