@@ -46,6 +46,7 @@ void CountVec(VecClass cls, uint64_t repeats) {
   Counters& c = Core().counters;
   ++c.vecInstr;
   c.vecRepeats[static_cast<int>(cls)] += repeats;
+  NotifyVecCount(cls, repeats);
 }
 
 namespace {

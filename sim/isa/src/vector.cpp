@@ -122,10 +122,45 @@ T Lane(T a, T b, T d) {
   }
 }
 
+// Every operand contiguous (block stride 1, repeat stride one repeat) and the lanes a prefix of
+// n elements (whole repeats, then a prefix of the last: counter mode, or a full mask): the
+// instruction is one run over n elements. With each source identical to dst or disjoint from it,
+// a flat loop gives what the repeat-by-repeat order gives.
+bool DisjointOrSame(const uint8_t* a, const uint8_t* b, uint64_t bytes) {
+  return a == b || a + bytes <= b || b + bytes <= a;
+}
+
+template <BinOp kOp, typename T>
+bool RunBinaryFlat(const LanePlan& plan, uint8_t* dst, const uint8_t* s0, const uint8_t* s1, const T* scalar,
+                   const VecStrides& s) {
+  constexpr uint64_t kRep = num::kRepeatBytes / num::kBlockBytes;
+  uint64_t n = 0;
+  if (!num::PrefixElements(plan, &n) || s.dstBlk != 1 || s.src0Blk != 1 || s.dstRep != kRep || s.src0Rep != kRep) {
+    return false;
+  }
+  if (scalar == nullptr && (s.src1Blk != 1 || s.src1Rep != kRep)) return false;
+  const uint64_t bytes = n * sizeof(T);
+  if (!DisjointOrSame(dst, s0, bytes) || (scalar == nullptr && !DisjointOrSame(dst, s1, bytes))) return false;
+  T* d = reinterpret_cast<T*>(dst);
+  const T* a = reinterpret_cast<const T*>(s0);
+  if (scalar != nullptr) {
+    const T x = *scalar;
+#pragma GCC ivdep
+    for (uint64_t i = 0; i < n; ++i) d[i] = Lane<kOp, T>(a[i], x, d[i]);
+    return true;
+  }
+  const T* b = reinterpret_cast<const T*>(s1);
+#pragma GCC ivdep
+  for (uint64_t i = 0; i < n; ++i) d[i] = Lane<kOp, T>(a[i], b[i], d[i]);
+  return true;
+}
+
 // Runs dst = Lane<kOp>(src0, src1, dst) over the plan: whole 32-byte blocks where the masks allow
 // (a loop the compiler vectorises), else lane by lane; the same results either way.
 template <BinOp kOp, typename T>
-void RunBinary(const LanePlan& plan, uint8_t* dst, const uint8_t* s0, const uint8_t* s1, const VecStrides& s) {
+void RunBinary(const LanePlan& plan, uint8_t* dst, const uint8_t* s0, const uint8_t* s1, const T* scalar,
+               const VecStrides& s) {
+  if (RunBinaryFlat<kOp, T>(plan, dst, s0, s1, scalar, s)) return;
   constexpr uint32_t kPer = num::kBlockBytes / sizeof(T);
   bool done = num::ExecuteBlocks<T>(plan, dst, s.dstBlk, s.dstRep, [&](uint64_t r, uint32_t b, T* out) {
     const T* a = num::BlockPtr<T>(s0, s.src0Blk, s.src0Rep, r, b);
@@ -144,16 +179,17 @@ void RunBinary(const LanePlan& plan, uint8_t* dst, const uint8_t* s0, const uint
 
 template <typename T>
 void RunBinaryOp(BinOp op, const LanePlan& plan, uint8_t* dst, const uint8_t* s0, const uint8_t* s1,
-                 const VecStrides& s) {
+                 const uint8_t* scalarBlock, const VecStrides& s) {
+  const T* x = scalarBlock == nullptr ? nullptr : reinterpret_cast<const T*>(scalarBlock);
   switch (op) {
-    case BinOp::kAdd: return RunBinary<BinOp::kAdd, T>(plan, dst, s0, s1, s);
-    case BinOp::kSub: return RunBinary<BinOp::kSub, T>(plan, dst, s0, s1, s);
-    case BinOp::kMul: return RunBinary<BinOp::kMul, T>(plan, dst, s0, s1, s);
-    case BinOp::kMax: return RunBinary<BinOp::kMax, T>(plan, dst, s0, s1, s);
-    case BinOp::kMin: return RunBinary<BinOp::kMin, T>(plan, dst, s0, s1, s);
-    case BinOp::kMla: return RunBinary<BinOp::kMla, T>(plan, dst, s0, s1, s);
-    case BinOp::kMadd: return RunBinary<BinOp::kMadd, T>(plan, dst, s0, s1, s);
-    case BinOp::kDiv: return RunBinary<BinOp::kDiv, T>(plan, dst, s0, s1, s);
+    case BinOp::kAdd: return RunBinary<BinOp::kAdd, T>(plan, dst, s0, s1, x, s);
+    case BinOp::kSub: return RunBinary<BinOp::kSub, T>(plan, dst, s0, s1, x, s);
+    case BinOp::kMul: return RunBinary<BinOp::kMul, T>(plan, dst, s0, s1, x, s);
+    case BinOp::kMax: return RunBinary<BinOp::kMax, T>(plan, dst, s0, s1, x, s);
+    case BinOp::kMin: return RunBinary<BinOp::kMin, T>(plan, dst, s0, s1, x, s);
+    case BinOp::kMla: return RunBinary<BinOp::kMla, T>(plan, dst, s0, s1, x, s);
+    case BinOp::kMadd: return RunBinary<BinOp::kMadd, T>(plan, dst, s0, s1, x, s);
+    case BinOp::kDiv: return RunBinary<BinOp::kDiv, T>(plan, dst, s0, s1, x, s);
   }
 }
 
@@ -188,7 +224,7 @@ void Binary(const char* name, BinOp op, Elem t, void* dst, const void* src0, con
   // stride 0 stays inside one 32-byte block).
   VecStrides st = s;
   const uint8_t* p1 = static_cast<const uint8_t*>(src1);
-  uint8_t scalarBlock[num::kBlockBytes];
+  alignas(32) uint8_t scalarBlock[num::kBlockBytes];
   if (src1 == nullptr) {
     for (uint32_t i = 0; i < num::kBlockBytes; i += eb) std::memcpy(scalarBlock + i, &scalarBits, eb);
     p1 = scalarBlock;
@@ -197,11 +233,12 @@ void Binary(const char* name, BinOp op, Elem t, void* dst, const void* src0, con
   }
   uint8_t* d = static_cast<uint8_t*>(dst);
   const uint8_t* a = static_cast<const uint8_t*>(src0);
+  const uint8_t* x = src1 == nullptr ? scalarBlock : nullptr;
   switch (t) {
-    case Elem::kF32: RunBinaryOp<float>(op, plan, d, a, p1, st); break;
-    case Elem::kF16: RunBinaryOp<uint16_t>(op, plan, d, a, p1, st); break;
-    case Elem::kS32: RunBinaryOp<int32_t>(op, plan, d, a, p1, st); break;
-    default: RunBinaryOp<int16_t>(op, plan, d, a, p1, st); break;
+    case Elem::kF32: RunBinaryOp<float>(op, plan, d, a, p1, x, st); break;
+    case Elem::kF16: RunBinaryOp<uint16_t>(op, plan, d, a, p1, x, st); break;
+    case Elem::kS32: RunBinaryOp<int32_t>(op, plan, d, a, p1, x, st); break;
+    default: RunBinaryOp<int16_t>(op, plan, d, a, p1, x, st); break;
   }
 }
 
@@ -234,6 +271,15 @@ void RunUnary(const LanePlan& plan, uint8_t* dst, const uint8_t* src, const VecS
     num::ExecuteRepeats<TD>(one, d, sizeof(TD), s.dstBlk, s.dstRep, [&](uint64_t, uint32_t l) {
       return f(Load<TS>(sp, num::LaneOffset(0, l, sizeof(TS), s.src0Blk, s.src0Rep)));
     });
+  }
+}
+
+template <class Op>
+void RunFloatUnary(Elem t, const LanePlan& plan, uint8_t* dst, const uint8_t* src, const VecStrides& s) {
+  if (t == Elem::kF32) {
+    RunUnary<float, float>(plan, dst, src, s, num::Unary1F32<Op>);
+  } else {
+    RunUnary<uint16_t, uint16_t>(plan, dst, src, s, num::Unary1HalfBits<Op>);
   }
 }
 
@@ -341,7 +387,11 @@ void VecBinary(const char* name, BinOp op, Elem t, void* dst, const void* src0, 
 void VecScalar(const char* name, ScalarOp op, Elem t, void* dst, const void* src, uint64_t scalarBits,
                const VecStrides& s) {
   // vaxpy: dst = src * x + dst is vmla with the scalar as src1.
-  BinOp b = op == ScalarOp::kAdds ? BinOp::kAdd : op == ScalarOp::kMuls ? BinOp::kMul : BinOp::kMla;
+  BinOp b = BinOp::kMla;
+  if (op == ScalarOp::kAdds) b = BinOp::kAdd;
+  if (op == ScalarOp::kMuls) b = BinOp::kMul;
+  if (op == ScalarOp::kMaxs) b = BinOp::kMax;
+  if (op == ScalarOp::kMins) b = BinOp::kMin;
   if (op == ScalarOp::kAxpy && t != Elem::kF32 && t != Elem::kF16) {
     Violation("%s: element type %s is not supported", name, ElemName(t));
     return;
@@ -377,7 +427,8 @@ void VecUnary(const char* name, UnaryOp op, Elem t, void* dst, const void* src, 
   }
   LanePlan plan;
   if (!Plan(name, eb, s.repeat, &plan)) return;
-  CountVec(op == UnaryOp::kSqrt ? VecClass::kTranscendental : VecClass::kElementwise, plan.repeats);
+  const bool elementwise = op == UnaryOp::kCopy || op == UnaryOp::kAbs;
+  CountVec(elementwise ? VecClass::kElementwise : VecClass::kTranscendental, plan.repeats);
   if (!CheckOperand(name, "dst", dst, plan, eb, s.dstBlk, s.dstRep) ||
       !CheckOperand(name, "src", src, plan, eb, s.src0Blk, s.src0Rep)) {
     return;
@@ -388,10 +439,15 @@ void VecUnary(const char* name, UnaryOp op, Elem t, void* dst, const void* src, 
     RunUnary<uint32_t, uint32_t>(plan, d, sp, s, [](uint32_t v) { return v; });
   } else if (op == UnaryOp::kCopy) {
     RunUnary<uint16_t, uint16_t>(plan, d, sp, s, [](uint16_t v) { return v; });
-  } else if (t == Elem::kF32) {
-    RunUnary<float, float>(plan, d, sp, s, num::Unary1F32<num::OpSqrt>);
   } else {
-    RunUnary<uint16_t, uint16_t>(plan, d, sp, s, num::Unary1HalfBits<num::OpSqrt>);
+    switch (op) {
+      case UnaryOp::kSqrt: return RunFloatUnary<num::OpSqrt>(t, plan, d, sp, s);
+      case UnaryOp::kExp: return RunFloatUnary<num::OpExp>(t, plan, d, sp, s);
+      case UnaryOp::kLn: return RunFloatUnary<num::OpLn>(t, plan, d, sp, s);
+      case UnaryOp::kAbs: return RunFloatUnary<num::OpAbs>(t, plan, d, sp, s);
+      case UnaryOp::kRsqrt: return RunFloatUnary<num::OpRsqrt>(t, plan, d, sp, s);
+      default: return RunFloatUnary<num::OpReciprocal>(t, plan, d, sp, s);
+    }
   }
 }
 
@@ -405,10 +461,11 @@ void VecBrcb(Elem t, void* dst, const void* src, uint64_t dstBlk, uint64_t dstRe
   if (!CheckRange(name, "repeat", repeat, 0, 255)) return;
   CountVec(VecClass::kElementwise, repeat);
   if (repeat == 0) return;
-  // Repeat r reads 8 consecutive elements from src + r * 32 bytes and writes each to a whole
-  // 32-byte block of dst (mask ignored).
+  // Repeat r reads the 8 consecutive elements src[8r, 8r + 8) (16 bytes of a 16-bit type: the Brcb
+  // page's example broadcasts 16 uint16_t inputs in 2 repeats) and writes each to a whole 32-byte
+  // block of dst (mask ignored).
   uint64_t dstExtent = ((repeat - 1) * dstRep + 7 * dstBlk) * num::kBlockBytes + num::kBlockBytes;
-  if (!CheckUb(name, "src", src, repeat * num::kBlockBytes, num::kBlockBytes) ||
+  if (!CheckUb(name, "src", src, repeat * 8 * eb, num::kBlockBytes) ||
       !CheckUb(name, "dst", dst, dstExtent, num::kBlockBytes)) {
     return;
   }
@@ -416,7 +473,7 @@ void VecBrcb(Elem t, void* dst, const void* src, uint64_t dstBlk, uint64_t dstRe
   const uint8_t* sp = static_cast<const uint8_t*>(src);
   uint8_t vals[8][4];
   for (uint64_t r = 0; r < repeat; ++r) {
-    for (uint32_t j = 0; j < 8; ++j) std::memcpy(vals[j], sp + r * num::kBlockBytes + j * eb, eb);
+    for (uint32_t j = 0; j < 8; ++j) std::memcpy(vals[j], sp + (r * 8 + j) * eb, eb);
     for (uint32_t j = 0; j < 8; ++j) {
       uint8_t* blk = d + (r * dstRep + j * dstBlk) * num::kBlockBytes;
       for (uint32_t i = 0; i < num::kBlockBytes; i += eb) std::memcpy(blk + i, vals[j], eb);

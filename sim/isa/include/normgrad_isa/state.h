@@ -65,7 +65,8 @@ struct State {
   uint64_t ubSize = 0;
 };
 
-// This process's (core's) state.
+// The calling core's state: one per process under CANN's launcher (front end B), one per thread
+// under front end A, which runs each core on a thread.
 State& Core();
 // Back to power-on state (mask all ones, normal mode, no atomics, no flags, counters zero); the
 // UB registration and the hooks stay.
@@ -86,6 +87,11 @@ void SetViolationHook(ViolationHook hook);  // nullptr restores the default
 // globals g_isAtomic / g_atomicType in step (CPU-debug code reads them around GM stores).
 using AtomicListener = void (*)(bool enabled, AtomicOp op);
 void SetAtomicListener(AtomicListener listener);
+
+// Told about every vector instruction the model counts (its class and repeats), so that a front end
+// with counters of its own (front end A's sim::CoreCounters) counts exactly the instructions issued.
+using VecCountListener = void (*)(VecClass cls, uint64_t repeats);
+void SetVecCountListener(VecCountListener listener);  // nullptr: none
 
 // Told about the GM side of every GM<->UB copy before it executes (rows of rowBytes, pitch bytes
 // apart); returning false leaves the copy out of the counters (it still executes). Front end B uses
