@@ -88,8 +88,7 @@ struct CoreContext {
   std::vector<std::vector<double>> flagSetBusyUs;
   // The vector mask register and its mode are the instruction-level model's (normgrad::isa::Core(),
   // one per core thread; ascendc/isa_issue.h).
-  // SetFlag/WaitFlag flags per (HardEvent, id).
-  uint8_t flags[kHardEventCount][kMaxEventIds] = {};
+  // SetFlag/WaitFlag flags: the instruction-level model's (sim::OutstandingFlags, ascendc/sync.h).
   // Atomic accumulation for UB->GM copies: 0 = none, else the element type code.
   int atomicType = 0;
   void* pipe = nullptr;          // the kernel's TPipe (AscendC::TPipe*), one per kernel

@@ -253,6 +253,20 @@ void Fill(const LanePlan& plan, uint8_t* dst, uint64_t bits, uint64_t blk, uint6
 // contiguous runs: read all, then write all; other repeats go lane by lane (same results).
 template <typename TD, typename TS, typename F>
 void RunUnary(const LanePlan& plan, uint8_t* dst, const uint8_t* src, const VecStrides& s, F f) {
+  // Contiguous operands and a prefix of n lanes (as RunBinaryFlat): one run over n elements, exact
+  // when the operands are disjoint, and when dst starts at src with elements no wider (in-place
+  // conversion: every store lands on source bytes already read, in any vectorised order too).
+  uint64_t n = 0;
+  constexpr uint64_t kWidest = sizeof(TD) > sizeof(TS) ? sizeof(TD) : sizeof(TS);
+  if (num::PrefixElements(plan, &n) && s.dstBlk == 1 && s.src0Blk == 1 && s.dstRep == 8 * sizeof(TD) / kWidest &&
+      s.src0Rep == 8 * sizeof(TS) / kWidest &&
+      ((dst == src && sizeof(TD) <= sizeof(TS)) || dst + n * sizeof(TD) <= src || src + n * sizeof(TS) <= dst)) {
+    TD* d = reinterpret_cast<TD*>(dst);
+    const TS* sp = reinterpret_cast<const TS*>(src);
+#pragma GCC ivdep
+    for (uint64_t i = 0; i < n; ++i) d[i] = f(sp[i]);
+    return;
+  }
   uint64_t fullLo, fullHi;
   num::LaneBits(plan.lanes, plan.lanes, &fullLo, &fullHi);
   const bool unitBlocks = s.dstBlk == 1 && s.src0Blk == 1;
