@@ -52,8 +52,8 @@ bool CountFormUsesCounterMode();
 // firstElement elements in (each operand's pointer advanced by firstElement * its element size).
 //   dav-c220: set_mask_count, set_vector_mask(0, count), one instruction (its repeat field ignored),
 //             set_mask_norm, set_vector_mask(-1, -1);
-//   dav-c100: one instruction per 255 full repeats, one for the rest of them, one under a mask for
-//             the tail lanes, then the full mask again.
+//   dav-c100: normal mode and the full mask, one instruction per 255 full repeats, one for the rest of
+//             them, one under a mask for the tail lanes, then the full mask again.
 template <class Issue>
 void IssueCountForm(uint32_t widestBytes, uint64_t count, Issue&& issue) {
   if (CountFormUsesCounterMode()) {
@@ -66,6 +66,7 @@ void IssueCountForm(uint32_t widestBytes, uint64_t count, Issue&& issue) {
   }
   constexpr uint64_t kMaxRepeat = 255;
   const uint64_t lanes = isa::num::kRepeatBytes / widestBytes, full = count / lanes, tail = count % lanes;
+  isa::SetMaskNorm();
   isa::SetVectorMask(~0ull, ~0ull);
   for (uint64_t done = 0; done < full; done += kMaxRepeat) {
     issue(full - done < kMaxRepeat ? full - done : kMaxRepeat, done * lanes);
