@@ -7,6 +7,8 @@
 
 #include "ascendc/hazard.h"
 #include "ascendc/isa_issue.h"
+#include "ascendc/pipe.h"
+#include "ascendc/sync.h"
 
 namespace sim {
 namespace vec {
@@ -121,14 +123,43 @@ void ReduceRepeats(ReduceKind kind, const char* api, uint32_t dstAddr, uint32_t 
   }
 }
 
+// The scalar unit's handshake around get_acc_val in CANN's dav-c220 ReduceSumImpl: V -> S before the
+// read, S -> V and S -> MTE3 after the scalar store, each on an event id TPipe::FetchEventID gives.
+void AccHandshake(const char* api, AscendC::HardEvent event) {
+  const CoreContext& c = Core();
+  const int32_t id = c.pipe != nullptr ? static_cast<AscendC::TPipe*>(c.pipe)->FetchEventID(event) : 0;
+  sync::SetFlag(api, static_cast<int>(event), id);
+  sync::WaitFlag(api, static_cast<int>(event), id);
+}
+
 template <typename T>
-void ReduceSumCount(uint32_t dstAddr, uint32_t dstBytes, const Operand& src, const LanePlan& plan) {
+void ReduceSumCount(uint32_t dstAddr, uint32_t dstBytes, const Operand& src, const LanePlan& plan, uint64_t count,
+                    bool setMask) {
   const char* api = "ReduceSum";
-  CountInstr(OpClass::kReduce, plan.repeats);
   CheckAligned(api, "src", src.addr, kBlockBytes);
   CheckFootprint(api, src, plan);
+  if (plan.repeats > 0) CheckDst(api, dstAddr, dstBytes, sizeof(T), sizeof(T));
+  if (CountFormUsesCounterMode()) {
+    // dav-c220 (asc-devkit ReduceSumImpl): counter mode, one vcadd accumulating into the ACC register
+    // (accMode 1), the V -> S handshake, get_acc_val and a scalar store to dst[0], the S -> V and
+    // S -> MTE3 handshakes; the mask is restored only when the call set it.
+    if (setMask) {
+      isa::SetMaskCount();
+      isa::SetVectorMask(0, count);
+    }
+    isa::VecCadd(isa::Arch::kA2, ElemOf<T>(), UbAt(dstAddr), UbAt(src.addr), 1, 1, 1, 8, 1);
+    AccHandshake(api, AscendC::HardEvent::V_S);
+    const int64_t acc = isa::GetAccVal();
+    if (plan.repeats > 0) std::memcpy(UbAt(dstAddr), &acc, sizeof(T));
+    AccHandshake(api, AscendC::HardEvent::S_V);
+    AccHandshake(api, AscendC::HardEvent::S_MTE3);
+    if (setMask) RestoreNormalFullMask();
+    return;
+  }
+  // dav-c100: CANN's implementation is three steps through sharedTmpBuffer (ReduceSumFirstStep ...); not
+  // issued here (docs/sim.md): one instruction, the repeat sums accumulated in order.
+  CountInstr(OpClass::kReduce, plan.repeats);
   if (plan.repeats > 0) {
-    CheckDst(api, dstAddr, dstBytes, sizeof(T), sizeof(T));
     uint8_t* ub = Core().ub.data();
     T v[kMaxLanes];
     T acc = T(0.0f);
@@ -192,8 +223,8 @@ template void ReduceRepeats<float>(ReduceKind, const char*, uint32_t, uint32_t, 
                                    int32_t, int32_t);
 template void ReduceRepeats<half>(ReduceKind, const char*, uint32_t, uint32_t, const Operand&, const LanePlan&,
                                   int32_t, int32_t);
-template void ReduceSumCount<float>(uint32_t, uint32_t, const Operand&, const LanePlan&);
-template void ReduceSumCount<half>(uint32_t, uint32_t, const Operand&, const LanePlan&);
+template void ReduceSumCount<float>(uint32_t, uint32_t, const Operand&, const LanePlan&, uint64_t, bool);
+template void ReduceSumCount<half>(uint32_t, uint32_t, const Operand&, const LanePlan&, uint64_t, bool);
 template void ReduceSumHighDim<float>(uint32_t, uint32_t, const Operand&, uint32_t, uint32_t, const LanePlan&, int32_t);
 template void ReduceSumHighDim<half>(uint32_t, uint32_t, const Operand&, uint32_t, uint32_t, const LanePlan&, int32_t);
 

@@ -83,15 +83,7 @@ void IssueCountForm(uint32_t widestBytes, uint64_t count, Issue&& issue) {
 // Repeat parameters of a dst/src0/src1 instruction (strides in 32-byte blocks).
 inline isa::VecStrides Strides(uint64_t repeat, uint64_t dstBlk, uint64_t src0Blk, uint64_t src1Blk, uint64_t dstRep,
                                uint64_t src0Rep, uint64_t src1Rep) {
-  isa::VecStrides s;
-  s.repeat = repeat;
-  s.dstBlk = dstBlk;
-  s.src0Blk = src0Blk;
-  s.src1Blk = src1Blk;
-  s.dstRep = dstRep;
-  s.src0Rep = src0Rep;
-  s.src1Rep = src1Rep;
-  return s;
+  return isa::VecStrides{repeat, dstBlk, src0Blk, src1Blk, dstRep, src0Rep, src1Rep};
 }
 
 // Instructions bound to their operation and element type; the runners (vector_run.h) give them
