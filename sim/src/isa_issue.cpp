@@ -31,7 +31,7 @@ void BindModelCore(CoreContext& ctx) {
   isa::SetViolationHook(&FailFromModel);
   isa::SetVecCountListener(&CountFromModel);
   isa::ResetCore();
-  isa::RegisterUb(ctx.ub.data(), ctx.ub.size());
+  isa::RegisterUb(ctx.ub.data(), ctx.ub.size(), /*operandsChecked=*/true);  // the APIs check them first
 }
 
 }  // namespace vec

@@ -122,9 +122,11 @@ TEST_F(VecTest, VectorCallsRunOnTheInstructionModel) {
   }
 }
 
-// The model checks the UB bounds of what it is issued; a violation only it sees fails the kernel like an
-// API rule, naming the instruction.
+// A violation only the model sees fails the kernel like an API rule, naming the instruction. (Front end A
+// checks every UB operand itself, so the model skips its UB checks there; this test turns them back on.)
 TEST_F(VecTest, TheModelsViolationsFailTheKernel) {
+  EXPECT_TRUE(normgrad::isa::Core().operandsChecked);
+  normgrad::isa::RegisterUb(ctx_.ub.data(), ctx_.ub.size(), /*operandsChecked=*/false);
   float outside[64] = {};
   try {
     normgrad::isa::VecDup(normgrad::isa::Elem::kF32, outside, 0, normgrad::isa::VecStrides());

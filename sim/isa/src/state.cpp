@@ -32,14 +32,17 @@ State& Core() { return g_state; }
 void ResetCore() {
   const uint8_t* base = g_state.ubBase;
   uint64_t size = g_state.ubSize;
+  const bool checked = g_state.operandsChecked;
   g_state = State();
   g_state.ubBase = base;
   g_state.ubSize = size;
+  g_state.operandsChecked = checked;
 }
 
-void RegisterUb(const void* base, uint64_t size) {
+void RegisterUb(const void* base, uint64_t size, bool operandsChecked) {
   g_state.ubBase = static_cast<const uint8_t*>(base);
   g_state.ubSize = size;
+  g_state.operandsChecked = operandsChecked;
 }
 
 void SetViolationHook(ViolationHook hook) { g_hook = hook; }

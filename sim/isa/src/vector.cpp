@@ -15,8 +15,7 @@ using num::LanePlan;
 // The lanes of an instruction whose widest element has `widest` bytes; false after a violation.
 // The repeat field has 8 bits; 0 repeats is a NOP (neither the devkit nor its api_check nor the
 // C-API pages forbid it, and the simulator's API layer accepts repeatTime 0).
-bool Plan(const char* name, uint32_t widest, uint64_t repeat, LanePlan* plan) {
-  const State& s = Core();
+bool Plan(const State& s, const char* name, uint32_t widest, uint64_t repeat, LanePlan* plan) {
   if (!s.counterMode && !CheckRange(name, "repeat", repeat, 0, 255)) return false;
   *plan = num::PlanMaskRegister(num::LanesFor(widest), s.counterMode, s.maskLo, s.maskHi, repeat);
   return true;
@@ -45,15 +44,14 @@ uint64_t Extent(const LanePlan& p, uint32_t elemBytes, uint64_t blk, uint64_t re
 }
 
 // A GM operand of CANN's CPU-debug atomic-store emulation on dav-c100 (State::vectorGmOperands).
-bool EmulatedGmOperand(const void* p) {
-  const State& s = Core();
+bool EmulatedGmOperand(const State& s, const void* p) {
   const uint8_t* b = static_cast<const uint8_t*>(p);
   return s.vectorGmOperands && s.ubBase != nullptr && (b < s.ubBase || b >= s.ubBase + s.ubSize);
 }
 
-bool CheckOperand(const char* name, const char* role, const void* p, const LanePlan& plan, uint32_t elemBytes,
-                  uint64_t blk, uint64_t rep) {
-  if (EmulatedGmOperand(p)) return true;
+bool CheckOperand(const State& s, const char* name, const char* role, const void* p, const LanePlan& plan,
+                  uint32_t elemBytes, uint64_t blk, uint64_t rep) {
+  if (s.operandsChecked || EmulatedGmOperand(s, p)) return true;
   return CheckUb(name, role, p, Extent(plan, elemBytes, blk, rep), num::kBlockBytes);
 }
 
@@ -161,12 +159,37 @@ template <BinOp kOp, typename T>
 void RunBinary(const LanePlan& plan, uint8_t* dst, const uint8_t* s0, const uint8_t* s1, const T* scalar,
                const VecStrides& s) {
   if (RunBinaryFlat<kOp, T>(plan, dst, s0, s1, scalar, s)) return;
+  uint64_t n = 0;
+  if (scalar == nullptr && s.dstBlk == 1 && s.src0Blk == 1 && s.src1Blk == 1 && num::PrefixElements(plan, &n) &&
+      n == plan.repeats * plan.lanes) {
+    // Every lane of every repeat, each operand's repeat contiguous (repeat strides free): one loop per
+    // repeat over its lanes, all reads before the repeat's store.
+    constexpr uint32_t kLanes = num::kRepeatBytes / sizeof(T);
+    alignas(32) T vals[kLanes];
+    for (uint64_t r = 0; r < plan.repeats; ++r) {
+      const T* a = reinterpret_cast<const T*>(s0 + r * s.src0Rep * num::kBlockBytes);
+      const T* c = reinterpret_cast<const T*>(s1 + r * s.src1Rep * num::kBlockBytes);
+      uint8_t* out = dst + r * s.dstRep * num::kBlockBytes;
+      if constexpr (kOp == BinOp::kMla || kOp == BinOp::kMadd) {
+        const T* d = reinterpret_cast<const T*>(out);
+        for (uint32_t l = 0; l < kLanes; ++l) vals[l] = Lane<kOp, T>(a[l], c[l], d[l]);
+      } else {
+        for (uint32_t l = 0; l < kLanes; ++l) vals[l] = Lane<kOp, T>(a[l], c[l], T(0));
+      }
+      std::memcpy(out, vals, sizeof(vals));
+    }
+    return;
+  }
   constexpr uint32_t kPer = num::kBlockBytes / sizeof(T);
   bool done = num::ExecuteBlocks<T>(plan, dst, s.dstBlk, s.dstRep, [&](uint64_t r, uint32_t b, T* out) {
     const T* a = num::BlockPtr<T>(s0, s.src0Blk, s.src0Rep, r, b);
     const T* c = num::BlockPtr<T>(s1, s.src1Blk, s.src1Rep, r, b);
-    const T* d = num::BlockPtr<T>(dst, s.dstBlk, s.dstRep, r, b);
-    for (uint32_t j = 0; j < kPer; ++j) out[j] = Lane<kOp, T>(a[j], c[j], d[j]);
+    if constexpr (kOp == BinOp::kMla || kOp == BinOp::kMadd) {  // the only ones that read dst
+      const T* d = num::BlockPtr<T>(dst, s.dstBlk, s.dstRep, r, b);
+      for (uint32_t j = 0; j < kPer; ++j) out[j] = Lane<kOp, T>(a[j], c[j], d[j]);
+    } else {
+      for (uint32_t j = 0; j < kPer; ++j) out[j] = Lane<kOp, T>(a[j], c[j], T(0));
+    }
   });
   if (done) return;
   num::ExecuteRepeats<T>(plan, dst, sizeof(T), s.dstBlk, s.dstRep, [&](uint64_t r, uint32_t l) {
@@ -207,17 +230,18 @@ void Binary(const char* name, BinOp op, Elem t, void* dst, const void* src0, con
     Violation("%s: element type %s is not supported", name, ElemName(t));
     return;
   }
+  const State& core = Core();
   const uint32_t eb = ElemBytes(t);
   LanePlan plan;
-  if (!Plan(name, eb, s.repeat, &plan)) return;
+  if (!Plan(core, name, eb, s.repeat, &plan)) return;
   // The emulation's adds (src0 = the GM destination) are the DMA's work on a device, not vector
   // instructions: not counted (sim/cann_cpu/DIFFERENCES.md).
-  if (!EmulatedGmOperand(src0)) {
+  if (!EmulatedGmOperand(core, src0)) {
     CountVec(op == BinOp::kDiv ? VecClass::kTranscendental : VecClass::kElementwise, plan.repeats);
   }
-  if (!CheckOperand(name, "dst", dst, plan, eb, s.dstBlk, s.dstRep) ||
-      !CheckOperand(name, "src0", src0, plan, eb, s.src0Blk, s.src0Rep) ||
-      (src1 != nullptr && !CheckOperand(name, "src1", src1, plan, eb, s.src1Blk, s.src1Rep))) {
+  if (!CheckOperand(core, name, "dst", dst, plan, eb, s.dstBlk, s.dstRep) ||
+      !CheckOperand(core, name, "src0", src0, plan, eb, s.src0Blk, s.src0Rep) ||
+      (src1 != nullptr && !CheckOperand(core, name, "src1", src1, plan, eb, s.src1Blk, s.src1Rep))) {
     return;
   }
   // A scalar operand is read as src1 with strides 0 from a block filled with it (LaneOffset with
@@ -246,11 +270,33 @@ template <typename T>
 void Fill(const LanePlan& plan, uint8_t* dst, uint64_t bits, uint64_t blk, uint64_t rep) {
   T v;
   std::memcpy(&v, &bits, sizeof(T));
+  uint64_t n = 0;
+  if (blk == 1 && rep == num::kRepeatBytes / num::kBlockBytes && num::PrefixElements(plan, &n)) {
+    T* d = reinterpret_cast<T*>(dst);  // contiguous lanes, a prefix of n elements: one run
+    for (uint64_t i = 0; i < n; ++i) d[i] = v;
+    return;
+  }
   num::ExecuteRepeats<T>(plan, dst, sizeof(T), blk, rep, [v](uint64_t, uint32_t) { return v; });
 }
 
 // dst lane = f(src lane). A repeat whose lanes are all active with both block strides 1 is two
 // contiguous runs: read all, then write all; other repeats go lane by lane (same results).
+// vbrcb's work: repeat r reads src[8r, 8r + 8) (all before its writes) and fills dst block j of the
+// repeat with element j.
+template <typename T>
+void Broadcast8(uint8_t* dst, const uint8_t* src, uint64_t dstBlk, uint64_t dstRep, uint64_t repeat) {
+  constexpr uint32_t kPer = num::kBlockBytes / sizeof(T);
+  for (uint64_t r = 0; r < repeat; ++r) {
+    T vals[8];
+    std::memcpy(vals, src + r * 8 * sizeof(T), sizeof(vals));
+    for (uint32_t j = 0; j < 8; ++j) {
+      T block[kPer];
+      for (uint32_t i = 0; i < kPer; ++i) block[i] = vals[j];
+      std::memcpy(dst + (r * dstRep + j * dstBlk) * num::kBlockBytes, block, sizeof(block));
+    }
+  }
+}
+
 template <typename TD, typename TS, typename F>
 void RunUnary(const LanePlan& plan, uint8_t* dst, const uint8_t* src, const VecStrides& s, F f) {
   // Contiguous operands and a prefix of n lanes (as RunBinaryFlat): one run over n elements, exact
@@ -313,6 +359,12 @@ template <typename T>
 void GatherLanes(const LanePlan& plan, const uint8_t* src, uint64_t blk, uint64_t rep, uint64_t r, T* v) {
   uint64_t m[2];
   plan.MaskOf(r, m);
+  uint64_t fullLo, fullHi;
+  num::LaneBits(plan.lanes, plan.lanes, &fullLo, &fullHi);
+  if (blk == 1 && m[0] == fullLo && m[1] == fullHi) {  // a whole contiguous repeat: one copy
+    std::memcpy(v, src + r * rep * num::kBlockBytes, plan.lanes * sizeof(T));
+    return;
+  }
   for (uint32_t l = 0; l < plan.lanes; ++l) {
     v[l] = (m[l / 64] >> (l % 64)) & 1u ? Load<T>(src, num::LaneOffset(r, l, sizeof(T), blk, rep)) : T(0);
   }
@@ -372,9 +424,9 @@ bool ReducePlan(const char* name, Elem t, const void* src, uint64_t repeat, uint
     return false;
   }
   const uint32_t eb = ElemBytes(t);
-  if (!Plan(name, eb, repeat, plan)) return false;
+  if (!Plan(Core(), name, eb, repeat, plan)) return false;
   CountVec(VecClass::kReduce, plan->repeats);
-  return plan->repeats != 0 && CheckOperand(name, "src", src, *plan, eb, srcBlk, srcRep);
+  return plan->repeats != 0 && CheckOperand(Core(), name, "src", src, *plan, eb, srcBlk, srcRep);
 }
 
 }  // namespace
@@ -421,9 +473,9 @@ void VecDup(Elem t, void* dst, uint64_t scalarBits, const VecStrides& s) {
     return;
   }
   LanePlan plan;
-  if (!Plan(name, eb, s.repeat, &plan)) return;
+  if (!Plan(Core(), name, eb, s.repeat, &plan)) return;
   CountVec(VecClass::kElementwise, plan.repeats);
-  if (!CheckOperand(name, "dst", dst, plan, eb, s.dstBlk, s.dstRep)) return;
+  if (!CheckOperand(Core(), name, "dst", dst, plan, eb, s.dstBlk, s.dstRep)) return;
   uint8_t* d = static_cast<uint8_t*>(dst);
   if (eb == 4) {
     Fill<uint32_t>(plan, d, scalarBits, s.dstBlk, s.dstRep);
@@ -440,11 +492,11 @@ void VecUnary(const char* name, UnaryOp op, Elem t, void* dst, const void* src, 
     return;
   }
   LanePlan plan;
-  if (!Plan(name, eb, s.repeat, &plan)) return;
+  if (!Plan(Core(), name, eb, s.repeat, &plan)) return;
   const bool elementwise = op == UnaryOp::kCopy || op == UnaryOp::kAbs;
   CountVec(elementwise ? VecClass::kElementwise : VecClass::kTranscendental, plan.repeats);
-  if (!CheckOperand(name, "dst", dst, plan, eb, s.dstBlk, s.dstRep) ||
-      !CheckOperand(name, "src", src, plan, eb, s.src0Blk, s.src0Rep)) {
+  if (!CheckOperand(Core(), name, "dst", dst, plan, eb, s.dstBlk, s.dstRep) ||
+      !CheckOperand(Core(), name, "src", src, plan, eb, s.src0Blk, s.src0Rep)) {
     return;
   }
   uint8_t* d = static_cast<uint8_t*>(dst);
@@ -485,23 +537,20 @@ void VecBrcb(Elem t, void* dst, const void* src, uint64_t dstBlk, uint64_t dstRe
   }
   uint8_t* d = static_cast<uint8_t*>(dst);
   const uint8_t* sp = static_cast<const uint8_t*>(src);
-  uint8_t vals[8][4];
-  for (uint64_t r = 0; r < repeat; ++r) {
-    for (uint32_t j = 0; j < 8; ++j) std::memcpy(vals[j], sp + (r * 8 + j) * eb, eb);
-    for (uint32_t j = 0; j < 8; ++j) {
-      uint8_t* blk = d + (r * dstRep + j * dstBlk) * num::kBlockBytes;
-      for (uint32_t i = 0; i < num::kBlockBytes; i += eb) std::memcpy(blk + i, vals[j], eb);
-    }
+  if (eb == 4) {
+    Broadcast8<uint32_t>(d, sp, dstBlk, dstRep, repeat);
+  } else {
+    Broadcast8<uint16_t>(d, sp, dstBlk, dstRep, repeat);
   }
 }
 
 void VecConv(const char* name, Elem to, Elem from, Round rnd, void* dst, const void* src, const VecStrides& s) {
   const uint32_t tb = ElemBytes(to), fb = ElemBytes(from);
   LanePlan plan;
-  if (!Plan(name, tb > fb ? tb : fb, s.repeat, &plan)) return;
+  if (!Plan(Core(), name, tb > fb ? tb : fb, s.repeat, &plan)) return;
   CountVec(VecClass::kCast, plan.repeats);
-  if (!CheckOperand(name, "dst", dst, plan, tb, s.dstBlk, s.dstRep) ||
-      !CheckOperand(name, "src", src, plan, fb, s.src0Blk, s.src0Rep)) {
+  if (!CheckOperand(Core(), name, "dst", dst, plan, tb, s.dstBlk, s.dstRep) ||
+      !CheckOperand(Core(), name, "src", src, plan, fb, s.src0Blk, s.src0Rep)) {
     return;
   }
   uint8_t* d = static_cast<uint8_t*>(dst);

@@ -63,6 +63,10 @@ struct State {
   // bounds-checked and UB alignment is checked on the raw address.
   const uint8_t* ubBase = nullptr;
   uint64_t ubSize = 0;
+  // The front end checks every UB operand (alignment, bounds within its tensor and the UB) before it
+  // issues an instruction (front end A, with the API's name in the message): the model then skips its
+  // own UB operand checks, which would repeat them. Front end B leaves it false.
+  bool operandsChecked = false;
 };
 
 // The calling core's state: one per process under CANN's launcher (front end B), one per thread
@@ -71,8 +75,9 @@ State& Core();
 // Back to power-on state (mask all ones, normal mode, no atomics, no flags, counters zero); the
 // UB registration and the hooks stay.
 void ResetCore();
-// Registers the core's UB window for bounds and alignment checks.
-void RegisterUb(const void* base, uint64_t size);
+// Registers the core's UB window for bounds and alignment checks (operandsChecked: the front end has
+// checked every operand already, see State).
+void RegisterUb(const void* base, uint64_t size, bool operandsChecked = false);
 
 // Called with a message on every rule violation (bad parameters, UB out of bounds, unmatched
 // wait_flag, a trapped intrinsic). The default prints "normgrad-isa: <message>" to stderr and
