@@ -42,8 +42,9 @@ void Count(int pipe, uint64_t units) {
 }
 
 void CountVec(VecClass cls, uint64_t repeats) {
-  Count(kPipeV, repeats);
   Counters& c = Core().counters;
+  ++c.instr[kPipeV];
+  c.repeats[kPipeV] += repeats;
   ++c.vecInstr;
   c.vecRepeats[static_cast<int>(cls)] += repeats;
   NotifyVecCount(cls, repeats);

@@ -250,7 +250,13 @@ void Binary(const char* name, BinOp op, Elem t, void* dst, const void* src0, con
   const uint8_t* p1 = static_cast<const uint8_t*>(src1);
   alignas(32) uint8_t scalarBlock[num::kBlockBytes];
   if (src1 == nullptr) {
-    for (uint32_t i = 0; i < num::kBlockBytes; i += eb) std::memcpy(scalarBlock + i, &scalarBits, eb);
+    if (eb == 4) {
+      const uint32_t v = static_cast<uint32_t>(scalarBits);
+      for (uint32_t i = 0; i < num::kBlockBytes / 4; ++i) std::memcpy(scalarBlock + 4 * i, &v, 4);
+    } else {
+      const uint16_t v = static_cast<uint16_t>(scalarBits);
+      for (uint32_t i = 0; i < num::kBlockBytes / 2; ++i) std::memcpy(scalarBlock + 2 * i, &v, 2);
+    }
     p1 = scalarBlock;
     st.src1Blk = 0;
     st.src1Rep = 0;
