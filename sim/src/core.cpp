@@ -1,6 +1,8 @@
 // Error reporting, the per-thread core context, and the global-memory allocation registry.
 #include "ascendc/core.h"
 
+#include "ascendc/isa_issue.h"
+
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
@@ -67,7 +69,10 @@ CoreContext& Core() {
 bool InKernel() { return t_core != nullptr; }
 
 // Installs the context for the calling thread (launch.cpp owns the lifetime).
-void BindCore(CoreContext* ctx) { t_core = ctx; }
+void BindCore(CoreContext* ctx) {
+  t_core = ctx;
+  if (ctx != nullptr) vec::BindModelCore(*ctx);  // a fresh model core on this core's UB
+}
 
 namespace gm {
 namespace {

@@ -28,27 +28,17 @@ std::vector<std::unique_ptr<hazard::Tracker>> g_pool;
 
 const char* const kPipeNames[] = {"V", "MTE2", "MTE3", "S"};
 
-// Source and destination pipe of a vector-core HardEvent; false for the others.
-bool EventPipes(int event, int* src, int* dst) {
-  using AscendC::HardEvent;
-  using hazard::kMte2;
-  using hazard::kMte3;
-  using hazard::kV;
-  switch (static_cast<HardEvent>(event)) {
-    case HardEvent::MTE2_V: *src = kMte2; *dst = kV; return true;
-    case HardEvent::V_MTE2: *src = kV; *dst = kMte2; return true;
-    case HardEvent::MTE3_V: *src = kMte3; *dst = kV; return true;
-    case HardEvent::V_MTE3: *src = kV; *dst = kMte3; return true;
-    case HardEvent::MTE3_MTE2: *src = kMte3; *dst = kMte2; return true;
-    case HardEvent::MTE2_MTE3: *src = kMte2; *dst = kMte3; return true;
-    case HardEvent::S_V: *src = kS; *dst = kV; return true;
-    case HardEvent::V_S: *src = kV; *dst = kS; return true;
-    case HardEvent::S_MTE2: *src = kS; *dst = kMte2; return true;
-    case HardEvent::MTE2_S: *src = kMte2; *dst = kS; return true;
-    case HardEvent::S_MTE3: *src = kS; *dst = kMte3; return true;
-    case HardEvent::MTE3_S: *src = kMte3; *dst = kS; return true;
-    default: return false;
-  }
+// Source and destination pipe of a vector-core HardEvent in the tracker's numbering (kV, kMte2, kMte3,
+// kS); false for the others.
+bool TrackerEventPipes(int event, int* src, int* dst) {
+  auto tracker = [](int pipe) {
+    return pipe == PIPE_V ? hazard::kV : pipe == PIPE_MTE2 ? hazard::kMte2 : pipe == PIPE_MTE3 ? hazard::kMte3 : kS;
+  };
+  int s = 0, d = 0;
+  if (!EventPipes(event, &s, &d)) return false;
+  *src = tracker(s);
+  *dst = tracker(d);
+  return true;
 }
 
 uint32_t InstrNumber(int pipe) {
@@ -333,7 +323,7 @@ void Tracker::ScalarUb(uint32_t addr, bool write) {
 
 void Tracker::SetFlag(int event, int id) {
   int src, dst;
-  if (!EventPipes(event, &src, &dst)) return;
+  if (!TrackerEventPipes(event, &src, &dst)) return;
   uint32_t* cap = captured_[event][id];
   if (src == kS) {
     // The scalar pipe's own knowledge is already every pipe's (see WaitFlag).
@@ -347,7 +337,7 @@ void Tracker::SetFlag(int event, int id) {
 
 void Tracker::WaitFlag(int event, int id) {
   int src, dst;
-  if (!EventPipes(event, &src, &dst)) return;
+  if (!TrackerEventPipes(event, &src, &dst)) return;
   const uint32_t* cap = captured_[event][id];
   // A wait on PIPE_S stalls the scalar unit, which issues every later instruction of every pipe.
   int lo = dst == kS ? 0 : dst, hi = dst == kS ? kPipes : dst + 1;

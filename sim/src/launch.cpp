@@ -73,7 +73,7 @@ struct CoreResult {
 void EndOfKernelChecks(CoreContext& c) {
   for (int e = 0; e < kHardEventCount; ++e) {
     for (int id = 0; id < kMaxEventIds; ++id) {
-      if (c.flags[e][id]) {
+      if (OutstandingFlags(e, id) != 0) {
         Warn("SetFlag", "HardEvent::%s id %d is still set at kernel end (SetFlag or EnQue without its wait)",
              HardEventName(e), id);
       }

@@ -2,14 +2,16 @@
 // each repeat (docs/hardware-rules.md §4).
 #include "ascendc/mask.h"
 
+#include "ascendc/isa_issue.h"
+
 #include <cstring>
 
 namespace sim {
 namespace vec {
 
 LanePlan PlanRegister(uint32_t lanes, uint64_t repeatTime) {
-  const CoreContext& core = Core();
-  return normgrad::isa::num::PlanMaskRegister(lanes, core.maskCounterMode, core.maskLo, core.maskHi, repeatTime);
+  const isa::State& reg = isa::Core();
+  return normgrad::isa::num::PlanMaskRegister(lanes, reg.counterMode, reg.maskLo, reg.maskHi, repeatTime);
 }
 
 namespace {
@@ -25,8 +27,9 @@ bool ZeroMaskIsRejected(const SocProfile& soc) {
 
 void CheckNormalMaskSelectsALane(const char* api, uint32_t lanes) {
   const CoreContext& core = Core();
-  if (core.maskCounterMode || !ZeroMaskIsRejected(*core.soc)) return;
-  if (core.maskLo == 0 && (lanes <= 64 || core.maskHi == 0)) {
+  const isa::State& reg = isa::Core();
+  if (reg.counterMode || !ZeroMaskIsRejected(*core.soc)) return;
+  if (reg.maskLo == 0 && (lanes <= 64 || reg.maskHi == 0)) {
     Fail(api, "the mask selects no lane in normal mode, which %s rejects (CANN's api_check: \"maskHigh and "
          "maskLow cannot be both 0\" on the Atlas training series; on Atlas A2/A3 it is a no-op)", core.soc->name);
   }
@@ -37,12 +40,12 @@ void CheckNormalMaskSelectsALane(const char* api, uint32_t lanes) {
 LanePlan PlanContinuous(const char* api, uint32_t lanes, int64_t mask, uint64_t repeatTime, bool isSetMask) {
   if (isSetMask) {
     if (mask < 0) Fail(api, "continuous mask %lld is negative", static_cast<long long>(mask));
-    CoreContext& core = Core();
-    if (core.maskCounterMode) {
-      core.maskHi = 0;
-      core.maskLo = static_cast<uint64_t>(mask);
+    if (isa::Core().counterMode) {
+      isa::SetVectorMask(0, static_cast<uint64_t>(mask));
     } else {
-      LaneBits(static_cast<uint64_t>(mask), lanes, &core.maskLo, &core.maskHi);
+      uint64_t lo = 0, hi = 0;
+      LaneBits(static_cast<uint64_t>(mask), lanes, &lo, &hi);
+      isa::SetVectorMask(hi, lo);
     }
   }
   CheckNormalMaskSelectsALane(api, lanes);
@@ -51,23 +54,19 @@ LanePlan PlanContinuous(const char* api, uint32_t lanes, int64_t mask, uint64_t 
 
 LanePlan PlanBitwise(const char* api, uint32_t lanes, const uint64_t* mask, uint64_t repeatTime, bool isSetMask) {
   if (isSetMask) {
-    CoreContext& core = Core();
-    if (lanes <= 64 && mask[1] != 0 && !core.maskCounterMode) {
+    if (lanes <= 64 && mask[1] != 0 && !isa::Core().counterMode) {
       Fail(api, "bitwise mask[1] (high word) is 0x%llx, must be 0 for %u-lane (32-bit) operands",
            static_cast<unsigned long long>(mask[1]), lanes);
     }
-    core.maskLo = mask[0];
-    core.maskHi = mask[1];
+    isa::SetVectorMask(mask[1], mask[0]);
   }
   CheckNormalMaskSelectsALane(api, lanes);
   return PlanRegister(lanes, repeatTime);
 }
 
 void RestoreNormalFullMask() {
-  CoreContext& core = Core();
-  core.maskCounterMode = false;
-  core.maskLo = kAllOnes;
-  core.maskHi = kAllOnes;
+  isa::SetMaskNorm();
+  isa::SetVectorMask(kAllOnes, kAllOnes);
 }
 
 }  // namespace vec

@@ -1,6 +1,8 @@
 // TPipe pool and event-id allocation, TQue buffer state machine, TBuf views.
 #include "ascendc/pipe.h"
 
+#include "normgrad_isa/model.h"
+
 #include <cstring>
 #include <exception>
 
@@ -253,8 +255,9 @@ void TPipe::ReleaseAll() {
       continue;
     }
     for (int id = 0; id < sim::kMaxEventIds; ++id) {
-      if ((queueEvents_[e] & (1u << id)) && c.flags[e][id]) {
-        c.flags[e][id] = 0;
+      int src = 0, dst = 0;
+      if ((queueEvents_[e] & (1u << id)) && sim::OutstandingFlags(e, id) != 0 && sim::EventPipes(e, &src, &dst)) {
+        normgrad::isa::WaitFlag(src, dst, id);
         if (c.hazards != nullptr) c.hazards->WaitFlag(e, id);
       }
     }

@@ -6,6 +6,9 @@
 #include <cstring>
 
 #include "ascendc/hazard.h"
+#include "ascendc/isa_issue.h"
+#include "ascendc/pipe.h"
+#include "ascendc/sync.h"
 
 namespace sim {
 namespace vec {
@@ -55,6 +58,20 @@ void CheckDst(const char* api, uint32_t dstAddr, uint32_t dstBytes, uint64_t end
   hazard::UbWrite(hazard::kV, api, dstAddr, endBytes);
 }
 
+// WholeReduceSum (vcadd, one sum per repeat) and BlockReduceSum (vcgadd, one per 32-byte block) as
+// the instructions CANN's implementation issues; PairReduceSum (vcpadd) has no model instruction yet.
+template <typename T>
+void IssueReduce(ReduceKind kind, uint32_t dstAddr, const Operand& src, const LanePlan& plan, int32_t dstRepStride) {
+  const isa::Elem t = ElemOf<T>();
+  const uint64_t dstRep = static_cast<uint64_t>(dstRepStride);
+  if (kind == ReduceKind::kWhole) {
+    const isa::Arch arch = CountFormUsesCounterMode() ? isa::Arch::kA2 : isa::Arch::k910;
+    isa::VecCadd(arch, t, UbAt(dstAddr), UbAt(src.addr), plan.repeats, dstRep, src.blkStride, src.repStride, 0);
+  } else {
+    isa::VecCgadd(t, UbAt(dstAddr), UbAt(src.addr), plan.repeats, dstRep, src.blkStride, src.repStride);
+  }
+}
+
 template <typename T>
 void Store(uint8_t* ub, uint32_t addr, uint64_t index, T v) {
   std::memcpy(ub + addr + index * sizeof(T), &v, sizeof(T));
@@ -78,44 +95,71 @@ void ReduceRepeats(ReduceKind kind, const char* api, uint32_t dstAddr, uint32_t 
                    const LanePlan& plan, int32_t repeatTime, int32_t dstRepStride) {
   CheckRepeatTime(api, repeatTime);
   if (dstRepStride < 0) Fail(api, "dstRepStride %d is negative", dstRepStride);
-  CountInstr(OpClass::kReduce, plan.repeats);
+  if (kind == ReduceKind::kPair) CountInstr(OpClass::kReduce, plan.repeats);  // the others: the model counts
   CheckAligned(api, "src", src.addr, kBlockBytes);
   CheckFootprint(api, src, plan);
-  if (plan.repeats == 0) return;
-  const uint32_t perBlock = kBlockBytes / sizeof(T);
+  if (plan.repeats == 0) {
+    if (kind != ReduceKind::kPair) IssueReduce<T>(kind, dstAddr, src, plan, dstRepStride);
+    return;
+  }
   // Output elements per repeat and the dst element stride per dstRepStride unit.
   uint32_t outPerRepeat = kind == ReduceKind::kWhole ? 1 : kind == ReduceKind::kBlock ? 8 : plan.lanes / 2;
   uint64_t unit = kind == ReduceKind::kWhole ? 1 : kind == ReduceKind::kBlock ? 8 : 128 / sizeof(T);
   uint32_t align = kind == ReduceKind::kWhole ? sizeof(T) : kind == ReduceKind::kBlock ? 8 * sizeof(T) : kBlockBytes;
   uint64_t end = ((plan.repeats - 1) * dstRepStride * unit + outPerRepeat) * sizeof(T);
   CheckDst(api, dstAddr, dstBytes, end, align);
+  if (kind != ReduceKind::kPair) {
+    IssueReduce<T>(kind, dstAddr, src, plan, dstRepStride);
+    return;
+  }
   uint8_t* ub = Core().ub.data();
   T v[kMaxLanes];
   for (uint64_t r = 0; r < plan.repeats; ++r) {
     GatherLanes<T>(ub, src, plan, r, v);
     uint64_t base = r * dstRepStride * unit;
-    if (kind == ReduceKind::kWhole) {
-      Store(ub, dstAddr, base, TreeSum(v, plan.lanes));
-    } else if (kind == ReduceKind::kBlock) {
-      for (uint32_t j = 0; j < 8; ++j) {
-        if (AnyActive(plan, r, j * perBlock, perBlock)) Store(ub, dstAddr, base + j, TreeSum(v + j * perBlock, perBlock));
-      }
-    } else {
-      for (uint32_t k = 0; k < plan.lanes / 2; ++k) {
-        if (AnyActive(plan, r, 2 * k, 2)) Store(ub, dstAddr, base + k, AddT(v[2 * k], v[2 * k + 1]));
-      }
+    for (uint32_t k = 0; k < plan.lanes / 2; ++k) {
+      if (AnyActive(plan, r, 2 * k, 2)) Store(ub, dstAddr, base + k, AddT(v[2 * k], v[2 * k + 1]));
     }
   }
 }
 
+// The scalar unit's handshake around get_acc_val in CANN's dav-c220 ReduceSumImpl: V -> S before the
+// read, S -> V and S -> MTE3 after the scalar store, each on an event id TPipe::FetchEventID gives.
+void AccHandshake(const char* api, AscendC::HardEvent event) {
+  const CoreContext& c = Core();
+  const int32_t id = c.pipe != nullptr ? static_cast<AscendC::TPipe*>(c.pipe)->FetchEventID(event) : 0;
+  sync::SetFlag(api, static_cast<int>(event), id);
+  sync::WaitFlag(api, static_cast<int>(event), id);
+}
+
 template <typename T>
-void ReduceSumCount(uint32_t dstAddr, uint32_t dstBytes, const Operand& src, const LanePlan& plan) {
+void ReduceSumCount(uint32_t dstAddr, uint32_t dstBytes, const Operand& src, const LanePlan& plan, uint64_t count,
+                    bool setMask) {
   const char* api = "ReduceSum";
-  CountInstr(OpClass::kReduce, plan.repeats);
   CheckAligned(api, "src", src.addr, kBlockBytes);
   CheckFootprint(api, src, plan);
+  if (plan.repeats > 0) CheckDst(api, dstAddr, dstBytes, sizeof(T), sizeof(T));
+  if (CountFormUsesCounterMode()) {
+    // dav-c220 (asc-devkit ReduceSumImpl): counter mode, one vcadd accumulating into the ACC register
+    // (accMode 1), the V -> S handshake, get_acc_val and a scalar store to dst[0], the S -> V and
+    // S -> MTE3 handshakes; the mask is restored only when the call set it.
+    if (setMask) {
+      isa::SetMaskCount();
+      isa::SetVectorMask(0, count);
+    }
+    isa::VecCadd(isa::Arch::kA2, ElemOf<T>(), UbAt(dstAddr), UbAt(src.addr), 1, 1, 1, 8, 1);
+    AccHandshake(api, AscendC::HardEvent::V_S);
+    const int64_t acc = isa::GetAccVal();
+    if (plan.repeats > 0) std::memcpy(UbAt(dstAddr), &acc, sizeof(T));
+    AccHandshake(api, AscendC::HardEvent::S_V);
+    AccHandshake(api, AscendC::HardEvent::S_MTE3);
+    if (setMask) RestoreNormalFullMask();
+    return;
+  }
+  // dav-c100: CANN's implementation is three steps through sharedTmpBuffer (ReduceSumFirstStep ...); not
+  // issued here (docs/sim.md): one instruction, the repeat sums accumulated in order.
+  CountInstr(OpClass::kReduce, plan.repeats);
   if (plan.repeats > 0) {
-    CheckDst(api, dstAddr, dstBytes, sizeof(T), sizeof(T));
     uint8_t* ub = Core().ub.data();
     T v[kMaxLanes];
     T acc = T(0.0f);
@@ -179,8 +223,8 @@ template void ReduceRepeats<float>(ReduceKind, const char*, uint32_t, uint32_t, 
                                    int32_t, int32_t);
 template void ReduceRepeats<half>(ReduceKind, const char*, uint32_t, uint32_t, const Operand&, const LanePlan&,
                                   int32_t, int32_t);
-template void ReduceSumCount<float>(uint32_t, uint32_t, const Operand&, const LanePlan&);
-template void ReduceSumCount<half>(uint32_t, uint32_t, const Operand&, const LanePlan&);
+template void ReduceSumCount<float>(uint32_t, uint32_t, const Operand&, const LanePlan&, uint64_t, bool);
+template void ReduceSumCount<half>(uint32_t, uint32_t, const Operand&, const LanePlan&, uint64_t, bool);
 template void ReduceSumHighDim<float>(uint32_t, uint32_t, const Operand&, uint32_t, uint32_t, const LanePlan&, int32_t);
 template void ReduceSumHighDim<half>(uint32_t, uint32_t, const Operand&, uint32_t, uint32_t, const LanePlan&, int32_t);
 

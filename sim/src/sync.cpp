@@ -6,6 +6,7 @@
 #include "ascendc/pipe.h"
 #include "ascendc/race.h"
 #include "core_runtime.h"
+#include "normgrad_isa/model.h"
 
 namespace sim {
 namespace {
@@ -46,6 +47,30 @@ CoreContext& CheckEvent(const char* api, int event, int32_t id) {
 
 }  // namespace
 
+bool EventPipes(int event, int* srcPipe, int* dstPipe) {
+  switch (static_cast<HardEvent>(event)) {
+    case HardEvent::MTE2_V: *srcPipe = PIPE_MTE2; *dstPipe = PIPE_V; return true;
+    case HardEvent::V_MTE2: *srcPipe = PIPE_V; *dstPipe = PIPE_MTE2; return true;
+    case HardEvent::MTE3_V: *srcPipe = PIPE_MTE3; *dstPipe = PIPE_V; return true;
+    case HardEvent::V_MTE3: *srcPipe = PIPE_V; *dstPipe = PIPE_MTE3; return true;
+    case HardEvent::MTE3_MTE2: *srcPipe = PIPE_MTE3; *dstPipe = PIPE_MTE2; return true;
+    case HardEvent::MTE2_MTE3: *srcPipe = PIPE_MTE2; *dstPipe = PIPE_MTE3; return true;
+    case HardEvent::S_V: *srcPipe = PIPE_S; *dstPipe = PIPE_V; return true;
+    case HardEvent::V_S: *srcPipe = PIPE_V; *dstPipe = PIPE_S; return true;
+    case HardEvent::S_MTE2: *srcPipe = PIPE_S; *dstPipe = PIPE_MTE2; return true;
+    case HardEvent::MTE2_S: *srcPipe = PIPE_MTE2; *dstPipe = PIPE_S; return true;
+    case HardEvent::S_MTE3: *srcPipe = PIPE_S; *dstPipe = PIPE_MTE3; return true;
+    case HardEvent::MTE3_S: *srcPipe = PIPE_MTE3; *dstPipe = PIPE_S; return true;
+    default: return false;
+  }
+}
+
+uint32_t OutstandingFlags(int event, int32_t id) {
+  int src = 0, dst = 0;
+  if (!EventPipes(event, &src, &dst) || id < 0 || id >= normgrad::isa::kEventIds) return 0;
+  return normgrad::isa::Core().flags[src][dst][id];
+}
+
 const char* HardEventName(int event) {
   return event >= 0 && event < kHardEventCount ? kEventNames[event] : "?";
 }
@@ -61,22 +86,26 @@ namespace sync {
 void SetFlag(const char* api, int event, int32_t id) {
   CoreContext& c = CheckEvent(api, event, id);
   ++c.counters.syncs;
-  if (c.flags[event][id]) {
+  if (OutstandingFlags(event, id) != 0) {
     Fail(api, "HardEvent::%s id %d is already set (two SetFlag without a WaitFlag); a later "
          "PipeBarrier<PIPE_ALL> hangs on hardware", kEventNames[event], id);
   }
-  c.flags[event][id] = 1;
+  int src = 0, dst = 0;
+  EventPipes(event, &src, &dst);
+  normgrad::isa::SetFlag(src, dst, id);  // set_flag, as CANN's SetFlag and TQue::EnQue issue it
   if (c.hazards != nullptr) c.hazards->SetFlag(event, id);
 }
 
 void WaitFlag(const char* api, int event, int32_t id) {
   CoreContext& c = CheckEvent(api, event, id);
   ++c.counters.syncs;
-  if (!c.flags[event][id]) {
+  if (OutstandingFlags(event, id) == 0) {
     Fail(api, "HardEvent::%s id %d is not set: WaitFlag without a matching SetFlag hangs on hardware",
          kEventNames[event], id);
   }
-  c.flags[event][id] = 0;
+  int src = 0, dst = 0;
+  EventPipes(event, &src, &dst);
+  normgrad::isa::WaitFlag(src, dst, id);
   if (c.hazards != nullptr) c.hazards->WaitFlag(event, id);
 }
 
@@ -87,6 +116,7 @@ void PipeBarrier(int pipe) {
     Fail("PipeBarrier", "%s is not a vector-core pipe (PIPE_V, PIPE_MTE2, PIPE_MTE3 or PIPE_ALL)", PipeName(pipe));
   }
   ++c.counters.syncs;
+  normgrad::isa::PipeBarrier(pipe);
   if (pipe == PIPE_ALL) {
     ++c.counters.fullBarriers;
     NoteFullDrain(c);  // the cost model charges a pipeline refill

@@ -4,6 +4,7 @@
 
 #include "ascendc/constants.h"
 #include "ascendc/hazard.h"
+#include "ascendc/isa_issue.h"
 #include "ascendc/vector_fill.h"
 #include "ascendc/vector_run.h"
 
@@ -204,26 +205,19 @@ void BrcbRun(const Operand& dst, const Operand& src, uint32_t repeatTime) {
   CheckDstBlkStride(api, dst.blkStride);
   CheckAligned(api, "dst", dst.addr, kBlockBytes);
   CheckAligned(api, "src", src.addr, kBlockBytes);
-  CountInstr(OpClass::kElementwise, repeatTime);
-  if (repeatTime == 0) return;
-  uint64_t srcElems = 8ull * repeatTime;
-  CheckCount(api, "src", srcElems, src.addr, src.lenBytes, src.elemBytes);
-  uint64_t dstEnd = ((repeatTime - 1ull) * dst.repStride + 7ull * dst.blkStride) * kBlockBytes + kBlockBytes;
-  if (dstEnd > dst.lenBytes || dst.addr + dstEnd > Core().ub.size()) {
-    Fail(api, "dst: %u repeats with dstBlkStride %u and dstRepStride %u reach byte %llu but the tensor has %u bytes",
-         repeatTime, dst.blkStride, dst.repStride, static_cast<unsigned long long>(dstEnd), dst.lenBytes);
-  }
-  CheckDisjoint(api, "src", dst.addr, dstEnd, src.addr, srcElems * src.elemBytes);
-  hazard::UbWrite(hazard::kV, api, dst.addr, dstEnd);
-  uint8_t* ub = Core().ub.data();
-  uint32_t perBlock = kBlockBytes / src.elemBytes;
-  for (uint32_t r = 0; r < repeatTime; ++r) {
-    for (uint32_t j = 0; j < 8; ++j) {
-      const uint8_t* value = ub + src.addr + (8ull * r + j) * src.elemBytes;
-      uint8_t* block = ub + dst.addr + (static_cast<uint64_t>(r) * dst.repStride + j * dst.blkStride) * kBlockBytes;
-      for (uint32_t k = 0; k < perBlock; ++k) std::memcpy(block + k * src.elemBytes, value, src.elemBytes);
+  if (repeatTime != 0) {
+    uint64_t srcElems = 8ull * repeatTime;
+    CheckCount(api, "src", srcElems, src.addr, src.lenBytes, src.elemBytes);
+    uint64_t dstEnd = ((repeatTime - 1ull) * dst.repStride + 7ull * dst.blkStride) * kBlockBytes + kBlockBytes;
+    if (dstEnd > dst.lenBytes || dst.addr + dstEnd > Core().ub.size()) {
+      Fail(api, "dst: %u repeats with dstBlkStride %u and dstRepStride %u reach byte %llu but the tensor has %u bytes",
+           repeatTime, dst.blkStride, dst.repStride, static_cast<unsigned long long>(dstEnd), dst.lenBytes);
     }
+    CheckDisjoint(api, "src", dst.addr, dstEnd, src.addr, srcElems * src.elemBytes);
+    hazard::UbWrite(hazard::kV, api, dst.addr, dstEnd);
   }
+  normgrad::isa::VecBrcb(src.elemBytes == 4 ? normgrad::isa::Elem::kU32 : normgrad::isa::Elem::kU16, UbAt(dst.addr),
+                         UbAt(src.addr), dst.blkStride, dst.repStride, repeatTime);
 }
 
 }  // namespace vec

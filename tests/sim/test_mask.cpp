@@ -8,37 +8,37 @@ using namespace AscendC;
 using MaskTest = VecTest;
 
 TEST_F(MaskTest, StartsNormalAllOnes) {
-  EXPECT_FALSE(ctx_.maskCounterMode);
-  EXPECT_EQ(ctx_.maskLo, ~0ull);
-  EXPECT_EQ(ctx_.maskHi, ~0ull);
+  EXPECT_FALSE(normgrad::isa::Core().counterMode);
+  EXPECT_EQ(normgrad::isa::Core().maskLo, ~0ull);
+  EXPECT_EQ(normgrad::isa::Core().maskHi, ~0ull);
 }
 
 TEST_F(MaskTest, ContinuousLengthSetsLowLanesPerType) {
   SetVectorMask<half>(100);  // 16-bit: 128 lanes, lanes 64..99 live in the high word
-  EXPECT_EQ(ctx_.maskLo, ~0ull);
-  EXPECT_EQ(ctx_.maskHi, (1ull << 36) - 1);
+  EXPECT_EQ(normgrad::isa::Core().maskLo, ~0ull);
+  EXPECT_EQ(normgrad::isa::Core().maskHi, (1ull << 36) - 1);
   SetVectorMask<float>(100);  // 32-bit: clamped to 64 lanes
-  EXPECT_EQ(ctx_.maskLo, ~0ull);
-  EXPECT_EQ(ctx_.maskHi, 0u);
+  EXPECT_EQ(normgrad::isa::Core().maskLo, ~0ull);
+  EXPECT_EQ(normgrad::isa::Core().maskHi, 0u);
   SetVectorMask<float>(3);
-  EXPECT_EQ(ctx_.maskLo, 7u);
-  EXPECT_EQ(ctx_.maskHi, 0u);
+  EXPECT_EQ(normgrad::isa::Core().maskLo, 7u);
+  EXPECT_EQ(normgrad::isa::Core().maskHi, 0u);
 }
 
 TEST_F(MaskTest, BitwiseAndCounterForms) {
   SetVectorMask<half>(0x5ull, 0xf0ull);  // (high, low)
-  EXPECT_EQ(ctx_.maskHi, 0x5u);
-  EXPECT_EQ(ctx_.maskLo, 0xf0u);
+  EXPECT_EQ(normgrad::isa::Core().maskHi, 0x5u);
+  EXPECT_EQ(normgrad::isa::Core().maskLo, 0xf0u);
   SetMaskCount();
   SetVectorMask<float, MaskMode::COUNTER>(1000);
-  EXPECT_TRUE(ctx_.maskCounterMode);
-  EXPECT_EQ(ctx_.maskLo, 1000u);
-  EXPECT_EQ(ctx_.maskHi, 0u);
+  EXPECT_TRUE(normgrad::isa::Core().counterMode);
+  EXPECT_EQ(normgrad::isa::Core().maskLo, 1000u);
+  EXPECT_EQ(normgrad::isa::Core().maskHi, 0u);
   SetMaskNorm();
   ResetMask();
-  EXPECT_FALSE(ctx_.maskCounterMode);
-  EXPECT_EQ(ctx_.maskLo, ~0ull);
-  EXPECT_EQ(ctx_.maskHi, ~0ull);
+  EXPECT_FALSE(normgrad::isa::Core().counterMode);
+  EXPECT_EQ(normgrad::isa::Core().maskLo, ~0ull);
+  EXPECT_EQ(normgrad::isa::Core().maskHi, ~0ull);
   EXPECT_NE(FailMessage([] { SetVectorMask<float>(-1); }).find("SetVectorMask: len -1 is negative"),
             std::string::npos);
 }
@@ -48,25 +48,25 @@ TEST_F(MaskTest, CountFormLeavesNormalAllOnes) {
   SetMaskCount();
   SetVectorMask<float, MaskMode::COUNTER>(5);
   Add(y, x, x, 64);
-  EXPECT_FALSE(ctx_.maskCounterMode);
-  EXPECT_EQ(ctx_.maskLo, ~0ull);
-  EXPECT_EQ(ctx_.maskHi, ~0ull);
+  EXPECT_FALSE(normgrad::isa::Core().counterMode);
+  EXPECT_EQ(normgrad::isa::Core().maskLo, ~0ull);
+  EXPECT_EQ(normgrad::isa::Core().maskHi, ~0ull);
   SetVectorMask<float>(2);
   Cast(At<half>(512, 64), x, RoundMode::CAST_RINT, 64);
-  EXPECT_EQ(ctx_.maskLo, ~0ull);
+  EXPECT_EQ(normgrad::isa::Core().maskLo, ~0ull);
   SetVectorMask<float>(2);
   ReduceSum(y, x, y, 64);
-  EXPECT_EQ(ctx_.maskLo, ~0ull);
-  EXPECT_FALSE(ctx_.maskCounterMode);
+  EXPECT_EQ(normgrad::isa::Core().maskLo, ~0ull);
+  EXPECT_FALSE(normgrad::isa::Core().counterMode);
 }
 
 TEST_F(MaskTest, IsSetMaskTrueProgramsAndLeavesTheRegister) {
   auto x = At<float>(0, 128), y = At<float>(512, 128);
   Adds(y, x, 1.0f, 10, 1, UnaryRepeatParams());
-  EXPECT_EQ(ctx_.maskLo, (1ull << 10) - 1);
+  EXPECT_EQ(normgrad::isa::Core().maskLo, (1ull << 10) - 1);
   uint64_t bits[2] = {0xffull, 0};
   Adds(y, x, 1.0f, bits, 1, UnaryRepeatParams());
-  EXPECT_EQ(ctx_.maskLo, 0xffu);
+  EXPECT_EQ(normgrad::isa::Core().maskLo, 0xffu);
 }
 
 TEST_F(MaskTest, IsSetMaskFalseUsesTheRegisterInEitherMode) {

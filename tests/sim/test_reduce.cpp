@@ -4,6 +4,7 @@
 // by hand in the comments; no tolerance is needed because the order is fully specified.
 #include <cmath>
 
+#include "normgrad_isa/model.h"
 #include "vec_fixture.h"
 
 namespace vectest {
@@ -109,6 +110,37 @@ TEST_F(ReduceTest, ReduceSumCountAccumulatesRepeatsSequentially) {
   EXPECT_EQ(ctx_.counters.vecRepeats[static_cast<int>(sim::OpClass::kReduce)], 3u + 1u);
   EXPECT_NE(FailMessage([&] { ReduceSum(dst, At<float>(0, 64), dst, 65); }).find("ReduceSum: src: active lanes reach"),
             std::string::npos);
+}
+
+// On Atlas A2/A3 the count form issues what CANN's ReduceSumImpl (dav_c220) issues: counter mode, one vcadd
+// accumulating into the ACC register, get_acc_val between V -> S and S -> V / S -> MTE3 handshakes, and the
+// mask restored only when the call set it. The training series keeps one instruction (not CANN's three
+// steps through sharedTmpBuffer; docs/sim.md).
+TEST_F(ReduceTest, ReduceSumCountIssuesCannsInstructionsOnA2) {
+  for (const char* soc : {"ascend910b", "ascend910"}) {
+    UseSoc(soc);
+    float* src = Ptr<float>(0);
+    for (int i = 0; i < 130; ++i) src[i] = 1.0f;
+    auto dst = At<float>(1024, 8);
+    ReduceSum(dst, At<float>(0, 130), At<float>(2048, 8), 130);
+    const bool a2 = std::string(soc) == "ascend910b";
+    EXPECT_EQ(Ptr<float>(1024)[0], 130.0f) << soc;
+    EXPECT_EQ(ctx_.counters.vecInstr, 1u) << soc;
+    EXPECT_EQ(ctx_.counters.vecRepeats[static_cast<int>(sim::OpClass::kReduce)], 3u) << soc;
+    EXPECT_EQ(ctx_.counters.syncs, a2 ? 6u : 0u) << soc;
+    EXPECT_EQ(normgrad::isa::Core().counters.setFlags, a2 ? 3u : 0u) << soc;
+    EXPECT_EQ(normgrad::isa::Core().counters.waitFlags, a2 ? 3u : 0u) << soc;
+    EXPECT_FALSE(normgrad::isa::Core().counterMode) << soc;
+  }
+  // isSetMask = false: the register (here counter mode, 70 elements) is used and left as it was.
+  UseSoc("ascend910b");
+  for (int i = 0; i < 130; ++i) Ptr<float>(0)[i] = 1.0f;
+  SetMaskCount();
+  SetVectorMask<float, MaskMode::COUNTER>(70);
+  ReduceSum<float, false>(At<float>(1024, 8), At<float>(0, 130), At<float>(2048, 8), 130);
+  EXPECT_EQ(Ptr<float>(1024)[0], 70.0f);
+  EXPECT_TRUE(normgrad::isa::Core().counterMode);
+  EXPECT_EQ(normgrad::isa::Core().maskLo, 70u);
 }
 
 TEST_F(ReduceTest, ReduceSumHighDimUsesTreesOverPartialSums) {

@@ -7,6 +7,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "normgrad_isa/model.h"
 #include "vec_fixture.h"
 
 namespace vectest {
@@ -99,6 +100,49 @@ TEST_F(VecTest, CountFormInstructionsAreThoseCannsImplementationIssues) {
       EXPECT_EQ(Repeats(sim::OpClass::kElementwise), (w.count * 4u + 255) / 256) << soc << " count " << w.count;
     }
   }
+}
+
+// Front end A issues its vector work to the instruction-level model (ascendc/isa_issue.h): the model
+// executes and counts exactly the instructions A's cost counters see, and a count form leaves the
+// model's mask register as CANN's implementation does (normal mode, every lane).
+TEST_F(VecTest, VectorCallsRunOnTheInstructionModel) {
+  for (const char* soc : {"ascend910b", "ascend910"}) {
+    UseSoc(soc);
+    LocalTensor<float> a = At<float>(0, 19264), d = At<float>(80 * 1024, 19264);
+    for (int i = 0; i < 19201; ++i) Ptr<float>(0)[i] = static_cast<float>(i);
+    SetMaskCount();
+    Adds(d, a, 0.5f, 19201);
+    const normgrad::isa::State& model = normgrad::isa::Core();
+    EXPECT_EQ(model.counters.vecInstr, ctx_.counters.vecInstr) << soc;
+    EXPECT_EQ(model.counters.instr[PIPE_V], std::string(soc) == "ascend910" ? 3u : 1u) << soc;
+    EXPECT_FALSE(model.counterMode) << soc;
+    EXPECT_EQ(model.maskLo, ~0ull) << soc;
+    EXPECT_EQ(model.maskHi, ~0ull) << soc;
+    EXPECT_EQ(Ptr<float>(80 * 1024)[19200], 19200.5f) << soc;
+  }
+}
+
+// A violation only the model sees fails the kernel like an API rule, naming the instruction. (Front end A
+// checks every UB operand itself, so the model skips its UB checks there; this test turns them back on.)
+TEST_F(VecTest, TheModelsViolationsFailTheKernel) {
+  EXPECT_TRUE(normgrad::isa::Core().operandsChecked);
+  normgrad::isa::RegisterUb(ctx_.ub.data(), ctx_.ub.size(), /*operandsChecked=*/false);
+  float outside[64] = {};
+  try {
+    normgrad::isa::VecDup(normgrad::isa::Elem::kF32, outside, 0, normgrad::isa::VecStrides());
+    FAIL() << "no violation";
+  } catch (const sim::SimError& e) {
+    EXPECT_NE(std::string(e.what()).find("instruction model: vector_dup: dst"), std::string::npos) << e.what();
+  }
+}
+
+// SetFlag / WaitFlag set and wait the model's flag register on (source pipe, destination pipe, id).
+TEST_F(VecTest, EventFlagsAreTheModelsRegister) {
+  SetFlag<HardEvent::MTE2_V>(3);
+  EXPECT_EQ(normgrad::isa::Core().flags[PIPE_MTE2][PIPE_V][3], 1u);
+  EXPECT_EQ(sim::OutstandingFlags(static_cast<int>(HardEvent::MTE2_V), 3), 1u);
+  WaitFlag<HardEvent::MTE2_V>(3);
+  EXPECT_EQ(normgrad::isa::Core().flags[PIPE_MTE2][PIPE_V][3], 0u);
 }
 
 TEST_F(VectorTest, FloatScalarAndUnaryCountForms) {

@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "ascendc/core.h"
+#include "ascendc/isa_issue.h"
 #include "ascendc/tensor.h"
 #include "ascendc/vec_engine.h"
 #include "ascendc/vec_numerics.h"
@@ -110,6 +111,36 @@ inline T CastLaneEven(U v) {
   return CastLane<T, U>(v, Rounding::kEven);
 }
 
+// Conversions the instruction-level model has (vconv_f162f32, vconv_bf162f32, vconv_f322f16*,
+// vconv_f322bf16*) are issued to it; the others run their lanes here.
+template <class T, class U>
+constexpr bool kModelConverts =
+    (std::is_same<T, float>::value && (std::is_same<U, half>::value || std::is_same<U, bfloat16_t>::value)) ||
+    ((std::is_same<T, half>::value || std::is_same<T, bfloat16_t>::value) && std::is_same<U, float>::value);
+
+inline normgrad::isa::Round ModelRound(Rounding r) {
+  switch (r) {
+    case Rounding::kFloor: return normgrad::isa::Round::kFloor;
+    case Rounding::kCeil: return normgrad::isa::Round::kCeil;
+    case Rounding::kAway: return normgrad::isa::Round::kAway;
+    case Rounding::kTrunc: return normgrad::isa::Round::kTrunc;
+    case Rounding::kOdd: return normgrad::isa::Round::kOdd;
+    default: return normgrad::isa::Round::kRint;
+  }
+}
+
+// The instruction of a Cast from U to T rounding by r.
+template <class T, class U>
+auto CastOp(Rounding r) {
+  if constexpr (kModelConverts<T, U>) {
+    return ConvInstr{"vconv", ElemOf<T>(), ElemOf<U>(), ModelRound(r)};
+  } else if constexpr (std::is_same<T, half>::value || std::is_same<T, bfloat16_t>::value) {
+    return [r](U v, T) { return r == Rounding::kEven ? CastLaneEven<T, U>(v) : CastLane<T, U>(v, r); };
+  } else {
+    return [r](U v, T) { return CastLane<T, U>(v, r); };
+  }
+}
+
 template <class T, class U>
 constexpr Overlap CastOverlap() { return sizeof(T) < sizeof(U) ? Overlap::kNarrowInPlace : Overlap::kExact; }
 
@@ -121,13 +152,8 @@ namespace AscendC {
 template <typename T, typename U>
 inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode, const uint32_t count) {
   sim::vec::Rounding r = sim::vec::ResolveCast(sim::vec::CodeOf<T>(), sim::vec::CodeOf<U>(), roundMode);
-  if (r == sim::vec::Rounding::kEven) {
-    sim::vec::UnaryCount<T, U>("Cast", sim::OpClass::kCast, dst, src, count, sim::vec::CastOverlap<T, U>(),
-                               [](U v, T) { return sim::vec::CastLaneEven<T, U>(v); });
-    return;
-  }
   sim::vec::UnaryCount<T, U>("Cast", sim::OpClass::kCast, dst, src, count, sim::vec::CastOverlap<T, U>(),
-                             [r](U v, T) { return sim::vec::CastLane<T, U>(v, r); });
+                             sim::vec::CastOp<T, U>(r));
 }
 template <typename T, typename U, bool isSetMask = true>
 inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode,
@@ -136,7 +162,7 @@ inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const Rou
   uint32_t lanes = sim::vec::LanesFor(sizeof(T) > sizeof(U) ? sizeof(T) : sizeof(U));
   sim::vec::UnaryL0<T, U>("Cast", sim::OpClass::kCast, dst, src,
                           sim::vec::PlanBitwise("Cast", lanes, mask, repeatTime, isSetMask), repeatParams,
-                          sim::vec::CastOverlap<T, U>(), [r](U v, T) { return sim::vec::CastLane<T, U>(v, r); });
+                          sim::vec::CastOverlap<T, U>(), sim::vec::CastOp<T, U>(r));
 }
 template <typename T, typename U, bool isSetMask = true>
 inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode, const uint64_t mask,
@@ -145,8 +171,7 @@ inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const Rou
   uint32_t lanes = sim::vec::LanesFor(sizeof(T) > sizeof(U) ? sizeof(T) : sizeof(U));
   sim::vec::UnaryL0<T, U>("Cast", sim::OpClass::kCast, dst, src,
                           sim::vec::PlanContinuous("Cast", lanes, static_cast<int64_t>(mask), repeatTime, isSetMask),
-                          repeatParams, sim::vec::CastOverlap<T, U>(),
-                          [r](U v, T) { return sim::vec::CastLane<T, U>(v, r); });
+                          repeatParams, sim::vec::CastOverlap<T, U>(), sim::vec::CastOp<T, U>(r));
 }
 
 }  // namespace AscendC

@@ -86,12 +86,9 @@ struct CoreContext {
   uint64_t dmaAtLastDrain = 0;   // dmaIn + dmaOut at the last full drain (counters.drains)
   // Busy time (us) at each CrossCoreSetFlag not yet waited for, per flag id, oldest first.
   std::vector<std::vector<double>> flagSetBusyUs;
-  // Vector mask register (Normal mode: lanes; Counter mode: low word = element count).
-  uint64_t maskLo = ~0ull;
-  uint64_t maskHi = ~0ull;
-  bool maskCounterMode = false;
-  // SetFlag/WaitFlag flags per (HardEvent, id).
-  uint8_t flags[kHardEventCount][kMaxEventIds] = {};
+  // The vector mask register and its mode are the instruction-level model's (normgrad::isa::Core(),
+  // one per core thread; ascendc/isa_issue.h).
+  // SetFlag/WaitFlag flags: the instruction-level model's (sim::OutstandingFlags, ascendc/sync.h).
   // Atomic accumulation for UB->GM copies: 0 = none, else the element type code.
   int atomicType = 0;
   void* pipe = nullptr;          // the kernel's TPipe (AscendC::TPipe*), one per kernel

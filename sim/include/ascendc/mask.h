@@ -6,6 +6,7 @@
 
 #include "ascendc/core.h"
 #include "ascendc/vec_engine.h"
+#include "normgrad_isa/model.h"
 
 namespace AscendC {
 
@@ -14,26 +15,32 @@ enum class MaskMode : uint8_t { NORMAL = 0, COUNTER };
 // Writes the register as is: lane bits in Normal mode, (0, count) in counter mode.
 template <typename T, MaskMode mode = MaskMode::NORMAL>
 inline void SetVectorMask(const uint64_t maskHigh, const uint64_t maskLow) {
-  sim::CoreContext& core = sim::Core();
-  core.maskHi = maskHigh;
-  core.maskLo = maskLow;
+  sim::Core();  // inside a kernel only
+  normgrad::isa::SetVectorMask(maskHigh, maskLow);
 }
 
 // NORMAL: lanes [0, len) of a T-typed instruction; COUNTER: a count of len elements.
 template <typename T, MaskMode mode = MaskMode::NORMAL>
 inline void SetVectorMask(int32_t len) {
   if (len < 0) sim::Fail("SetVectorMask", "len %d is negative", len);
-  sim::CoreContext& core = sim::Core();
+  sim::Core();  // inside a kernel only
   if (mode == MaskMode::COUNTER) {
-    core.maskHi = 0;
-    core.maskLo = static_cast<uint64_t>(len);
+    normgrad::isa::SetVectorMask(0, static_cast<uint64_t>(len));
     return;
   }
-  sim::vec::LaneBits(static_cast<uint64_t>(len), sim::vec::LanesFor(sizeof(T)), &core.maskLo, &core.maskHi);
+  uint64_t lo = 0, hi = 0;
+  sim::vec::LaneBits(static_cast<uint64_t>(len), sim::vec::LanesFor(sizeof(T)), &lo, &hi);
+  normgrad::isa::SetVectorMask(hi, lo);
 }
 
-inline void SetMaskCount() { sim::Core().maskCounterMode = true; }
-inline void SetMaskNorm() { sim::Core().maskCounterMode = false; }
+inline void SetMaskCount() {
+  sim::Core();
+  normgrad::isa::SetMaskCount();
+}
+inline void SetMaskNorm() {
+  sim::Core();
+  normgrad::isa::SetMaskNorm();
+}
 inline void ResetMask() { SetVectorMask<uint16_t>(sim::vec::kAllOnes, sim::vec::kAllOnes); }
 
 }  // namespace AscendC

@@ -22,9 +22,11 @@ enum class ReduceKind { kWhole, kBlock, kPair };
 template <typename T>
 void ReduceRepeats(ReduceKind kind, const char* api, uint32_t dstAddr, uint32_t dstBytes, const Operand& src,
                    const LanePlan& plan, int32_t repeatTime, int32_t dstRepStride);
-// ReduceSum, count form (plan from the count or the register) and high-dim form (plan from a mask).
+// ReduceSum, count form (plan from the count, setMask, or from the register) and high-dim form (plan from
+// a mask).
 template <typename T>
-void ReduceSumCount(uint32_t dstAddr, uint32_t dstBytes, const Operand& src, const LanePlan& plan);
+void ReduceSumCount(uint32_t dstAddr, uint32_t dstBytes, const Operand& src, const LanePlan& plan, uint64_t count,
+                    bool setMask);
 template <typename T>
 void ReduceSumHighDim(uint32_t dstAddr, uint32_t dstBytes, const Operand& src, uint32_t tmpAddr, uint32_t tmpBytes,
                       const LanePlan& plan, int32_t repeatTime);
@@ -126,7 +128,8 @@ inline std::enable_if_t<sim::vec::kIsFloat<T>> ReduceSum(const LocalTensor<T>& d
   uint32_t lanes = sim::vec::LanesFor(sizeof(T));
   sim::vec::LanePlan plan = isSetMask ? sim::vec::PlanCount(lanes, static_cast<uint64_t>(count))
                                       : sim::vec::PlanRegister(lanes, 1);
-  sim::vec::ReduceSumCount<T>(dst.SimAddr(), dst.GetLength(), sim::vec::MakeOperand("src", src), plan);
+  sim::vec::ReduceSumCount<T>(dst.SimAddr(), dst.GetLength(), sim::vec::MakeOperand("src", src), plan,
+                              static_cast<uint64_t>(count), isSetMask);
 }
 // High-dim forms: repeatTime repeats of srcRepStride blocks; partial sums go through sharedTmpBuffer.
 template <typename T>

@@ -32,6 +32,11 @@ using TEventID = int8_t;
 namespace sim {
 // "MTE2_V" for messages.
 const char* HardEventName(int event);
+// The pipes of a vector-core HardEvent (MTE2_V: PIPE_MTE2 -> PIPE_V); false for any other event.
+bool EventPipes(int event, int* srcPipe, int* dstPipe);
+// The event flag register is the instruction-level model's (set_flag / wait_flag on (src pipe, dst
+// pipe, id)): how many set_flag of (event, id) are not yet waited for.
+uint32_t OutstandingFlags(int event, int32_t id);
 const char* PipeName(int pipe);
 namespace sync {
 // `api` names the caller in messages: "SetFlag", or "TQue::EnQue" for a queue's implicit event.

@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "ascendc/dtype.h"
+#include "normgrad_isa/model.h"
 #include "normgrad_isa/numerics.h"
 
 namespace sim {
@@ -35,28 +36,41 @@ inline float Widen(half h) { return HalfBitsToFloat(h.bits); }
 // double -> half RNE with saturation, straight from the double bits (one rounding).
 inline half HalfSatD(double d) { return half::FromBits(normgrad::isa::num::HalfSatDBits(d)); }
 
-// Binary operations: F on float (IEEE single), I on int64 of the int operands (then wrapped).
+// Binary operations: F on float (IEEE single), I on int64 of the int operands (then wrapped); kInstr
+// and kIsa name the instruction the API issues (ascendc/isa_issue.h).
 struct OpAdd {
+  static constexpr const char* kInstr = "vadd";
+  static constexpr normgrad::isa::BinOp kIsa = normgrad::isa::BinOp::kAdd;
   static float F(float a, float b) { return a + b; }
   static int64_t I(int64_t a, int64_t b) { return a + b; }
 };
 struct OpSub {
+  static constexpr const char* kInstr = "vsub";
+  static constexpr normgrad::isa::BinOp kIsa = normgrad::isa::BinOp::kSub;
   static float F(float a, float b) { return a - b; }
   static int64_t I(int64_t a, int64_t b) { return a - b; }
 };
 struct OpMul {
+  static constexpr const char* kInstr = "vmul";
+  static constexpr normgrad::isa::BinOp kIsa = normgrad::isa::BinOp::kMul;
   static float F(float a, float b) { return a * b; }
   static int64_t I(int64_t a, int64_t b) { return a * b; }
 };
 struct OpDiv {
+  static constexpr const char* kInstr = "vdiv";
+  static constexpr normgrad::isa::BinOp kIsa = normgrad::isa::BinOp::kDiv;
   static float F(float a, float b) { return a / b; }
 };
 // NaN in either operand gives NaN (the hardware rule is undocumented).
 struct OpMax {
+  static constexpr const char* kInstr = "vmax";
+  static constexpr normgrad::isa::BinOp kIsa = normgrad::isa::BinOp::kMax;
   static float F(float a, float b) { return (a > b || a != a) ? a : b; }
   static int64_t I(int64_t a, int64_t b) { return a > b ? a : b; }
 };
 struct OpMin {
+  static constexpr const char* kInstr = "vmin";
+  static constexpr normgrad::isa::BinOp kIsa = normgrad::isa::BinOp::kMin;
   static float F(float a, float b) { return (a < b || a != a) ? a : b; }
   static int64_t I(int64_t a, int64_t b) { return a < b ? a : b; }
 };

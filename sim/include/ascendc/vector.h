@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "ascendc/core.h"
+#include "ascendc/isa_issue.h"
 #include "ascendc/mask.h"
 #include "ascendc/tensor.h"
 #include "ascendc/vec_engine.h"
@@ -25,20 +26,20 @@ namespace AscendC {
 template <typename T>
 inline std::enable_if_t<sim::vec::kIsArith<T>> Add(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
                                                     const LocalTensor<T>& src1, const int32_t& count) {
-  sim::vec::BinaryCount<sim::vec::OpAdd>("Add", sim::OpClass::kElementwise, dst, src0, src1, count);
+  sim::vec::BinaryCount<sim::vec::OpAdd>("Add", dst, src0, src1, count);
 }
 template <typename T, bool isSetMask = true>
 inline std::enable_if_t<sim::vec::kIsArith<T>> Add(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
                                                     const LocalTensor<T>& src1, uint64_t mask[],
                                                     const uint8_t repeatTime, const BinaryRepeatParams& repeatParams) {
-  sim::vec::BinaryL0<sim::vec::OpAdd>("Add", sim::OpClass::kElementwise, dst, src0, src1,
+  sim::vec::BinaryL0<sim::vec::OpAdd>("Add", dst, src0, src1,
       sim::vec::PlanBitwise("Add", sim::vec::LanesFor(sizeof(T)), mask, repeatTime, isSetMask), repeatParams);
 }
 template <typename T, bool isSetMask = true>
 inline std::enable_if_t<sim::vec::kIsArith<T>> Add(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
                                                     const LocalTensor<T>& src1, uint64_t mask,
                                                     const uint8_t repeatTime, const BinaryRepeatParams& repeatParams) {
-  sim::vec::BinaryL0<sim::vec::OpAdd>("Add", sim::OpClass::kElementwise, dst, src0, src1,
+  sim::vec::BinaryL0<sim::vec::OpAdd>("Add", dst, src0, src1,
       sim::vec::PlanContinuous("Add", sim::vec::LanesFor(sizeof(T)), static_cast<int64_t>(mask), repeatTime,
                                isSetMask),
       repeatParams);
@@ -47,20 +48,20 @@ inline std::enable_if_t<sim::vec::kIsArith<T>> Add(const LocalTensor<T>& dst, co
 template <typename T>
 inline std::enable_if_t<sim::vec::kIsArith<T>> Sub(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
                                                     const LocalTensor<T>& src1, const int32_t& count) {
-  sim::vec::BinaryCount<sim::vec::OpSub>("Sub", sim::OpClass::kElementwise, dst, src0, src1, count);
+  sim::vec::BinaryCount<sim::vec::OpSub>("Sub", dst, src0, src1, count);
 }
 template <typename T, bool isSetMask = true>
 inline std::enable_if_t<sim::vec::kIsArith<T>> Sub(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
                                                     const LocalTensor<T>& src1, uint64_t mask[],
                                                     const uint8_t repeatTime, const BinaryRepeatParams& repeatParams) {
-  sim::vec::BinaryL0<sim::vec::OpSub>("Sub", sim::OpClass::kElementwise, dst, src0, src1,
+  sim::vec::BinaryL0<sim::vec::OpSub>("Sub", dst, src0, src1,
       sim::vec::PlanBitwise("Sub", sim::vec::LanesFor(sizeof(T)), mask, repeatTime, isSetMask), repeatParams);
 }
 template <typename T, bool isSetMask = true>
 inline std::enable_if_t<sim::vec::kIsArith<T>> Sub(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
                                                     const LocalTensor<T>& src1, uint64_t mask,
                                                     const uint8_t repeatTime, const BinaryRepeatParams& repeatParams) {
-  sim::vec::BinaryL0<sim::vec::OpSub>("Sub", sim::OpClass::kElementwise, dst, src0, src1,
+  sim::vec::BinaryL0<sim::vec::OpSub>("Sub", dst, src0, src1,
       sim::vec::PlanContinuous("Sub", sim::vec::LanesFor(sizeof(T)), static_cast<int64_t>(mask), repeatTime,
                                isSetMask),
       repeatParams);
@@ -69,20 +70,20 @@ inline std::enable_if_t<sim::vec::kIsArith<T>> Sub(const LocalTensor<T>& dst, co
 template <typename T>
 inline std::enable_if_t<sim::vec::kIsArith<T>> Mul(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
                                                     const LocalTensor<T>& src1, const int32_t& count) {
-  sim::vec::BinaryCount<sim::vec::OpMul>("Mul", sim::OpClass::kElementwise, dst, src0, src1, count);
+  sim::vec::BinaryCount<sim::vec::OpMul>("Mul", dst, src0, src1, count);
 }
 template <typename T, bool isSetMask = true>
 inline std::enable_if_t<sim::vec::kIsArith<T>> Mul(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
                                                     const LocalTensor<T>& src1, uint64_t mask[],
                                                     const uint8_t repeatTime, const BinaryRepeatParams& repeatParams) {
-  sim::vec::BinaryL0<sim::vec::OpMul>("Mul", sim::OpClass::kElementwise, dst, src0, src1,
+  sim::vec::BinaryL0<sim::vec::OpMul>("Mul", dst, src0, src1,
       sim::vec::PlanBitwise("Mul", sim::vec::LanesFor(sizeof(T)), mask, repeatTime, isSetMask), repeatParams);
 }
 template <typename T, bool isSetMask = true>
 inline std::enable_if_t<sim::vec::kIsArith<T>> Mul(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
                                                     const LocalTensor<T>& src1, uint64_t mask,
                                                     const uint8_t repeatTime, const BinaryRepeatParams& repeatParams) {
-  sim::vec::BinaryL0<sim::vec::OpMul>("Mul", sim::OpClass::kElementwise, dst, src0, src1,
+  sim::vec::BinaryL0<sim::vec::OpMul>("Mul", dst, src0, src1,
       sim::vec::PlanContinuous("Mul", sim::vec::LanesFor(sizeof(T)), static_cast<int64_t>(mask), repeatTime,
                                isSetMask),
       repeatParams);
@@ -91,20 +92,20 @@ inline std::enable_if_t<sim::vec::kIsArith<T>> Mul(const LocalTensor<T>& dst, co
 template <typename T>
 inline std::enable_if_t<sim::vec::kIsFloat<T>> Div(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
                                                     const LocalTensor<T>& src1, const int32_t& count) {
-  sim::vec::BinaryCount<sim::vec::OpDiv>("Div", sim::OpClass::kTranscendental, dst, src0, src1, count);
+  sim::vec::BinaryCount<sim::vec::OpDiv>("Div", dst, src0, src1, count);
 }
 template <typename T, bool isSetMask = true>
 inline std::enable_if_t<sim::vec::kIsFloat<T>> Div(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
                                                     const LocalTensor<T>& src1, uint64_t mask[],
                                                     const uint8_t repeatTime, const BinaryRepeatParams& repeatParams) {
-  sim::vec::BinaryL0<sim::vec::OpDiv>("Div", sim::OpClass::kTranscendental, dst, src0, src1,
+  sim::vec::BinaryL0<sim::vec::OpDiv>("Div", dst, src0, src1,
       sim::vec::PlanBitwise("Div", sim::vec::LanesFor(sizeof(T)), mask, repeatTime, isSetMask), repeatParams);
 }
 template <typename T, bool isSetMask = true>
 inline std::enable_if_t<sim::vec::kIsFloat<T>> Div(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
                                                     const LocalTensor<T>& src1, uint64_t mask,
                                                     const uint8_t repeatTime, const BinaryRepeatParams& repeatParams) {
-  sim::vec::BinaryL0<sim::vec::OpDiv>("Div", sim::OpClass::kTranscendental, dst, src0, src1,
+  sim::vec::BinaryL0<sim::vec::OpDiv>("Div", dst, src0, src1,
       sim::vec::PlanContinuous("Div", sim::vec::LanesFor(sizeof(T)), static_cast<int64_t>(mask), repeatTime,
                                isSetMask),
       repeatParams);
@@ -113,20 +114,20 @@ inline std::enable_if_t<sim::vec::kIsFloat<T>> Div(const LocalTensor<T>& dst, co
 template <typename T>
 inline std::enable_if_t<sim::vec::kIsArith<T>> Max(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
                                                     const LocalTensor<T>& src1, const int32_t& count) {
-  sim::vec::BinaryCount<sim::vec::OpMax>("Max", sim::OpClass::kElementwise, dst, src0, src1, count);
+  sim::vec::BinaryCount<sim::vec::OpMax>("Max", dst, src0, src1, count);
 }
 template <typename T, bool isSetMask = true>
 inline std::enable_if_t<sim::vec::kIsArith<T>> Max(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
                                                     const LocalTensor<T>& src1, uint64_t mask[],
                                                     const uint8_t repeatTime, const BinaryRepeatParams& repeatParams) {
-  sim::vec::BinaryL0<sim::vec::OpMax>("Max", sim::OpClass::kElementwise, dst, src0, src1,
+  sim::vec::BinaryL0<sim::vec::OpMax>("Max", dst, src0, src1,
       sim::vec::PlanBitwise("Max", sim::vec::LanesFor(sizeof(T)), mask, repeatTime, isSetMask), repeatParams);
 }
 template <typename T, bool isSetMask = true>
 inline std::enable_if_t<sim::vec::kIsArith<T>> Max(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
                                                     const LocalTensor<T>& src1, uint64_t mask,
                                                     const uint8_t repeatTime, const BinaryRepeatParams& repeatParams) {
-  sim::vec::BinaryL0<sim::vec::OpMax>("Max", sim::OpClass::kElementwise, dst, src0, src1,
+  sim::vec::BinaryL0<sim::vec::OpMax>("Max", dst, src0, src1,
       sim::vec::PlanContinuous("Max", sim::vec::LanesFor(sizeof(T)), static_cast<int64_t>(mask), repeatTime,
                                isSetMask),
       repeatParams);
@@ -135,20 +136,20 @@ inline std::enable_if_t<sim::vec::kIsArith<T>> Max(const LocalTensor<T>& dst, co
 template <typename T>
 inline std::enable_if_t<sim::vec::kIsArith<T>> Min(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
                                                     const LocalTensor<T>& src1, const int32_t& count) {
-  sim::vec::BinaryCount<sim::vec::OpMin>("Min", sim::OpClass::kElementwise, dst, src0, src1, count);
+  sim::vec::BinaryCount<sim::vec::OpMin>("Min", dst, src0, src1, count);
 }
 template <typename T, bool isSetMask = true>
 inline std::enable_if_t<sim::vec::kIsArith<T>> Min(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
                                                     const LocalTensor<T>& src1, uint64_t mask[],
                                                     const uint8_t repeatTime, const BinaryRepeatParams& repeatParams) {
-  sim::vec::BinaryL0<sim::vec::OpMin>("Min", sim::OpClass::kElementwise, dst, src0, src1,
+  sim::vec::BinaryL0<sim::vec::OpMin>("Min", dst, src0, src1,
       sim::vec::PlanBitwise("Min", sim::vec::LanesFor(sizeof(T)), mask, repeatTime, isSetMask), repeatParams);
 }
 template <typename T, bool isSetMask = true>
 inline std::enable_if_t<sim::vec::kIsArith<T>> Min(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
                                                     const LocalTensor<T>& src1, uint64_t mask,
                                                     const uint8_t repeatTime, const BinaryRepeatParams& repeatParams) {
-  sim::vec::BinaryL0<sim::vec::OpMin>("Min", sim::OpClass::kElementwise, dst, src0, src1,
+  sim::vec::BinaryL0<sim::vec::OpMin>("Min", dst, src0, src1,
       sim::vec::PlanContinuous("Min", sim::vec::LanesFor(sizeof(T)), static_cast<int64_t>(mask), repeatTime,
                                isSetMask),
       repeatParams);
@@ -159,7 +160,7 @@ inline std::enable_if_t<sim::vec::kIsArith<T>> Min(const LocalTensor<T>& dst, co
 template <typename T, bool isSetMask = true>
 inline std::enable_if_t<sim::vec::kIsArith<T>> Adds(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                                                         const T& scalarValue, const int32_t& count) {
-  auto fn = [scalarValue](T s, T) { return sim::vec::Apply2<sim::vec::OpAdd>(s, scalarValue); };
+  auto fn = sim::vec::ScalarInstr{"vadds", normgrad::isa::ScalarOp::kAdds, sim::vec::ElemOf<T>(), sim::vec::ScalarBits(scalarValue)};
   if (isSetMask) {
     sim::vec::UnaryCount<T, T>("Adds", sim::OpClass::kElementwise, dst, src, count, sim::vec::Overlap::kExact, fn);
   } else {
@@ -172,7 +173,7 @@ inline std::enable_if_t<sim::vec::kIsArith<T>> Adds(const LocalTensor<T>& dst, c
                                                         const UnaryRepeatParams& repeatParams) {
   sim::vec::UnaryL0<T, T>("Adds", sim::OpClass::kElementwise, dst, src,
       sim::vec::PlanBitwise("Adds", sim::vec::LanesFor(sizeof(T)), mask, repeatTime, isSetMask), repeatParams,
-      sim::vec::Overlap::kExact, [scalarValue](T s, T) { return sim::vec::Apply2<sim::vec::OpAdd>(s, scalarValue); });
+      sim::vec::Overlap::kExact, sim::vec::ScalarInstr{"vadds", normgrad::isa::ScalarOp::kAdds, sim::vec::ElemOf<T>(), sim::vec::ScalarBits(scalarValue)});
 }
 template <typename T, bool isSetMask = true>
 inline std::enable_if_t<sim::vec::kIsArith<T>> Adds(const LocalTensor<T>& dst, const LocalTensor<T>& src,
@@ -181,13 +182,13 @@ inline std::enable_if_t<sim::vec::kIsArith<T>> Adds(const LocalTensor<T>& dst, c
   sim::vec::UnaryL0<T, T>("Adds", sim::OpClass::kElementwise, dst, src,
       sim::vec::PlanContinuous("Adds", sim::vec::LanesFor(sizeof(T)), static_cast<int64_t>(mask), repeatTime,
                                isSetMask),
-      repeatParams, sim::vec::Overlap::kExact, [scalarValue](T s, T) { return sim::vec::Apply2<sim::vec::OpAdd>(s, scalarValue); });
+      repeatParams, sim::vec::Overlap::kExact, sim::vec::ScalarInstr{"vadds", normgrad::isa::ScalarOp::kAdds, sim::vec::ElemOf<T>(), sim::vec::ScalarBits(scalarValue)});
 }
 
 template <typename T, bool isSetMask = true>
 inline std::enable_if_t<sim::vec::kIsArith<T>> Muls(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                                                         const T& scalarValue, const int32_t& count) {
-  auto fn = [scalarValue](T s, T) { return sim::vec::Apply2<sim::vec::OpMul>(s, scalarValue); };
+  auto fn = sim::vec::ScalarInstr{"vmuls", normgrad::isa::ScalarOp::kMuls, sim::vec::ElemOf<T>(), sim::vec::ScalarBits(scalarValue)};
   if (isSetMask) {
     sim::vec::UnaryCount<T, T>("Muls", sim::OpClass::kElementwise, dst, src, count, sim::vec::Overlap::kExact, fn);
   } else {
@@ -200,7 +201,7 @@ inline std::enable_if_t<sim::vec::kIsArith<T>> Muls(const LocalTensor<T>& dst, c
                                                         const UnaryRepeatParams& repeatParams) {
   sim::vec::UnaryL0<T, T>("Muls", sim::OpClass::kElementwise, dst, src,
       sim::vec::PlanBitwise("Muls", sim::vec::LanesFor(sizeof(T)), mask, repeatTime, isSetMask), repeatParams,
-      sim::vec::Overlap::kExact, [scalarValue](T s, T) { return sim::vec::Apply2<sim::vec::OpMul>(s, scalarValue); });
+      sim::vec::Overlap::kExact, sim::vec::ScalarInstr{"vmuls", normgrad::isa::ScalarOp::kMuls, sim::vec::ElemOf<T>(), sim::vec::ScalarBits(scalarValue)});
 }
 template <typename T, bool isSetMask = true>
 inline std::enable_if_t<sim::vec::kIsArith<T>> Muls(const LocalTensor<T>& dst, const LocalTensor<T>& src,
@@ -209,13 +210,13 @@ inline std::enable_if_t<sim::vec::kIsArith<T>> Muls(const LocalTensor<T>& dst, c
   sim::vec::UnaryL0<T, T>("Muls", sim::OpClass::kElementwise, dst, src,
       sim::vec::PlanContinuous("Muls", sim::vec::LanesFor(sizeof(T)), static_cast<int64_t>(mask), repeatTime,
                                isSetMask),
-      repeatParams, sim::vec::Overlap::kExact, [scalarValue](T s, T) { return sim::vec::Apply2<sim::vec::OpMul>(s, scalarValue); });
+      repeatParams, sim::vec::Overlap::kExact, sim::vec::ScalarInstr{"vmuls", normgrad::isa::ScalarOp::kMuls, sim::vec::ElemOf<T>(), sim::vec::ScalarBits(scalarValue)});
 }
 
 template <typename T, bool isSetMask = true>
 inline std::enable_if_t<sim::vec::kIsArith<T>> Maxs(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                                                         const T& scalarValue, const int32_t& count) {
-  auto fn = [scalarValue](T s, T) { return sim::vec::Apply2<sim::vec::OpMax>(s, scalarValue); };
+  auto fn = sim::vec::ScalarInstr{"vmaxs", normgrad::isa::ScalarOp::kMaxs, sim::vec::ElemOf<T>(), sim::vec::ScalarBits(scalarValue)};
   if (isSetMask) {
     sim::vec::UnaryCount<T, T>("Maxs", sim::OpClass::kElementwise, dst, src, count, sim::vec::Overlap::kExact, fn);
   } else {
@@ -228,7 +229,7 @@ inline std::enable_if_t<sim::vec::kIsArith<T>> Maxs(const LocalTensor<T>& dst, c
                                                         const UnaryRepeatParams& repeatParams) {
   sim::vec::UnaryL0<T, T>("Maxs", sim::OpClass::kElementwise, dst, src,
       sim::vec::PlanBitwise("Maxs", sim::vec::LanesFor(sizeof(T)), mask, repeatTime, isSetMask), repeatParams,
-      sim::vec::Overlap::kExact, [scalarValue](T s, T) { return sim::vec::Apply2<sim::vec::OpMax>(s, scalarValue); });
+      sim::vec::Overlap::kExact, sim::vec::ScalarInstr{"vmaxs", normgrad::isa::ScalarOp::kMaxs, sim::vec::ElemOf<T>(), sim::vec::ScalarBits(scalarValue)});
 }
 template <typename T, bool isSetMask = true>
 inline std::enable_if_t<sim::vec::kIsArith<T>> Maxs(const LocalTensor<T>& dst, const LocalTensor<T>& src,
@@ -237,13 +238,13 @@ inline std::enable_if_t<sim::vec::kIsArith<T>> Maxs(const LocalTensor<T>& dst, c
   sim::vec::UnaryL0<T, T>("Maxs", sim::OpClass::kElementwise, dst, src,
       sim::vec::PlanContinuous("Maxs", sim::vec::LanesFor(sizeof(T)), static_cast<int64_t>(mask), repeatTime,
                                isSetMask),
-      repeatParams, sim::vec::Overlap::kExact, [scalarValue](T s, T) { return sim::vec::Apply2<sim::vec::OpMax>(s, scalarValue); });
+      repeatParams, sim::vec::Overlap::kExact, sim::vec::ScalarInstr{"vmaxs", normgrad::isa::ScalarOp::kMaxs, sim::vec::ElemOf<T>(), sim::vec::ScalarBits(scalarValue)});
 }
 
 template <typename T, bool isSetMask = true>
 inline std::enable_if_t<sim::vec::kIsArith<T>> Mins(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                                                         const T& scalarValue, const int32_t& count) {
-  auto fn = [scalarValue](T s, T) { return sim::vec::Apply2<sim::vec::OpMin>(s, scalarValue); };
+  auto fn = sim::vec::ScalarInstr{"vmins", normgrad::isa::ScalarOp::kMins, sim::vec::ElemOf<T>(), sim::vec::ScalarBits(scalarValue)};
   if (isSetMask) {
     sim::vec::UnaryCount<T, T>("Mins", sim::OpClass::kElementwise, dst, src, count, sim::vec::Overlap::kExact, fn);
   } else {
@@ -256,7 +257,7 @@ inline std::enable_if_t<sim::vec::kIsArith<T>> Mins(const LocalTensor<T>& dst, c
                                                         const UnaryRepeatParams& repeatParams) {
   sim::vec::UnaryL0<T, T>("Mins", sim::OpClass::kElementwise, dst, src,
       sim::vec::PlanBitwise("Mins", sim::vec::LanesFor(sizeof(T)), mask, repeatTime, isSetMask), repeatParams,
-      sim::vec::Overlap::kExact, [scalarValue](T s, T) { return sim::vec::Apply2<sim::vec::OpMin>(s, scalarValue); });
+      sim::vec::Overlap::kExact, sim::vec::ScalarInstr{"vmins", normgrad::isa::ScalarOp::kMins, sim::vec::ElemOf<T>(), sim::vec::ScalarBits(scalarValue)});
 }
 template <typename T, bool isSetMask = true>
 inline std::enable_if_t<sim::vec::kIsArith<T>> Mins(const LocalTensor<T>& dst, const LocalTensor<T>& src,
@@ -265,7 +266,7 @@ inline std::enable_if_t<sim::vec::kIsArith<T>> Mins(const LocalTensor<T>& dst, c
   sim::vec::UnaryL0<T, T>("Mins", sim::OpClass::kElementwise, dst, src,
       sim::vec::PlanContinuous("Mins", sim::vec::LanesFor(sizeof(T)), static_cast<int64_t>(mask), repeatTime,
                                isSetMask),
-      repeatParams, sim::vec::Overlap::kExact, [scalarValue](T s, T) { return sim::vec::Apply2<sim::vec::OpMin>(s, scalarValue); });
+      repeatParams, sim::vec::Overlap::kExact, sim::vec::ScalarInstr{"vmins", normgrad::isa::ScalarOp::kMins, sim::vec::ElemOf<T>(), sim::vec::ScalarBits(scalarValue)});
 }
 
 // ---- dst = f(src) ----
@@ -274,9 +275,9 @@ template <typename T, bool isSetMask = true>
 inline std::enable_if_t<sim::vec::kIsFloat<T>> Exp(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                                                         const int32_t& count) {
   if (isSetMask) {
-    sim::vec::UnaryCount<T, T>("Exp", sim::OpClass::kTranscendental, dst, src, count, sim::vec::Overlap::kExact, [](T s, T) { return sim::vec::Apply1<sim::vec::OpExp>(s); });
+    sim::vec::UnaryCount<T, T>("Exp", sim::OpClass::kTranscendental, dst, src, count, sim::vec::Overlap::kExact, sim::vec::UnaryInstr{"vexp", normgrad::isa::UnaryOp::kExp, sim::vec::ElemOf<T>()});
   } else {
-    sim::vec::UnaryRegister<T, T>("Exp", sim::OpClass::kTranscendental, dst, src, sim::vec::Overlap::kExact, [](T s, T) { return sim::vec::Apply1<sim::vec::OpExp>(s); });
+    sim::vec::UnaryRegister<T, T>("Exp", sim::OpClass::kTranscendental, dst, src, sim::vec::Overlap::kExact, sim::vec::UnaryInstr{"vexp", normgrad::isa::UnaryOp::kExp, sim::vec::ElemOf<T>()});
   }
 }
 template <typename T, bool isSetMask = true>
@@ -285,7 +286,7 @@ inline std::enable_if_t<sim::vec::kIsFloat<T>> Exp(const LocalTensor<T>& dst, co
                                                         const UnaryRepeatParams& repeatParams) {
   sim::vec::UnaryL0<T, T>("Exp", sim::OpClass::kTranscendental, dst, src,
       sim::vec::PlanBitwise("Exp", sim::vec::LanesFor(sizeof(T)), mask, repeatTime, isSetMask), repeatParams,
-      sim::vec::Overlap::kExact, [](T s, T) { return sim::vec::Apply1<sim::vec::OpExp>(s); });
+      sim::vec::Overlap::kExact, sim::vec::UnaryInstr{"vexp", normgrad::isa::UnaryOp::kExp, sim::vec::ElemOf<T>()});
 }
 template <typename T, bool isSetMask = true>
 inline std::enable_if_t<sim::vec::kIsFloat<T>> Exp(const LocalTensor<T>& dst, const LocalTensor<T>& src,
@@ -294,16 +295,16 @@ inline std::enable_if_t<sim::vec::kIsFloat<T>> Exp(const LocalTensor<T>& dst, co
   sim::vec::UnaryL0<T, T>("Exp", sim::OpClass::kTranscendental, dst, src,
       sim::vec::PlanContinuous("Exp", sim::vec::LanesFor(sizeof(T)), static_cast<int64_t>(mask), repeatTime,
                                isSetMask),
-      repeatParams, sim::vec::Overlap::kExact, [](T s, T) { return sim::vec::Apply1<sim::vec::OpExp>(s); });
+      repeatParams, sim::vec::Overlap::kExact, sim::vec::UnaryInstr{"vexp", normgrad::isa::UnaryOp::kExp, sim::vec::ElemOf<T>()});
 }
 
 template <typename T, bool isSetMask = true>
 inline std::enable_if_t<sim::vec::kIsFloat<T>> Ln(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                                                         const int32_t& count) {
   if (isSetMask) {
-    sim::vec::UnaryCount<T, T>("Ln", sim::OpClass::kTranscendental, dst, src, count, sim::vec::Overlap::kExact, [](T s, T) { return sim::vec::Apply1<sim::vec::OpLn>(s); });
+    sim::vec::UnaryCount<T, T>("Ln", sim::OpClass::kTranscendental, dst, src, count, sim::vec::Overlap::kExact, sim::vec::UnaryInstr{"vln", normgrad::isa::UnaryOp::kLn, sim::vec::ElemOf<T>()});
   } else {
-    sim::vec::UnaryRegister<T, T>("Ln", sim::OpClass::kTranscendental, dst, src, sim::vec::Overlap::kExact, [](T s, T) { return sim::vec::Apply1<sim::vec::OpLn>(s); });
+    sim::vec::UnaryRegister<T, T>("Ln", sim::OpClass::kTranscendental, dst, src, sim::vec::Overlap::kExact, sim::vec::UnaryInstr{"vln", normgrad::isa::UnaryOp::kLn, sim::vec::ElemOf<T>()});
   }
 }
 template <typename T, bool isSetMask = true>
@@ -312,7 +313,7 @@ inline std::enable_if_t<sim::vec::kIsFloat<T>> Ln(const LocalTensor<T>& dst, con
                                                         const UnaryRepeatParams& repeatParams) {
   sim::vec::UnaryL0<T, T>("Ln", sim::OpClass::kTranscendental, dst, src,
       sim::vec::PlanBitwise("Ln", sim::vec::LanesFor(sizeof(T)), mask, repeatTime, isSetMask), repeatParams,
-      sim::vec::Overlap::kExact, [](T s, T) { return sim::vec::Apply1<sim::vec::OpLn>(s); });
+      sim::vec::Overlap::kExact, sim::vec::UnaryInstr{"vln", normgrad::isa::UnaryOp::kLn, sim::vec::ElemOf<T>()});
 }
 template <typename T, bool isSetMask = true>
 inline std::enable_if_t<sim::vec::kIsFloat<T>> Ln(const LocalTensor<T>& dst, const LocalTensor<T>& src,
@@ -321,16 +322,16 @@ inline std::enable_if_t<sim::vec::kIsFloat<T>> Ln(const LocalTensor<T>& dst, con
   sim::vec::UnaryL0<T, T>("Ln", sim::OpClass::kTranscendental, dst, src,
       sim::vec::PlanContinuous("Ln", sim::vec::LanesFor(sizeof(T)), static_cast<int64_t>(mask), repeatTime,
                                isSetMask),
-      repeatParams, sim::vec::Overlap::kExact, [](T s, T) { return sim::vec::Apply1<sim::vec::OpLn>(s); });
+      repeatParams, sim::vec::Overlap::kExact, sim::vec::UnaryInstr{"vln", normgrad::isa::UnaryOp::kLn, sim::vec::ElemOf<T>()});
 }
 
 template <typename T, bool isSetMask = true>
 inline std::enable_if_t<sim::vec::kIsFloat<T>> Abs(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                                                         const int32_t& count) {
   if (isSetMask) {
-    sim::vec::UnaryCount<T, T>("Abs", sim::OpClass::kElementwise, dst, src, count, sim::vec::Overlap::kExact, [](T s, T) { return sim::vec::Apply1<sim::vec::OpAbs>(s); });
+    sim::vec::UnaryCount<T, T>("Abs", sim::OpClass::kElementwise, dst, src, count, sim::vec::Overlap::kExact, sim::vec::UnaryInstr{"vabs", normgrad::isa::UnaryOp::kAbs, sim::vec::ElemOf<T>()});
   } else {
-    sim::vec::UnaryRegister<T, T>("Abs", sim::OpClass::kElementwise, dst, src, sim::vec::Overlap::kExact, [](T s, T) { return sim::vec::Apply1<sim::vec::OpAbs>(s); });
+    sim::vec::UnaryRegister<T, T>("Abs", sim::OpClass::kElementwise, dst, src, sim::vec::Overlap::kExact, sim::vec::UnaryInstr{"vabs", normgrad::isa::UnaryOp::kAbs, sim::vec::ElemOf<T>()});
   }
 }
 template <typename T, bool isSetMask = true>
@@ -339,7 +340,7 @@ inline std::enable_if_t<sim::vec::kIsFloat<T>> Abs(const LocalTensor<T>& dst, co
                                                         const UnaryRepeatParams& repeatParams) {
   sim::vec::UnaryL0<T, T>("Abs", sim::OpClass::kElementwise, dst, src,
       sim::vec::PlanBitwise("Abs", sim::vec::LanesFor(sizeof(T)), mask, repeatTime, isSetMask), repeatParams,
-      sim::vec::Overlap::kExact, [](T s, T) { return sim::vec::Apply1<sim::vec::OpAbs>(s); });
+      sim::vec::Overlap::kExact, sim::vec::UnaryInstr{"vabs", normgrad::isa::UnaryOp::kAbs, sim::vec::ElemOf<T>()});
 }
 template <typename T, bool isSetMask = true>
 inline std::enable_if_t<sim::vec::kIsFloat<T>> Abs(const LocalTensor<T>& dst, const LocalTensor<T>& src,
@@ -348,16 +349,16 @@ inline std::enable_if_t<sim::vec::kIsFloat<T>> Abs(const LocalTensor<T>& dst, co
   sim::vec::UnaryL0<T, T>("Abs", sim::OpClass::kElementwise, dst, src,
       sim::vec::PlanContinuous("Abs", sim::vec::LanesFor(sizeof(T)), static_cast<int64_t>(mask), repeatTime,
                                isSetMask),
-      repeatParams, sim::vec::Overlap::kExact, [](T s, T) { return sim::vec::Apply1<sim::vec::OpAbs>(s); });
+      repeatParams, sim::vec::Overlap::kExact, sim::vec::UnaryInstr{"vabs", normgrad::isa::UnaryOp::kAbs, sim::vec::ElemOf<T>()});
 }
 
 template <typename T, bool isSetMask = true>
 inline std::enable_if_t<sim::vec::kIsFloat<T>> Sqrt(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                                                         const int32_t& count) {
   if (isSetMask) {
-    sim::vec::UnaryCount<T, T>("Sqrt", sim::OpClass::kTranscendental, dst, src, count, sim::vec::Overlap::kExact, [](T s, T) { return sim::vec::Apply1<sim::vec::OpSqrt>(s); });
+    sim::vec::UnaryCount<T, T>("Sqrt", sim::OpClass::kTranscendental, dst, src, count, sim::vec::Overlap::kExact, sim::vec::UnaryInstr{"vsqrt", normgrad::isa::UnaryOp::kSqrt, sim::vec::ElemOf<T>()});
   } else {
-    sim::vec::UnaryRegister<T, T>("Sqrt", sim::OpClass::kTranscendental, dst, src, sim::vec::Overlap::kExact, [](T s, T) { return sim::vec::Apply1<sim::vec::OpSqrt>(s); });
+    sim::vec::UnaryRegister<T, T>("Sqrt", sim::OpClass::kTranscendental, dst, src, sim::vec::Overlap::kExact, sim::vec::UnaryInstr{"vsqrt", normgrad::isa::UnaryOp::kSqrt, sim::vec::ElemOf<T>()});
   }
 }
 template <typename T, bool isSetMask = true>
@@ -366,7 +367,7 @@ inline std::enable_if_t<sim::vec::kIsFloat<T>> Sqrt(const LocalTensor<T>& dst, c
                                                         const UnaryRepeatParams& repeatParams) {
   sim::vec::UnaryL0<T, T>("Sqrt", sim::OpClass::kTranscendental, dst, src,
       sim::vec::PlanBitwise("Sqrt", sim::vec::LanesFor(sizeof(T)), mask, repeatTime, isSetMask), repeatParams,
-      sim::vec::Overlap::kExact, [](T s, T) { return sim::vec::Apply1<sim::vec::OpSqrt>(s); });
+      sim::vec::Overlap::kExact, sim::vec::UnaryInstr{"vsqrt", normgrad::isa::UnaryOp::kSqrt, sim::vec::ElemOf<T>()});
 }
 template <typename T, bool isSetMask = true>
 inline std::enable_if_t<sim::vec::kIsFloat<T>> Sqrt(const LocalTensor<T>& dst, const LocalTensor<T>& src,
@@ -375,16 +376,16 @@ inline std::enable_if_t<sim::vec::kIsFloat<T>> Sqrt(const LocalTensor<T>& dst, c
   sim::vec::UnaryL0<T, T>("Sqrt", sim::OpClass::kTranscendental, dst, src,
       sim::vec::PlanContinuous("Sqrt", sim::vec::LanesFor(sizeof(T)), static_cast<int64_t>(mask), repeatTime,
                                isSetMask),
-      repeatParams, sim::vec::Overlap::kExact, [](T s, T) { return sim::vec::Apply1<sim::vec::OpSqrt>(s); });
+      repeatParams, sim::vec::Overlap::kExact, sim::vec::UnaryInstr{"vsqrt", normgrad::isa::UnaryOp::kSqrt, sim::vec::ElemOf<T>()});
 }
 
 template <typename T, bool isSetMask = true>
 inline std::enable_if_t<sim::vec::kIsFloat<T>> Rsqrt(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                                                         const int32_t& count) {
   if (isSetMask) {
-    sim::vec::UnaryCount<T, T>("Rsqrt", sim::OpClass::kTranscendental, dst, src, count, sim::vec::Overlap::kExact, [](T s, T) { return sim::vec::Apply1<sim::vec::OpRsqrt>(s); });
+    sim::vec::UnaryCount<T, T>("Rsqrt", sim::OpClass::kTranscendental, dst, src, count, sim::vec::Overlap::kExact, sim::vec::UnaryInstr{"vrsqrt", normgrad::isa::UnaryOp::kRsqrt, sim::vec::ElemOf<T>()});
   } else {
-    sim::vec::UnaryRegister<T, T>("Rsqrt", sim::OpClass::kTranscendental, dst, src, sim::vec::Overlap::kExact, [](T s, T) { return sim::vec::Apply1<sim::vec::OpRsqrt>(s); });
+    sim::vec::UnaryRegister<T, T>("Rsqrt", sim::OpClass::kTranscendental, dst, src, sim::vec::Overlap::kExact, sim::vec::UnaryInstr{"vrsqrt", normgrad::isa::UnaryOp::kRsqrt, sim::vec::ElemOf<T>()});
   }
 }
 template <typename T, bool isSetMask = true>
@@ -393,7 +394,7 @@ inline std::enable_if_t<sim::vec::kIsFloat<T>> Rsqrt(const LocalTensor<T>& dst, 
                                                         const UnaryRepeatParams& repeatParams) {
   sim::vec::UnaryL0<T, T>("Rsqrt", sim::OpClass::kTranscendental, dst, src,
       sim::vec::PlanBitwise("Rsqrt", sim::vec::LanesFor(sizeof(T)), mask, repeatTime, isSetMask), repeatParams,
-      sim::vec::Overlap::kExact, [](T s, T) { return sim::vec::Apply1<sim::vec::OpRsqrt>(s); });
+      sim::vec::Overlap::kExact, sim::vec::UnaryInstr{"vrsqrt", normgrad::isa::UnaryOp::kRsqrt, sim::vec::ElemOf<T>()});
 }
 template <typename T, bool isSetMask = true>
 inline std::enable_if_t<sim::vec::kIsFloat<T>> Rsqrt(const LocalTensor<T>& dst, const LocalTensor<T>& src,
@@ -402,16 +403,16 @@ inline std::enable_if_t<sim::vec::kIsFloat<T>> Rsqrt(const LocalTensor<T>& dst, 
   sim::vec::UnaryL0<T, T>("Rsqrt", sim::OpClass::kTranscendental, dst, src,
       sim::vec::PlanContinuous("Rsqrt", sim::vec::LanesFor(sizeof(T)), static_cast<int64_t>(mask), repeatTime,
                                isSetMask),
-      repeatParams, sim::vec::Overlap::kExact, [](T s, T) { return sim::vec::Apply1<sim::vec::OpRsqrt>(s); });
+      repeatParams, sim::vec::Overlap::kExact, sim::vec::UnaryInstr{"vrsqrt", normgrad::isa::UnaryOp::kRsqrt, sim::vec::ElemOf<T>()});
 }
 
 template <typename T, bool isSetMask = true>
 inline std::enable_if_t<sim::vec::kIsFloat<T>> Reciprocal(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                                                         const int32_t& count) {
   if (isSetMask) {
-    sim::vec::UnaryCount<T, T>("Reciprocal", sim::OpClass::kTranscendental, dst, src, count, sim::vec::Overlap::kExact, [](T s, T) { return sim::vec::Apply1<sim::vec::OpReciprocal>(s); });
+    sim::vec::UnaryCount<T, T>("Reciprocal", sim::OpClass::kTranscendental, dst, src, count, sim::vec::Overlap::kExact, sim::vec::UnaryInstr{"vrec", normgrad::isa::UnaryOp::kRec, sim::vec::ElemOf<T>()});
   } else {
-    sim::vec::UnaryRegister<T, T>("Reciprocal", sim::OpClass::kTranscendental, dst, src, sim::vec::Overlap::kExact, [](T s, T) { return sim::vec::Apply1<sim::vec::OpReciprocal>(s); });
+    sim::vec::UnaryRegister<T, T>("Reciprocal", sim::OpClass::kTranscendental, dst, src, sim::vec::Overlap::kExact, sim::vec::UnaryInstr{"vrec", normgrad::isa::UnaryOp::kRec, sim::vec::ElemOf<T>()});
   }
 }
 template <typename T, bool isSetMask = true>
@@ -420,7 +421,7 @@ inline std::enable_if_t<sim::vec::kIsFloat<T>> Reciprocal(const LocalTensor<T>& 
                                                         const UnaryRepeatParams& repeatParams) {
   sim::vec::UnaryL0<T, T>("Reciprocal", sim::OpClass::kTranscendental, dst, src,
       sim::vec::PlanBitwise("Reciprocal", sim::vec::LanesFor(sizeof(T)), mask, repeatTime, isSetMask), repeatParams,
-      sim::vec::Overlap::kExact, [](T s, T) { return sim::vec::Apply1<sim::vec::OpReciprocal>(s); });
+      sim::vec::Overlap::kExact, sim::vec::UnaryInstr{"vrec", normgrad::isa::UnaryOp::kRec, sim::vec::ElemOf<T>()});
 }
 template <typename T, bool isSetMask = true>
 inline std::enable_if_t<sim::vec::kIsFloat<T>> Reciprocal(const LocalTensor<T>& dst, const LocalTensor<T>& src,
@@ -429,7 +430,7 @@ inline std::enable_if_t<sim::vec::kIsFloat<T>> Reciprocal(const LocalTensor<T>& 
   sim::vec::UnaryL0<T, T>("Reciprocal", sim::OpClass::kTranscendental, dst, src,
       sim::vec::PlanContinuous("Reciprocal", sim::vec::LanesFor(sizeof(T)), static_cast<int64_t>(mask), repeatTime,
                                isSetMask),
-      repeatParams, sim::vec::Overlap::kExact, [](T s, T) { return sim::vec::Apply1<sim::vec::OpReciprocal>(s); });
+      repeatParams, sim::vec::Overlap::kExact, sim::vec::UnaryInstr{"vrec", normgrad::isa::UnaryOp::kRec, sim::vec::ElemOf<T>()});
 }
 
 }  // namespace AscendC

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "ascendc/isa_issue.h"
 #include "ascendc/tensor.h"
 #include "ascendc/vec_engine.h"
 #include "ascendc/vec_numerics.h"
@@ -30,6 +31,17 @@ inline half AxpyLane(half x, half d, half s) {
 inline float AxpyLane(float x, float d, float s) { return normgrad::isa::num::MulAddF32(s, x, d); }
 inline float AxpyLane(half x, float d, half s) { return static_cast<float>(s) * static_cast<float>(x) + d; }
 
+// The instruction: vaxpy on the model for (half, half) and (float, float); the mixed half -> float
+// form has no model instruction yet and runs its lanes here.
+template <class T, class U>
+auto AxpyOp(const U& scalarValue) {
+  if constexpr (std::is_same<T, U>::value) {
+    return ScalarInstr{"vaxpy", normgrad::isa::ScalarOp::kAxpy, ElemOf<T>(), ScalarBits(scalarValue)};
+  } else {
+    return [scalarValue](U x, T d) { return AxpyLane(x, d, scalarValue); };
+  }
+}
+
 template <class T, class U>
 constexpr Overlap AxpyOverlap() { return sizeof(T) == sizeof(U) ? Overlap::kExact : Overlap::kNone; }
 
@@ -42,7 +54,7 @@ template <typename T, typename U>
 inline std::enable_if_t<sim::vec::kIsAxpyPair<T, U>> Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src,
                                                            const U& scalarValue, const int32_t& count) {
   sim::vec::UnaryCount<T, U>("Axpy", sim::OpClass::kElementwise, dst, src, count, sim::vec::AxpyOverlap<T, U>(),
-                             [scalarValue](U x, T d) { return sim::vec::AxpyLane(x, d, scalarValue); });
+                             sim::vec::AxpyOp<T, U>(scalarValue));
 }
 template <typename T, typename U, bool isSetMask = true>
 inline std::enable_if_t<sim::vec::kIsAxpyPair<T, U>> Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src,
@@ -53,7 +65,7 @@ inline std::enable_if_t<sim::vec::kIsAxpyPair<T, U>> Axpy(const LocalTensor<T>& 
   sim::vec::UnaryL0<T, U>("Axpy", sim::OpClass::kElementwise, dst, src,
                           sim::vec::PlanBitwise("Axpy", lanes, mask, repeatTime, isSetMask), repeatParams,
                           sim::vec::AxpyOverlap<T, U>(),
-                          [scalarValue](U x, T d) { return sim::vec::AxpyLane(x, d, scalarValue); });
+                          sim::vec::AxpyOp<T, U>(scalarValue));
 }
 template <typename T, typename U, bool isSetMask = true>
 inline std::enable_if_t<sim::vec::kIsAxpyPair<T, U>> Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src,
@@ -64,7 +76,7 @@ inline std::enable_if_t<sim::vec::kIsAxpyPair<T, U>> Axpy(const LocalTensor<T>& 
   sim::vec::UnaryL0<T, U>("Axpy", sim::OpClass::kElementwise, dst, src,
                           sim::vec::PlanContinuous("Axpy", lanes, static_cast<int64_t>(mask), repeatTime, isSetMask),
                           repeatParams, sim::vec::AxpyOverlap<T, U>(),
-                          [scalarValue](U x, T d) { return sim::vec::AxpyLane(x, d, scalarValue); });
+                          sim::vec::AxpyOp<T, U>(scalarValue));
 }
 
 }  // namespace AscendC

@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "ascendc/core.h"
+#include "ascendc/isa_issue.h"
 #include "ascendc/tensor.h"
 #include "ascendc/vec_engine.h"
 #include "ascendc/vec_numerics.h"
@@ -31,8 +32,8 @@ void DuplicateL0(const AscendC::LocalTensor<T>& dst, const T& value, const LaneP
   Operand od = MakeOperand("dst", dst, dstBlkStride, dstRepStride);
   CheckDstBlkStride("Duplicate", dstBlkStride);
   CheckL0Operand("Duplicate", od, plan);
-  CountInstr(OpClass::kElementwise, plan.repeats);
-  ExecuteL0<T>(plan, od, [&value](uint64_t, uint32_t) { return value; });
+  normgrad::isa::VecDup(ElemOf<T>(), UbAt(od.addr), ScalarBits(value),
+                        Strides(plan.repeats, dstBlkStride, 0, 0, dstRepStride, 0, 0));
 }
 
 // Brcb footprint, overlap and execution; repeatTime and strides come from the call.
@@ -48,13 +49,13 @@ inline std::enable_if_t<sim::vec::kIsFill<T>> Duplicate(const LocalTensor<T>& ds
                                                          const int32_t& count) {
   sim::vec::CheckFillType<T>("Duplicate");
   sim::vec::CheckCountArg("Duplicate", count);
-  sim::vec::CountFormInstr(sim::OpClass::kElementwise, static_cast<uint64_t>(count), sizeof(T));
-  if (count > 0) {
-    sim::vec::CheckCountOperand("Duplicate", "dst", dst, count);
-    T* d = dst.SimData();
-    for (int32_t i = 0; i < count; ++i) d[i] = scalarValue;
-  }
-  sim::vec::RestoreNormalFullMask();
+  if (count > 0) sim::vec::CheckCountOperand("Duplicate", "dst", dst, count);
+  uint8_t* d = sim::vec::UbAt(dst.SimAddr());
+  const uint64_t bits = sim::vec::ScalarBits(scalarValue);
+  sim::vec::IssueCountForm(sizeof(T), static_cast<uint64_t>(count), [&](uint64_t repeat, uint64_t first) {
+    normgrad::isa::VecDup(sim::vec::ElemOf<T>(), d + first * sizeof(T), bits,
+                          sim::vec::Strides(repeat, 1, 0, 0, 8, 0, 0));
+  });
 }
 template <typename T, bool isSetMask = true>
 inline std::enable_if_t<sim::vec::kIsFill<T>> Duplicate(const LocalTensor<T>& dst, const T& scalarValue,

@@ -30,55 +30,26 @@ inline half MulAddLane(half a, half b, half c) {
 
 void CheckMulAddSoc(const char* api);
 
-// dst lane = fn(src0 lane, src1 lane, old dst lane), level 0.
-template <typename T, class Fn>
-void TernaryL0(const char* api, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src0,
-               const AscendC::LocalTensor<T>& src1, const LanePlan& plan, const AscendC::BinaryRepeatParams& p,
-               Fn fn) {
+// dst = src0 * src1 + dst (vmla) and dst = src0 * dst + src1 (vmadd) on T.
+template <typename T>
+BinaryInstr MulAddDstInstr() { return BinaryInstr{"vmla", normgrad::isa::BinOp::kMla, ElemOf<T>()}; }
+template <typename T>
+BinaryInstr FusedMulAddInstr() { return BinaryInstr{"vmadd", normgrad::isa::BinOp::kMadd, ElemOf<T>()}; }
+
+template <typename T>
+void TernaryL0(const char* api, const BinaryInstr& in, const AscendC::LocalTensor<T>& dst,
+               const AscendC::LocalTensor<T>& src0, const AscendC::LocalTensor<T>& src1, const LanePlan& plan,
+               const AscendC::BinaryRepeatParams& p) {
   CheckMulAddSoc(api);
-  const BinaryOperands o = CheckBinaryL0(api, OpClass::kElementwise, dst, src0, src1, plan, p);
-  const Operand &od = o.dst, &o0 = o.src0, &o1 = o.src1;
-  const uint8_t* ub = Core().ub.data();
-  constexpr uint32_t kPer = kBlockBytes / sizeof(T);
-  bool done = ExecuteL0Blocks<T>(plan, od, [&](uint64_t r, uint32_t b, T* out) {
-    const T* a = BlockPtr<T>(ub, o0, r, b);
-    const T* c = BlockPtr<T>(ub, o1, r, b);
-    const T* d = BlockPtr<T>(ub, od, r, b);
-    for (uint32_t i = 0; i < kPer; ++i) out[i] = fn(a[i], c[i], d[i]);
-  });
-  if (done) return;
-  ExecuteL0<T>(plan, od, [&](uint64_t r, uint32_t l) {
-    return fn(LoadLane<T>(ub, o0, r, l), LoadLane<T>(ub, o1, r, l), LoadLane<T>(ub, od, r, l));
-  });
+  BinaryL0Issue(api, in, dst, src0, src1, plan, p);
 }
 
-// Count form: dst[i] = fn(src0[i], src1[i], dst[i]) for i < count.
-template <typename T, class Fn>
-void TernaryCount(const char* api, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src0,
-                  const AscendC::LocalTensor<T>& src1, int32_t count, Fn fn) {
+template <typename T>
+void TernaryCount(const char* api, const BinaryInstr& in, const AscendC::LocalTensor<T>& dst,
+                  const AscendC::LocalTensor<T>& src0, const AscendC::LocalTensor<T>& src1, int32_t count) {
   CheckMulAddSoc(api);
-  CheckBinaryCount(api, OpClass::kElementwise, dst, src0, src1, count);
-  if (count > 0) {
-    T* d = dst.SimData();
-    const T* a = src0.SimData();
-    const T* b = src1.SimData();
-    // Operands coincide exactly or not at all (checked above) and lane i only touches index i.
-#pragma GCC ivdep
-    for (int32_t i = 0; i < count; ++i) d[i] = fn(a[i], b[i], d[i]);
-  }
-  RestoreNormalFullMask();
+  BinaryCountIssue(api, in, dst, src0, src1, count);
 }
-
-// dst = src0 * src1 + dst
-struct MulAddDstFn {
-  template <typename T>
-  T operator()(T s0, T s1, T d) const { return MulAddLane(s0, s1, d); }
-};
-// dst = src0 * dst + src1
-struct FusedMulAddFn {
-  template <typename T>
-  T operator()(T s0, T s1, T d) const { return MulAddLane(s0, d, s1); }
-};
 
 }  // namespace vec
 }  // namespace sim
@@ -88,49 +59,49 @@ namespace AscendC {
 template <typename T, typename U>
 inline std::enable_if_t<std::is_same<T, U>::value && sim::vec::kIsFloat<T>> MulAddDst(
     const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1, const int32_t& count) {
-  sim::vec::TernaryCount("MulAddDst", dst, src0, src1, count, sim::vec::MulAddDstFn());
+  sim::vec::TernaryCount("MulAddDst", sim::vec::MulAddDstInstr<T>(), dst, src0, src1, count);
 }
 template <typename T, typename U, bool isSetMask = true>
 inline std::enable_if_t<std::is_same<T, U>::value && sim::vec::kIsFloat<T>> MulAddDst(
     const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1, const uint64_t mask[],
     const uint8_t repeatTime, const BinaryRepeatParams& repeatParams) {
-  sim::vec::TernaryL0("MulAddDst", dst, src0, src1,
+  sim::vec::TernaryL0("MulAddDst", sim::vec::MulAddDstInstr<T>(), dst, src0, src1,
                       sim::vec::PlanBitwise("MulAddDst", sim::vec::LanesFor(sizeof(T)), mask, repeatTime, isSetMask),
-                      repeatParams, sim::vec::MulAddDstFn());
+                      repeatParams);
 }
 template <typename T, typename U, bool isSetMask = true>
 inline std::enable_if_t<std::is_same<T, U>::value && sim::vec::kIsFloat<T>> MulAddDst(
     const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1, uint64_t mask,
     const uint8_t repeatTime, const BinaryRepeatParams& repeatParams) {
-  sim::vec::TernaryL0("MulAddDst", dst, src0, src1,
+  sim::vec::TernaryL0("MulAddDst", sim::vec::MulAddDstInstr<T>(), dst, src0, src1,
                       sim::vec::PlanContinuous("MulAddDst", sim::vec::LanesFor(sizeof(T)), static_cast<int64_t>(mask),
                                                repeatTime, isSetMask),
-                      repeatParams, sim::vec::MulAddDstFn());
+                      repeatParams);
 }
 
 template <typename T>
 inline std::enable_if_t<sim::vec::kIsFloat<T>> FusedMulAdd(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
                                                            const LocalTensor<T>& src1, const int32_t& count) {
-  sim::vec::TernaryCount("FusedMulAdd", dst, src0, src1, count, sim::vec::FusedMulAddFn());
+  sim::vec::TernaryCount("FusedMulAdd", sim::vec::FusedMulAddInstr<T>(), dst, src0, src1, count);
 }
 template <typename T, bool isSetMask = true>
 inline std::enable_if_t<sim::vec::kIsFloat<T>> FusedMulAdd(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
                                                            const LocalTensor<T>& src1, uint64_t mask[],
                                                            const uint8_t repeatTime,
                                                            const BinaryRepeatParams& repeatParams) {
-  sim::vec::TernaryL0("FusedMulAdd", dst, src0, src1,
+  sim::vec::TernaryL0("FusedMulAdd", sim::vec::FusedMulAddInstr<T>(), dst, src0, src1,
                       sim::vec::PlanBitwise("FusedMulAdd", sim::vec::LanesFor(sizeof(T)), mask, repeatTime, isSetMask),
-                      repeatParams, sim::vec::FusedMulAddFn());
+                      repeatParams);
 }
 template <typename T, bool isSetMask = true>
 inline std::enable_if_t<sim::vec::kIsFloat<T>> FusedMulAdd(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
                                                            const LocalTensor<T>& src1, uint64_t mask,
                                                            const uint8_t repeatTime,
                                                            const BinaryRepeatParams& repeatParams) {
-  sim::vec::TernaryL0("FusedMulAdd", dst, src0, src1,
+  sim::vec::TernaryL0("FusedMulAdd", sim::vec::FusedMulAddInstr<T>(), dst, src0, src1,
                       sim::vec::PlanContinuous("FusedMulAdd", sim::vec::LanesFor(sizeof(T)), static_cast<int64_t>(mask),
                                                repeatTime, isSetMask),
-                      repeatParams, sim::vec::FusedMulAddFn());
+                      repeatParams);
 }
 
 }  // namespace AscendC

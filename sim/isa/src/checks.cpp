@@ -6,7 +6,7 @@ namespace isa {
 
 bool CheckUb(const char* name, const char* role, const void* p, uint64_t extent, uint32_t align) {
   const State& s = Core();
-  if (s.ubBase == nullptr) return true;  // UB not registered: nothing to check against
+  if (s.ubBase == nullptr || s.operandsChecked) return true;  // nothing to check against, or checked already
   const uint8_t* b = static_cast<const uint8_t*>(p);
   if (b < s.ubBase || b >= s.ubBase + s.ubSize) {
     Violation("%s: %s %p is not in the UB [%p, +%llu)", name, role, p, static_cast<const void*>(s.ubBase),
@@ -42,10 +42,12 @@ void Count(int pipe, uint64_t units) {
 }
 
 void CountVec(VecClass cls, uint64_t repeats) {
-  Count(kPipeV, repeats);
   Counters& c = Core().counters;
+  ++c.instr[kPipeV];
+  c.repeats[kPipeV] += repeats;
   ++c.vecInstr;
   c.vecRepeats[static_cast<int>(cls)] += repeats;
+  NotifyVecCount(cls, repeats);
 }
 
 namespace {

@@ -10,6 +10,8 @@ namespace isa {
 
 // Tells the atomic listener about the current atomic mode.
 void NotifyAtomic();
+// Tells the vector-count listener about one counted vector instruction.
+void NotifyVecCount(VecClass cls, uint64_t repeats);
 
 // The UB operand of an instruction: false (after a violation) when p does not lie in the
 // registered UB or [p, p + extent) leaves it, or p is not `align`-byte aligned within it.

@@ -11,9 +11,12 @@ namespace normgrad {
 namespace isa {
 namespace {
 
-State g_state;  // one per process: CANN's launcher forks one process per core
+// One per core: CANN's launcher forks one process per core (front end B); front end A runs each core on
+// a thread of its own, so the state is per thread.
+thread_local State g_state;
 ViolationHook g_hook = nullptr;
 AtomicListener g_atomicListener = nullptr;
+VecCountListener g_vecCountListener = nullptr;
 
 }  // namespace
 
@@ -29,14 +32,17 @@ State& Core() { return g_state; }
 void ResetCore() {
   const uint8_t* base = g_state.ubBase;
   uint64_t size = g_state.ubSize;
+  const bool checked = g_state.operandsChecked;
   g_state = State();
   g_state.ubBase = base;
   g_state.ubSize = size;
+  g_state.operandsChecked = checked;
 }
 
-void RegisterUb(const void* base, uint64_t size) {
+void RegisterUb(const void* base, uint64_t size, bool operandsChecked) {
   g_state.ubBase = static_cast<const uint8_t*>(base);
   g_state.ubSize = size;
+  g_state.operandsChecked = operandsChecked;
 }
 
 void SetViolationHook(ViolationHook hook) { g_hook = hook; }
@@ -63,6 +69,12 @@ void Trap(const char* intrinsic) {
 }
 
 void SetAtomicListener(AtomicListener listener) { g_atomicListener = listener; }
+
+void SetVecCountListener(VecCountListener listener) { g_vecCountListener = listener; }
+
+void NotifyVecCount(VecClass cls, uint64_t repeats) {
+  if (g_vecCountListener != nullptr) g_vecCountListener(cls, repeats);
+}
 
 void NotifyAtomic() {
   if (g_atomicListener != nullptr) g_atomicListener(g_state.atomicEnabled, g_state.atomicOp);

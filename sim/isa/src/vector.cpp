@@ -15,8 +15,7 @@ using num::LanePlan;
 // The lanes of an instruction whose widest element has `widest` bytes; false after a violation.
 // The repeat field has 8 bits; 0 repeats is a NOP (neither the devkit nor its api_check nor the
 // C-API pages forbid it, and the simulator's API layer accepts repeatTime 0).
-bool Plan(const char* name, uint32_t widest, uint64_t repeat, LanePlan* plan) {
-  const State& s = Core();
+bool Plan(const State& s, const char* name, uint32_t widest, uint64_t repeat, LanePlan* plan) {
   if (!s.counterMode && !CheckRange(name, "repeat", repeat, 0, 255)) return false;
   *plan = num::PlanMaskRegister(num::LanesFor(widest), s.counterMode, s.maskLo, s.maskHi, repeat);
   return true;
@@ -45,15 +44,14 @@ uint64_t Extent(const LanePlan& p, uint32_t elemBytes, uint64_t blk, uint64_t re
 }
 
 // A GM operand of CANN's CPU-debug atomic-store emulation on dav-c100 (State::vectorGmOperands).
-bool EmulatedGmOperand(const void* p) {
-  const State& s = Core();
+bool EmulatedGmOperand(const State& s, const void* p) {
   const uint8_t* b = static_cast<const uint8_t*>(p);
   return s.vectorGmOperands && s.ubBase != nullptr && (b < s.ubBase || b >= s.ubBase + s.ubSize);
 }
 
-bool CheckOperand(const char* name, const char* role, const void* p, const LanePlan& plan, uint32_t elemBytes,
-                  uint64_t blk, uint64_t rep) {
-  if (EmulatedGmOperand(p)) return true;
+bool CheckOperand(const State& s, const char* name, const char* role, const void* p, const LanePlan& plan,
+                  uint32_t elemBytes, uint64_t blk, uint64_t rep) {
+  if (s.operandsChecked || EmulatedGmOperand(s, p)) return true;
   return CheckUb(name, role, p, Extent(plan, elemBytes, blk, rep), num::kBlockBytes);
 }
 
@@ -122,16 +120,76 @@ T Lane(T a, T b, T d) {
   }
 }
 
+// Every operand contiguous (block stride 1, repeat stride one repeat) and the lanes a prefix of
+// n elements (whole repeats, then a prefix of the last: counter mode, or a full mask): the
+// instruction is one run over n elements. With each source identical to dst or disjoint from it,
+// a flat loop gives what the repeat-by-repeat order gives.
+bool DisjointOrSame(const uint8_t* a, const uint8_t* b, uint64_t bytes) {
+  return a == b || a + bytes <= b || b + bytes <= a;
+}
+
+template <BinOp kOp, typename T>
+bool RunBinaryFlat(const LanePlan& plan, uint8_t* dst, const uint8_t* s0, const uint8_t* s1, const T* scalar,
+                   const VecStrides& s) {
+  constexpr uint64_t kRep = num::kRepeatBytes / num::kBlockBytes;
+  uint64_t n = 0;
+  if (!num::PrefixElements(plan, &n) || s.dstBlk != 1 || s.src0Blk != 1 || s.dstRep != kRep || s.src0Rep != kRep) {
+    return false;
+  }
+  if (scalar == nullptr && (s.src1Blk != 1 || s.src1Rep != kRep)) return false;
+  const uint64_t bytes = n * sizeof(T);
+  if (!DisjointOrSame(dst, s0, bytes) || (scalar == nullptr && !DisjointOrSame(dst, s1, bytes))) return false;
+  T* d = reinterpret_cast<T*>(dst);
+  const T* a = reinterpret_cast<const T*>(s0);
+  if (scalar != nullptr) {
+    const T x = *scalar;
+#pragma GCC ivdep
+    for (uint64_t i = 0; i < n; ++i) d[i] = Lane<kOp, T>(a[i], x, d[i]);
+    return true;
+  }
+  const T* b = reinterpret_cast<const T*>(s1);
+#pragma GCC ivdep
+  for (uint64_t i = 0; i < n; ++i) d[i] = Lane<kOp, T>(a[i], b[i], d[i]);
+  return true;
+}
+
 // Runs dst = Lane<kOp>(src0, src1, dst) over the plan: whole 32-byte blocks where the masks allow
 // (a loop the compiler vectorises), else lane by lane; the same results either way.
 template <BinOp kOp, typename T>
-void RunBinary(const LanePlan& plan, uint8_t* dst, const uint8_t* s0, const uint8_t* s1, const VecStrides& s) {
+void RunBinary(const LanePlan& plan, uint8_t* dst, const uint8_t* s0, const uint8_t* s1, const T* scalar,
+               const VecStrides& s) {
+  if (RunBinaryFlat<kOp, T>(plan, dst, s0, s1, scalar, s)) return;
+  uint64_t n = 0;
+  if (scalar == nullptr && s.dstBlk == 1 && s.src0Blk == 1 && s.src1Blk == 1 && num::PrefixElements(plan, &n) &&
+      n == plan.repeats * plan.lanes) {
+    // Every lane of every repeat, each operand's repeat contiguous (repeat strides free): one loop per
+    // repeat over its lanes, all reads before the repeat's store.
+    constexpr uint32_t kLanes = num::kRepeatBytes / sizeof(T);
+    alignas(32) T vals[kLanes];
+    for (uint64_t r = 0; r < plan.repeats; ++r) {
+      const T* a = reinterpret_cast<const T*>(s0 + r * s.src0Rep * num::kBlockBytes);
+      const T* c = reinterpret_cast<const T*>(s1 + r * s.src1Rep * num::kBlockBytes);
+      uint8_t* out = dst + r * s.dstRep * num::kBlockBytes;
+      if constexpr (kOp == BinOp::kMla || kOp == BinOp::kMadd) {
+        const T* d = reinterpret_cast<const T*>(out);
+        for (uint32_t l = 0; l < kLanes; ++l) vals[l] = Lane<kOp, T>(a[l], c[l], d[l]);
+      } else {
+        for (uint32_t l = 0; l < kLanes; ++l) vals[l] = Lane<kOp, T>(a[l], c[l], T(0));
+      }
+      std::memcpy(out, vals, sizeof(vals));
+    }
+    return;
+  }
   constexpr uint32_t kPer = num::kBlockBytes / sizeof(T);
   bool done = num::ExecuteBlocks<T>(plan, dst, s.dstBlk, s.dstRep, [&](uint64_t r, uint32_t b, T* out) {
     const T* a = num::BlockPtr<T>(s0, s.src0Blk, s.src0Rep, r, b);
     const T* c = num::BlockPtr<T>(s1, s.src1Blk, s.src1Rep, r, b);
-    const T* d = num::BlockPtr<T>(dst, s.dstBlk, s.dstRep, r, b);
-    for (uint32_t j = 0; j < kPer; ++j) out[j] = Lane<kOp, T>(a[j], c[j], d[j]);
+    if constexpr (kOp == BinOp::kMla || kOp == BinOp::kMadd) {  // the only ones that read dst
+      const T* d = num::BlockPtr<T>(dst, s.dstBlk, s.dstRep, r, b);
+      for (uint32_t j = 0; j < kPer; ++j) out[j] = Lane<kOp, T>(a[j], c[j], d[j]);
+    } else {
+      for (uint32_t j = 0; j < kPer; ++j) out[j] = Lane<kOp, T>(a[j], c[j], T(0));
+    }
   });
   if (done) return;
   num::ExecuteRepeats<T>(plan, dst, sizeof(T), s.dstBlk, s.dstRep, [&](uint64_t r, uint32_t l) {
@@ -144,16 +202,17 @@ void RunBinary(const LanePlan& plan, uint8_t* dst, const uint8_t* s0, const uint
 
 template <typename T>
 void RunBinaryOp(BinOp op, const LanePlan& plan, uint8_t* dst, const uint8_t* s0, const uint8_t* s1,
-                 const VecStrides& s) {
+                 const uint8_t* scalarBlock, const VecStrides& s) {
+  const T* x = scalarBlock == nullptr ? nullptr : reinterpret_cast<const T*>(scalarBlock);
   switch (op) {
-    case BinOp::kAdd: return RunBinary<BinOp::kAdd, T>(plan, dst, s0, s1, s);
-    case BinOp::kSub: return RunBinary<BinOp::kSub, T>(plan, dst, s0, s1, s);
-    case BinOp::kMul: return RunBinary<BinOp::kMul, T>(plan, dst, s0, s1, s);
-    case BinOp::kMax: return RunBinary<BinOp::kMax, T>(plan, dst, s0, s1, s);
-    case BinOp::kMin: return RunBinary<BinOp::kMin, T>(plan, dst, s0, s1, s);
-    case BinOp::kMla: return RunBinary<BinOp::kMla, T>(plan, dst, s0, s1, s);
-    case BinOp::kMadd: return RunBinary<BinOp::kMadd, T>(plan, dst, s0, s1, s);
-    case BinOp::kDiv: return RunBinary<BinOp::kDiv, T>(plan, dst, s0, s1, s);
+    case BinOp::kAdd: return RunBinary<BinOp::kAdd, T>(plan, dst, s0, s1, x, s);
+    case BinOp::kSub: return RunBinary<BinOp::kSub, T>(plan, dst, s0, s1, x, s);
+    case BinOp::kMul: return RunBinary<BinOp::kMul, T>(plan, dst, s0, s1, x, s);
+    case BinOp::kMax: return RunBinary<BinOp::kMax, T>(plan, dst, s0, s1, x, s);
+    case BinOp::kMin: return RunBinary<BinOp::kMin, T>(plan, dst, s0, s1, x, s);
+    case BinOp::kMla: return RunBinary<BinOp::kMla, T>(plan, dst, s0, s1, x, s);
+    case BinOp::kMadd: return RunBinary<BinOp::kMadd, T>(plan, dst, s0, s1, x, s);
+    case BinOp::kDiv: return RunBinary<BinOp::kDiv, T>(plan, dst, s0, s1, x, s);
   }
 }
 
@@ -171,37 +230,45 @@ void Binary(const char* name, BinOp op, Elem t, void* dst, const void* src0, con
     Violation("%s: element type %s is not supported", name, ElemName(t));
     return;
   }
+  const State& core = Core();
   const uint32_t eb = ElemBytes(t);
   LanePlan plan;
-  if (!Plan(name, eb, s.repeat, &plan)) return;
+  if (!Plan(core, name, eb, s.repeat, &plan)) return;
   // The emulation's adds (src0 = the GM destination) are the DMA's work on a device, not vector
   // instructions: not counted (sim/cann_cpu/DIFFERENCES.md).
-  if (!EmulatedGmOperand(src0)) {
+  if (!EmulatedGmOperand(core, src0)) {
     CountVec(op == BinOp::kDiv ? VecClass::kTranscendental : VecClass::kElementwise, plan.repeats);
   }
-  if (!CheckOperand(name, "dst", dst, plan, eb, s.dstBlk, s.dstRep) ||
-      !CheckOperand(name, "src0", src0, plan, eb, s.src0Blk, s.src0Rep) ||
-      (src1 != nullptr && !CheckOperand(name, "src1", src1, plan, eb, s.src1Blk, s.src1Rep))) {
+  if (!CheckOperand(core, name, "dst", dst, plan, eb, s.dstBlk, s.dstRep) ||
+      !CheckOperand(core, name, "src0", src0, plan, eb, s.src0Blk, s.src0Rep) ||
+      (src1 != nullptr && !CheckOperand(core, name, "src1", src1, plan, eb, s.src1Blk, s.src1Rep))) {
     return;
   }
   // A scalar operand is read as src1 with strides 0 from a block filled with it (LaneOffset with
   // stride 0 stays inside one 32-byte block).
   VecStrides st = s;
   const uint8_t* p1 = static_cast<const uint8_t*>(src1);
-  uint8_t scalarBlock[num::kBlockBytes];
+  alignas(32) uint8_t scalarBlock[num::kBlockBytes];
   if (src1 == nullptr) {
-    for (uint32_t i = 0; i < num::kBlockBytes; i += eb) std::memcpy(scalarBlock + i, &scalarBits, eb);
+    if (eb == 4) {
+      const uint32_t v = static_cast<uint32_t>(scalarBits);
+      for (uint32_t i = 0; i < num::kBlockBytes / 4; ++i) std::memcpy(scalarBlock + 4 * i, &v, 4);
+    } else {
+      const uint16_t v = static_cast<uint16_t>(scalarBits);
+      for (uint32_t i = 0; i < num::kBlockBytes / 2; ++i) std::memcpy(scalarBlock + 2 * i, &v, 2);
+    }
     p1 = scalarBlock;
     st.src1Blk = 0;
     st.src1Rep = 0;
   }
   uint8_t* d = static_cast<uint8_t*>(dst);
   const uint8_t* a = static_cast<const uint8_t*>(src0);
+  const uint8_t* x = src1 == nullptr ? scalarBlock : nullptr;
   switch (t) {
-    case Elem::kF32: RunBinaryOp<float>(op, plan, d, a, p1, st); break;
-    case Elem::kF16: RunBinaryOp<uint16_t>(op, plan, d, a, p1, st); break;
-    case Elem::kS32: RunBinaryOp<int32_t>(op, plan, d, a, p1, st); break;
-    default: RunBinaryOp<int16_t>(op, plan, d, a, p1, st); break;
+    case Elem::kF32: RunBinaryOp<float>(op, plan, d, a, p1, x, st); break;
+    case Elem::kF16: RunBinaryOp<uint16_t>(op, plan, d, a, p1, x, st); break;
+    case Elem::kS32: RunBinaryOp<int32_t>(op, plan, d, a, p1, x, st); break;
+    default: RunBinaryOp<int16_t>(op, plan, d, a, p1, x, st); break;
   }
 }
 
@@ -209,13 +276,49 @@ template <typename T>
 void Fill(const LanePlan& plan, uint8_t* dst, uint64_t bits, uint64_t blk, uint64_t rep) {
   T v;
   std::memcpy(&v, &bits, sizeof(T));
+  uint64_t n = 0;
+  if (blk == 1 && rep == num::kRepeatBytes / num::kBlockBytes && num::PrefixElements(plan, &n)) {
+    T* d = reinterpret_cast<T*>(dst);  // contiguous lanes, a prefix of n elements: one run
+    for (uint64_t i = 0; i < n; ++i) d[i] = v;
+    return;
+  }
   num::ExecuteRepeats<T>(plan, dst, sizeof(T), blk, rep, [v](uint64_t, uint32_t) { return v; });
 }
 
 // dst lane = f(src lane). A repeat whose lanes are all active with both block strides 1 is two
 // contiguous runs: read all, then write all; other repeats go lane by lane (same results).
+// vbrcb's work: repeat r reads src[8r, 8r + 8) (all before its writes) and fills dst block j of the
+// repeat with element j.
+template <typename T>
+void Broadcast8(uint8_t* dst, const uint8_t* src, uint64_t dstBlk, uint64_t dstRep, uint64_t repeat) {
+  constexpr uint32_t kPer = num::kBlockBytes / sizeof(T);
+  for (uint64_t r = 0; r < repeat; ++r) {
+    T vals[8];
+    std::memcpy(vals, src + r * 8 * sizeof(T), sizeof(vals));
+    for (uint32_t j = 0; j < 8; ++j) {
+      T block[kPer];
+      for (uint32_t i = 0; i < kPer; ++i) block[i] = vals[j];
+      std::memcpy(dst + (r * dstRep + j * dstBlk) * num::kBlockBytes, block, sizeof(block));
+    }
+  }
+}
+
 template <typename TD, typename TS, typename F>
 void RunUnary(const LanePlan& plan, uint8_t* dst, const uint8_t* src, const VecStrides& s, F f) {
+  // Contiguous operands and a prefix of n lanes (as RunBinaryFlat): one run over n elements, exact
+  // when the operands are disjoint, and when dst starts at src with elements no wider (in-place
+  // conversion: every store lands on source bytes already read, in any vectorised order too).
+  uint64_t n = 0;
+  constexpr uint64_t kWidest = sizeof(TD) > sizeof(TS) ? sizeof(TD) : sizeof(TS);
+  if (num::PrefixElements(plan, &n) && s.dstBlk == 1 && s.src0Blk == 1 && s.dstRep == 8 * sizeof(TD) / kWidest &&
+      s.src0Rep == 8 * sizeof(TS) / kWidest &&
+      ((dst == src && sizeof(TD) <= sizeof(TS)) || dst + n * sizeof(TD) <= src || src + n * sizeof(TS) <= dst)) {
+    TD* d = reinterpret_cast<TD*>(dst);
+    const TS* sp = reinterpret_cast<const TS*>(src);
+#pragma GCC ivdep
+    for (uint64_t i = 0; i < n; ++i) d[i] = f(sp[i]);
+    return;
+  }
   uint64_t fullLo, fullHi;
   num::LaneBits(plan.lanes, plan.lanes, &fullLo, &fullHi);
   const bool unitBlocks = s.dstBlk == 1 && s.src0Blk == 1;
@@ -237,6 +340,15 @@ void RunUnary(const LanePlan& plan, uint8_t* dst, const uint8_t* src, const VecS
   }
 }
 
+template <class Op>
+void RunFloatUnary(Elem t, const LanePlan& plan, uint8_t* dst, const uint8_t* src, const VecStrides& s) {
+  if (t == Elem::kF32) {
+    RunUnary<float, float>(plan, dst, src, s, num::Unary1F32<Op>);
+  } else {
+    RunUnary<uint16_t, uint16_t>(plan, dst, src, s, num::Unary1HalfBits<Op>);
+  }
+}
+
 num::Rounding ToRounding(Round r) {
   switch (r) {
     case Round::kFloor: return num::Rounding::kFloor;
@@ -253,6 +365,12 @@ template <typename T>
 void GatherLanes(const LanePlan& plan, const uint8_t* src, uint64_t blk, uint64_t rep, uint64_t r, T* v) {
   uint64_t m[2];
   plan.MaskOf(r, m);
+  uint64_t fullLo, fullHi;
+  num::LaneBits(plan.lanes, plan.lanes, &fullLo, &fullHi);
+  if (blk == 1 && m[0] == fullLo && m[1] == fullHi) {  // a whole contiguous repeat: one copy
+    std::memcpy(v, src + r * rep * num::kBlockBytes, plan.lanes * sizeof(T));
+    return;
+  }
   for (uint32_t l = 0; l < plan.lanes; ++l) {
     v[l] = (m[l / 64] >> (l % 64)) & 1u ? Load<T>(src, num::LaneOffset(r, l, sizeof(T), blk, rep)) : T(0);
   }
@@ -312,9 +430,9 @@ bool ReducePlan(const char* name, Elem t, const void* src, uint64_t repeat, uint
     return false;
   }
   const uint32_t eb = ElemBytes(t);
-  if (!Plan(name, eb, repeat, plan)) return false;
+  if (!Plan(Core(), name, eb, repeat, plan)) return false;
   CountVec(VecClass::kReduce, plan->repeats);
-  return plan->repeats != 0 && CheckOperand(name, "src", src, *plan, eb, srcBlk, srcRep);
+  return plan->repeats != 0 && CheckOperand(Core(), name, "src", src, *plan, eb, srcBlk, srcRep);
 }
 
 }  // namespace
@@ -341,7 +459,11 @@ void VecBinary(const char* name, BinOp op, Elem t, void* dst, const void* src0, 
 void VecScalar(const char* name, ScalarOp op, Elem t, void* dst, const void* src, uint64_t scalarBits,
                const VecStrides& s) {
   // vaxpy: dst = src * x + dst is vmla with the scalar as src1.
-  BinOp b = op == ScalarOp::kAdds ? BinOp::kAdd : op == ScalarOp::kMuls ? BinOp::kMul : BinOp::kMla;
+  BinOp b = BinOp::kMla;
+  if (op == ScalarOp::kAdds) b = BinOp::kAdd;
+  if (op == ScalarOp::kMuls) b = BinOp::kMul;
+  if (op == ScalarOp::kMaxs) b = BinOp::kMax;
+  if (op == ScalarOp::kMins) b = BinOp::kMin;
   if (op == ScalarOp::kAxpy && t != Elem::kF32 && t != Elem::kF16) {
     Violation("%s: element type %s is not supported", name, ElemName(t));
     return;
@@ -357,9 +479,9 @@ void VecDup(Elem t, void* dst, uint64_t scalarBits, const VecStrides& s) {
     return;
   }
   LanePlan plan;
-  if (!Plan(name, eb, s.repeat, &plan)) return;
+  if (!Plan(Core(), name, eb, s.repeat, &plan)) return;
   CountVec(VecClass::kElementwise, plan.repeats);
-  if (!CheckOperand(name, "dst", dst, plan, eb, s.dstBlk, s.dstRep)) return;
+  if (!CheckOperand(Core(), name, "dst", dst, plan, eb, s.dstBlk, s.dstRep)) return;
   uint8_t* d = static_cast<uint8_t*>(dst);
   if (eb == 4) {
     Fill<uint32_t>(plan, d, scalarBits, s.dstBlk, s.dstRep);
@@ -376,10 +498,11 @@ void VecUnary(const char* name, UnaryOp op, Elem t, void* dst, const void* src, 
     return;
   }
   LanePlan plan;
-  if (!Plan(name, eb, s.repeat, &plan)) return;
-  CountVec(op == UnaryOp::kSqrt ? VecClass::kTranscendental : VecClass::kElementwise, plan.repeats);
-  if (!CheckOperand(name, "dst", dst, plan, eb, s.dstBlk, s.dstRep) ||
-      !CheckOperand(name, "src", src, plan, eb, s.src0Blk, s.src0Rep)) {
+  if (!Plan(Core(), name, eb, s.repeat, &plan)) return;
+  const bool elementwise = op == UnaryOp::kCopy || op == UnaryOp::kAbs;
+  CountVec(elementwise ? VecClass::kElementwise : VecClass::kTranscendental, plan.repeats);
+  if (!CheckOperand(Core(), name, "dst", dst, plan, eb, s.dstBlk, s.dstRep) ||
+      !CheckOperand(Core(), name, "src", src, plan, eb, s.src0Blk, s.src0Rep)) {
     return;
   }
   uint8_t* d = static_cast<uint8_t*>(dst);
@@ -388,10 +511,15 @@ void VecUnary(const char* name, UnaryOp op, Elem t, void* dst, const void* src, 
     RunUnary<uint32_t, uint32_t>(plan, d, sp, s, [](uint32_t v) { return v; });
   } else if (op == UnaryOp::kCopy) {
     RunUnary<uint16_t, uint16_t>(plan, d, sp, s, [](uint16_t v) { return v; });
-  } else if (t == Elem::kF32) {
-    RunUnary<float, float>(plan, d, sp, s, num::Unary1F32<num::OpSqrt>);
   } else {
-    RunUnary<uint16_t, uint16_t>(plan, d, sp, s, num::Unary1HalfBits<num::OpSqrt>);
+    switch (op) {
+      case UnaryOp::kSqrt: return RunFloatUnary<num::OpSqrt>(t, plan, d, sp, s);
+      case UnaryOp::kExp: return RunFloatUnary<num::OpExp>(t, plan, d, sp, s);
+      case UnaryOp::kLn: return RunFloatUnary<num::OpLn>(t, plan, d, sp, s);
+      case UnaryOp::kAbs: return RunFloatUnary<num::OpAbs>(t, plan, d, sp, s);
+      case UnaryOp::kRsqrt: return RunFloatUnary<num::OpRsqrt>(t, plan, d, sp, s);
+      default: return RunFloatUnary<num::OpReciprocal>(t, plan, d, sp, s);
+    }
   }
 }
 
@@ -405,32 +533,30 @@ void VecBrcb(Elem t, void* dst, const void* src, uint64_t dstBlk, uint64_t dstRe
   if (!CheckRange(name, "repeat", repeat, 0, 255)) return;
   CountVec(VecClass::kElementwise, repeat);
   if (repeat == 0) return;
-  // Repeat r reads 8 consecutive elements from src + r * 32 bytes and writes each to a whole
-  // 32-byte block of dst (mask ignored).
+  // Repeat r reads the 8 consecutive elements src[8r, 8r + 8) (16 bytes of a 16-bit type: the Brcb
+  // page's example broadcasts 16 uint16_t inputs in 2 repeats) and writes each to a whole 32-byte
+  // block of dst (mask ignored).
   uint64_t dstExtent = ((repeat - 1) * dstRep + 7 * dstBlk) * num::kBlockBytes + num::kBlockBytes;
-  if (!CheckUb(name, "src", src, repeat * num::kBlockBytes, num::kBlockBytes) ||
+  if (!CheckUb(name, "src", src, repeat * 8 * eb, num::kBlockBytes) ||
       !CheckUb(name, "dst", dst, dstExtent, num::kBlockBytes)) {
     return;
   }
   uint8_t* d = static_cast<uint8_t*>(dst);
   const uint8_t* sp = static_cast<const uint8_t*>(src);
-  uint8_t vals[8][4];
-  for (uint64_t r = 0; r < repeat; ++r) {
-    for (uint32_t j = 0; j < 8; ++j) std::memcpy(vals[j], sp + r * num::kBlockBytes + j * eb, eb);
-    for (uint32_t j = 0; j < 8; ++j) {
-      uint8_t* blk = d + (r * dstRep + j * dstBlk) * num::kBlockBytes;
-      for (uint32_t i = 0; i < num::kBlockBytes; i += eb) std::memcpy(blk + i, vals[j], eb);
-    }
+  if (eb == 4) {
+    Broadcast8<uint32_t>(d, sp, dstBlk, dstRep, repeat);
+  } else {
+    Broadcast8<uint16_t>(d, sp, dstBlk, dstRep, repeat);
   }
 }
 
 void VecConv(const char* name, Elem to, Elem from, Round rnd, void* dst, const void* src, const VecStrides& s) {
   const uint32_t tb = ElemBytes(to), fb = ElemBytes(from);
   LanePlan plan;
-  if (!Plan(name, tb > fb ? tb : fb, s.repeat, &plan)) return;
+  if (!Plan(Core(), name, tb > fb ? tb : fb, s.repeat, &plan)) return;
   CountVec(VecClass::kCast, plan.repeats);
-  if (!CheckOperand(name, "dst", dst, plan, tb, s.dstBlk, s.dstRep) ||
-      !CheckOperand(name, "src", src, plan, fb, s.src0Blk, s.src0Rep)) {
+  if (!CheckOperand(Core(), name, "dst", dst, plan, tb, s.dstBlk, s.dstRep) ||
+      !CheckOperand(Core(), name, "src", src, plan, fb, s.src0Blk, s.src0Rep)) {
     return;
   }
   uint8_t* d = static_cast<uint8_t*>(dst);

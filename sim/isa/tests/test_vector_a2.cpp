@@ -152,6 +152,18 @@ TEST_F(VectorA2, BrcbFillsOneBlockPerElement) {
   }
 }
 
+// 16-bit elements: each repeat reads the next 8 elements (16 bytes), as the Brcb page's uint16_t example
+// (16 inputs, 2 repeats) shows; not the next 32-byte block.
+TEST_F(VectorA2, BrcbSixteenBitReadsEightElementsPerRepeat) {
+  uint16_t* s = Ub<uint16_t>(0);
+  uint16_t* d = Ub<uint16_t>(1024);
+  for (int i = 0; i < 32; ++i) s[i] = static_cast<uint16_t>(200 + i);
+  vbrcb(d, s, uint16_t(1), uint16_t(8), uint8_t(2));
+  for (int e = 0; e < 16; ++e) {
+    for (int j = 0; j < 16; ++j) EXPECT_EQ(d[e * 16 + j], 200 + e) << e << "," << j;
+  }
+}
+
 TEST_F(VectorA2, DivSqrtAndCopy) {
   float* a = Ub<float>(0);
   float* b = Ub<float>(256);

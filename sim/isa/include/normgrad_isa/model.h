@@ -27,14 +27,15 @@ struct VecStrides {
 enum class BinOp : uint8_t { kAdd, kSub, kMul, kMax, kMin, kMla, kMadd, kDiv };
 void VecBinary(const char* name, BinOp op, Elem t, void* dst, const void* src0, const void* src1,
                const VecStrides& s);
-// kAdds: dst = src + x; kMuls: dst = src * x; kAxpy: dst += src * x (src0 strides = src).
-// scalarBits: the scalar's bits in element type t.
-enum class ScalarOp : uint8_t { kAdds, kMuls, kAxpy };
+// kAdds: dst = src + x; kMuls: dst = src * x; kMaxs / kMins: max / min(src, x); kAxpy: dst += src * x
+// (src0 strides = src). scalarBits: the scalar's bits in element type t.
+enum class ScalarOp : uint8_t { kAdds, kMuls, kMaxs, kMins, kAxpy };
 void VecScalar(const char* name, ScalarOp op, Elem t, void* dst, const void* src, uint64_t scalarBits,
                const VecStrides& s);
 // dst = op(src) lane-wise: kCopy (vcopy, 16/32-bit, bits unchanged; repeat strides up to 4095
-// blocks), kSqrt (float types, evaluated in double and rounded once).
-enum class UnaryOp : uint8_t { kCopy, kSqrt };
+// blocks); float types: kSqrt (vsqrt), kExp (vexp), kLn (vln), kAbs (vabs), kRsqrt (vrsqrt),
+// kRec (vrec), each evaluated in double and rounded once (num::Unary1F32 / Unary1HalfBits).
+enum class UnaryOp : uint8_t { kCopy, kSqrt, kExp, kLn, kAbs, kRsqrt, kRec };
 void VecUnary(const char* name, UnaryOp op, Elem t, void* dst, const void* src, const VecStrides& s);
 // vector_dup: every active lane of dst = the scalar.
 void VecDup(Elem t, void* dst, uint64_t scalarBits, const VecStrides& s);

@@ -338,6 +338,27 @@ inline LanePlan PlanMaskRegister(uint32_t lanes, bool counterMode, uint64_t mask
   return p;
 }
 
+// True when the plan's active lanes are the first *n elements of a contiguous run: every repeat but
+// the last has all lanes, the last a prefix of them (counter mode always; normal mode with a
+// full or prefix mask on one repeat, or a full mask on several).
+inline bool PrefixElements(const LanePlan& p, uint64_t* n) {
+  if (p.repeats == 0) {
+    *n = 0;
+    return true;
+  }
+  uint64_t fullLo, fullHi;
+  LaneBits(p.lanes, p.lanes, &fullLo, &fullHi);
+  if (p.repeats > 1 && (p.lo != fullLo || p.hi != fullHi)) return false;
+  uint64_t tail = p.tailLo == kAllOnes ? 64 + static_cast<uint64_t>(__builtin_popcountll(p.tailHi))
+                                       : static_cast<uint64_t>(__builtin_popcountll(p.tailLo));
+  if (p.tailHi != 0 && p.tailLo != kAllOnes) return false;
+  uint64_t lo, hi;
+  LaneBits(tail, p.lanes, &lo, &hi);
+  if (lo != p.tailLo || hi != p.tailHi) return false;
+  *n = (p.repeats - 1) * p.lanes + tail;
+  return true;
+}
+
 // Runs an instruction over its active lanes: for each repeat, compute(r, l) for every active
 // lane l (all reads of the repeat happen before its writes, so 100 % overlap is exact), then
 // stores the TD results at dst + LaneOffset(r, l) (lanes of dstElemBytes, normally sizeof(TD)).

@@ -63,15 +63,21 @@ struct State {
   // bounds-checked and UB alignment is checked on the raw address.
   const uint8_t* ubBase = nullptr;
   uint64_t ubSize = 0;
+  // The front end checks every UB operand (alignment, bounds within its tensor and the UB) before it
+  // issues an instruction (front end A, with the API's name in the message): the model then skips its
+  // own UB operand checks, which would repeat them. Front end B leaves it false.
+  bool operandsChecked = false;
 };
 
-// This process's (core's) state.
+// The calling core's state: one per process under CANN's launcher (front end B), one per thread
+// under front end A, which runs each core on a thread.
 State& Core();
 // Back to power-on state (mask all ones, normal mode, no atomics, no flags, counters zero); the
 // UB registration and the hooks stay.
 void ResetCore();
-// Registers the core's UB window for bounds and alignment checks.
-void RegisterUb(const void* base, uint64_t size);
+// Registers the core's UB window for bounds and alignment checks (operandsChecked: the front end has
+// checked every operand already, see State).
+void RegisterUb(const void* base, uint64_t size, bool operandsChecked = false);
 
 // Called with a message on every rule violation (bad parameters, UB out of bounds, unmatched
 // wait_flag, a trapped intrinsic). The default prints "normgrad-isa: <message>" to stderr and
@@ -86,6 +92,11 @@ void SetViolationHook(ViolationHook hook);  // nullptr restores the default
 // globals g_isAtomic / g_atomicType in step (CPU-debug code reads them around GM stores).
 using AtomicListener = void (*)(bool enabled, AtomicOp op);
 void SetAtomicListener(AtomicListener listener);
+
+// Told about every vector instruction the model counts (its class and repeats), so that a front end
+// with counters of its own (front end A's sim::CoreCounters) counts exactly the instructions issued.
+using VecCountListener = void (*)(VecClass cls, uint64_t repeats);
+void SetVecCountListener(VecCountListener listener);  // nullptr: none
 
 // Told about the GM side of every GM<->UB copy before it executes (rows of rowBytes, pitch bytes
 // apart); returning false leaves the copy out of the counters (it still executes). Front end B uses

@@ -1,0 +1,38 @@
+// Front end A's binding to the instruction-level model (ascendc/isa_issue.h).
+#include "ascendc/isa_issue.h"
+
+#include <cstring>
+
+#include "ascendc/vec_engine.h"
+
+namespace sim {
+namespace vec {
+namespace {
+
+// The model's counts feed the cost model's: its vector classes are the cost model's, in order.
+static_assert(static_cast<int>(isa::VecClass::kElementwise) == static_cast<int>(OpClass::kElementwise) &&
+                  static_cast<int>(isa::VecClass::kReduce) == static_cast<int>(OpClass::kReduce) &&
+                  static_cast<int>(isa::VecClass::kTranscendental) == static_cast<int>(OpClass::kTranscendental) &&
+                  static_cast<int>(isa::VecClass::kCast) == static_cast<int>(OpClass::kCast) &&
+                  isa::kVecClasses == static_cast<int>(OpClass::kCount),
+              "the model's VecClass and the cost model's OpClass must match");
+
+// The front end's checks come first and name the API; a rule only the model enforces fails the
+// kernel the same way, naming the instruction.
+void FailFromModel(const char* message) { Fail("instruction model", "%s", message); }
+
+void CountFromModel(isa::VecClass cls, uint64_t repeats) { CountInstr(static_cast<OpClass>(cls), repeats); }
+
+}  // namespace
+
+bool CountFormUsesCounterMode() { return std::strcmp(Core().soc->family, "ascend910") != 0; }
+
+void BindModelCore(CoreContext& ctx) {
+  isa::SetViolationHook(&FailFromModel);
+  isa::SetVecCountListener(&CountFromModel);
+  isa::ResetCore();
+  isa::RegisterUb(ctx.ub.data(), ctx.ub.size(), /*operandsChecked=*/true);  // the APIs check them first
+}
+
+}  // namespace vec
+}  // namespace sim
