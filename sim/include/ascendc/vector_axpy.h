@@ -21,14 +21,8 @@ constexpr bool kIsAxpyPair = (std::is_same<T, half>::value && std::is_same<U, ha
                              (std::is_same<T, float>::value && std::is_same<U, float>::value) ||
                              (std::is_same<T, float>::value && std::is_same<U, half>::value);
 
-// half: the exact s*x + d rounded once (the double fma is exact for every half operand triple
-// whose result is in half range). float: two IEEE roundings, product then sum (the device
-// documents no fused form). half -> float: the product is exact in float, one rounding.
-inline half AxpyLane(half x, half d, half s) {
-  return half::FromBits(normgrad::isa::num::MulAddHalfBits(static_cast<float>(s), static_cast<float>(x),
-                                                           static_cast<float>(d)));
-}
-inline float AxpyLane(float x, float d, float s) { return normgrad::isa::num::MulAddF32(s, x, d); }
+// half -> float (no model instruction yet, so its lanes run here): the product is exact in float, one
+// rounding. The same-type forms are vaxpy on the model (normgrad_isa/model.h).
 inline float AxpyLane(half x, float d, half s) { return static_cast<float>(s) * static_cast<float>(x) + d; }
 
 // The instruction: vaxpy on the model for (half, half) and (float, float); the mixed half -> float

@@ -21,13 +21,6 @@
 namespace sim {
 namespace vec {
 
-// a * b + c, rounded as the device's Axpy.
-inline float MulAddLane(float a, float b, float c) { return normgrad::isa::num::MulAddF32(a, b, c); }
-inline half MulAddLane(half a, half b, half c) {
-  return half::FromBits(normgrad::isa::num::MulAddHalfBits(static_cast<float>(a), static_cast<float>(b),
-                                                           static_cast<float>(c)));
-}
-
 void CheckMulAddSoc(const char* api);
 
 // dst = src0 * src1 + dst (vmla) and dst = src0 * dst + src1 (vmadd) on T.
