@@ -47,6 +47,9 @@ CoreContext& CheckEvent(const char* api, int event, int32_t id) {
 
 }  // namespace
 
+// Event ids index the model's flag register directly (CheckEvent keeps them below the profile's count).
+static_assert(kMaxEventIds == normgrad::isa::kEventIds, "front end A's event ids are the model's");
+
 bool EventPipes(int event, int* srcPipe, int* dstPipe) {
   switch (static_cast<HardEvent>(event)) {
     case HardEvent::MTE2_V: *srcPipe = PIPE_MTE2; *dstPipe = PIPE_V; return true;
@@ -84,14 +87,14 @@ const char* PipeName(int pipe) {
 namespace sync {
 
 void SetFlag(const char* api, int event, int32_t id) {
-  CoreContext& c = CheckEvent(api, event, id);
+  CoreContext& c = CheckEvent(api, event, id);  // a vector-core event: EventPipes knows it
   ++c.counters.syncs;
-  if (OutstandingFlags(event, id) != 0) {
+  int src = 0, dst = 0;
+  EventPipes(event, &src, &dst);
+  if (normgrad::isa::Core().flags[src][dst][id] != 0) {
     Fail(api, "HardEvent::%s id %d is already set (two SetFlag without a WaitFlag); a later "
          "PipeBarrier<PIPE_ALL> hangs on hardware", kEventNames[event], id);
   }
-  int src = 0, dst = 0;
-  EventPipes(event, &src, &dst);
   normgrad::isa::SetFlag(src, dst, id);  // set_flag, as CANN's SetFlag and TQue::EnQue issue it
   if (c.hazards != nullptr) c.hazards->SetFlag(event, id);
 }
@@ -99,12 +102,12 @@ void SetFlag(const char* api, int event, int32_t id) {
 void WaitFlag(const char* api, int event, int32_t id) {
   CoreContext& c = CheckEvent(api, event, id);
   ++c.counters.syncs;
-  if (OutstandingFlags(event, id) == 0) {
+  int src = 0, dst = 0;
+  EventPipes(event, &src, &dst);
+  if (normgrad::isa::Core().flags[src][dst][id] == 0) {
     Fail(api, "HardEvent::%s id %d is not set: WaitFlag without a matching SetFlag hangs on hardware",
          kEventNames[event], id);
   }
-  int src = 0, dst = 0;
-  EventPipes(event, &src, &dst);
   normgrad::isa::WaitFlag(src, dst, id);
   if (c.hazards != nullptr) c.hazards->WaitFlag(event, id);
 }
