@@ -108,4 +108,8 @@ CoreRuntime& Runtime();
 void ThrowIfLaunchAborted();
 void BindRuntime(CoreRuntime* rt);
 
+// Repeats `value` (valueBytes long) over `bytes`, which need not be a multiple of it, doubling with
+// memcpy so that large fills (GM fills, UB poison) run at memory speed.
+void FillRepeating(uint8_t* p, uint64_t bytes, const uint8_t* value, uint32_t valueBytes);
+
 }  // namespace sim

@@ -21,16 +21,18 @@ static_assert(static_cast<int>(isa::VecClass::kElementwise) == static_cast<int>(
 // kernel the same way, naming the instruction.
 void FailFromModel(const char* message) { Fail("instruction model", "%s", message); }
 
-void CountFromModel(isa::VecClass cls, uint64_t repeats) { CountInstr(static_cast<OpClass>(cls), repeats); }
+// The model's count of one vector instruction, into the counters of the core it was bound with.
+void CountFromModel(void* counters, isa::VecClass cls, uint64_t repeats) {
+  CountInstr(*static_cast<CoreCounters*>(counters), static_cast<OpClass>(cls), repeats);
+}
 
 }  // namespace
 
-bool CountFormUsesCounterMode() { return std::strcmp(Core().soc->family, "ascend910") != 0; }
-
 void BindModelCore(CoreContext& ctx) {
+  ctx.countFormCounterMode = std::strcmp(ctx.soc->family, "ascend910") != 0;
   isa::SetViolationHook(&FailFromModel);
-  isa::SetVecCountListener(&CountFromModel);
   isa::ResetCore();
+  isa::SetVecCountListener(&CountFromModel, &ctx.counters);
   isa::RegisterUb(ctx.ub.data(), ctx.ub.size(), /*operandsChecked=*/true);  // the APIs check them first
 }
 

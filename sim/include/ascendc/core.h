@@ -89,6 +89,9 @@ struct CoreContext {
   // The vector mask register and its mode are the instruction-level model's (normgrad::isa::Core(),
   // one per core thread; ascendc/isa_issue.h).
   // SetFlag/WaitFlag flags: the instruction-level model's (sim::OutstandingFlags, ascendc/sync.h).
+  // Count-form vector calls run in counter mode (false on the Atlas training series, dav-c100:
+  // asc-devkit AscendCUtils::CalIntriInfo and the dav_c100 *Compute helpers). Set by BindCore.
+  bool countFormCounterMode = true;
   // Atomic accumulation for UB->GM copies: 0 = none, else the element type code.
   int atomicType = 0;
   void* pipe = nullptr;          // the kernel's TPipe (AscendC::TPipe*), one per kernel
@@ -113,8 +116,18 @@ inline void DropTrailingDrain(CoreContext& c) {
   if (dma > 0 && dma == c.dmaAtLastDrain && c.counters.drains > 0) --c.counters.drains;
 }
 
+namespace detail {
+extern thread_local CoreContext* t_core;  // core.cpp; the calling thread's core, or null
+[[noreturn]] void NoCoreBound();          // throws SimError
+}  // namespace detail
+
 // The context of the core the calling thread is simulating. Fails if no kernel is running.
-CoreContext& Core();
+// Inline: the API layer asks for it several times per instruction.
+inline CoreContext& Core() {
+  CoreContext* c = detail::t_core;
+  if (__builtin_expect(c == nullptr, 0)) detail::NoCoreBound();
+  return *c;
+}
 // True while the calling thread simulates a core (false on the host).
 bool InKernel();
 
