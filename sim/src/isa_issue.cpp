@@ -1,8 +1,6 @@
 // Front end A's binding to the instruction-level model (ascendc/isa_issue.h).
 #include "ascendc/isa_issue.h"
 
-#include <cstring>
-
 #include "ascendc/vec_engine.h"
 
 namespace sim {
@@ -29,7 +27,6 @@ void CountFromModel(void* counters, isa::VecClass cls, uint64_t repeats) {
 }  // namespace
 
 void BindModelCore(CoreContext& ctx) {
-  ctx.countFormCounterMode = std::strcmp(ctx.soc->family, "ascend910") != 0;
   isa::SetViolationHook(&FailFromModel);
   isa::ResetCore();
   isa::SetVecCountListener(&CountFromModel, &ctx.counters);

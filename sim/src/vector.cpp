@@ -174,7 +174,7 @@ void CountFormInstr(OpClass cls, uint64_t count, uint32_t widestBytes) {
   CoreContext& ctx = Core();
   const uint64_t repeats = CountRepeats(count, widestBytes);
   uint64_t instr = 1;
-  if (!ctx.countFormCounterMode) {  // dav-c100: one instruction per 255 repeats and the tail (isa_issue.h)
+  if (!ctx.soc->countFormCounterMode) {  // dav-c100: one instruction per 255 repeats and the tail (isa_issue.h)
     const uint64_t lanes = kRepeatBytes / widestBytes, full = count / lanes;
     constexpr uint64_t kMax = AscendC::MAX_REPEAT_TIMES;
     instr = full / kMax + (full % kMax != 0 ? 1 : 0) + (count % lanes != 0 ? 1 : 0);

@@ -89,9 +89,6 @@ struct CoreContext {
   // The vector mask register and its mode are the instruction-level model's (normgrad::isa::Core(),
   // one per core thread; ascendc/isa_issue.h).
   // SetFlag/WaitFlag flags: the instruction-level model's (sim::OutstandingFlags, ascendc/sync.h).
-  // Count-form vector calls run in counter mode (false on the Atlas training series, dav-c100:
-  // asc-devkit AscendCUtils::CalIntriInfo and the dav_c100 *Compute helpers). Set by BindCore.
-  bool countFormCounterMode = true;
   // Atomic accumulation for UB->GM copies: 0 = none, else the element type code.
   int atomicType = 0;
   void* pipe = nullptr;          // the kernel's TPipe (AscendC::TPipe*), one per kernel
