@@ -40,7 +40,7 @@ void QueueEvents(TPosition src, TPosition dst, int* fwd, int* back) {
 
 }  // namespace
 
-void FillRepeating(uint8_t* p, uint64_t bytes, const uint8_t* value, uint32_t valueBytes) {
+void FillBytes(uint8_t* p, uint64_t bytes, const uint8_t* value, uint32_t valueBytes) {
   if (valueBytes == 0 || 8 % valueBytes != 0) {  // doubling: memcpy from what is already written
     uint64_t done = bytes < valueBytes ? bytes : valueBytes;
     std::memcpy(p, value, done);
@@ -63,6 +63,7 @@ void FillRepeating(uint8_t* p, uint64_t bytes, const uint8_t* value, uint32_t va
 }
 
 void PoisonUb(uint32_t addr, uint64_t bytes) {
+  if (bytes == 0) return;
   uint8_t word[4];
   std::memcpy(word, &kUbPoisonWord, 4);
   // In phase with the word grid whatever the address (callers' addresses are 32-byte aligned but
