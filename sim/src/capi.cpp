@@ -42,6 +42,8 @@ std::string SocJson(const sim::SocProfile& s) {
                  Field("eventIdsPerEvent", Int(s.eventIdsPerEvent)), Field("hasDataCopyPad", JsonBool(s.hasDataCopyPad)),
                  Field("hasBf16", JsonBool(s.hasBf16)), Field("hasHardSyncAll", JsonBool(s.hasHardSyncAll)),
                  Field("hasBrcb", JsonBool(s.hasBrcb)), Field("hasMulAdd", JsonBool(s.hasMulAdd)),
+                 Field("countFormCounterMode", JsonBool(s.countFormCounterMode)),
+                 Field("rejectsZeroMask", JsonBool(s.rejectsZeroMask)),
                  Field("l2Bytes", Int(s.l2Bytes)), Field("family", JsonString(s.family)),
                  Field("shortSocVersion", JsonString(s.shortSocVersion)),
                  Field("socVersion", JsonString(s.socVersion))});

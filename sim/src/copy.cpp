@@ -131,26 +131,6 @@ void StoreBlocks(const char* api, uint8_t* gm, const uint8_t* ub, int elemCode, 
   for (uint32_t i = 0; i < n; ++i) AtomicAdd(gm + i * gmPitch, ub + i * ubPitch, bytes, c.atomicType);
 }
 
-// Writes `bytes` of the poison word at UB address `addr`, in phase with the word grid.
-void PoisonBytes(uint32_t addr, uint64_t bytes) {
-  uint8_t* p = UbPtr(addr);
-  uint32_t word = kUbPoisonWord;
-  const uint8_t* w = reinterpret_cast<const uint8_t*>(&word);
-  for (uint64_t i = 0; i < bytes; ++i) p[i] = w[(addr + i) & 3];
-}
-
-// Repeats one element over `bytes` (which need not be a multiple of it), doubling with memcpy
-// so that large GM fills run at memory speed.
-void FillValue(uint8_t* p, uint64_t bytes, const uint8_t* value, uint32_t elemBytes) {
-  uint64_t done = bytes < elemBytes ? bytes : elemBytes;
-  std::memcpy(p, value, done);
-  while (done < bytes) {
-    uint64_t n = done < bytes - done ? done : bytes - done;
-    std::memcpy(p + done, p, n);
-    done += n;
-  }
-}
-
 void CheckPadArgs(const char* api, const copy::PadArgs& a, uint32_t elemBytes) {
   const CoreContext& c = Core();
   if (!c.soc->hasDataCopyPad) {
@@ -275,20 +255,20 @@ void PadGmToUb(Ub dst, const uint8_t* gm, uint32_t elemBytes, const PadArgs& a) 
     gm::Read(p + leftBytes, gm + i * gmPitch, a.blockLen);
     // Padding holds paddingValue when isPad, else whatever the pad register held ("random").
     if (a.isPad) {
-      FillValue(p, leftBytes, padValue, elemBytes);
-      FillValue(p + leftBytes + a.blockLen, rightBytes, padValue, elemBytes);
+      FillRepeating(p, leftBytes, padValue, elemBytes);
+      FillRepeating(p + leftBytes + a.blockLen, rightBytes, padValue, elemBytes);
     } else {
-      PoisonBytes(base, leftBytes);
-      PoisonBytes(base + static_cast<uint32_t>(leftBytes + a.blockLen), rightBytes);
+      PoisonUb(base, leftBytes);
+      PoisonUb(base + static_cast<uint32_t>(leftBytes + a.blockLen), rightBytes);
     }
     uint64_t dummyBytes = ubBlockBytes - usedBytes;
     uint8_t* dummy = p + usedBytes;
     if (firstElementDummy) {
-      FillValue(dummy, dummyBytes, p, elemBytes);
+      FillRepeating(dummy, dummyBytes, p, elemBytes);
     } else if (a.isPad && !noPadding) {
-      FillValue(dummy, dummyBytes, padValue, elemBytes);
+      FillRepeating(dummy, dummyBytes, padValue, elemBytes);
     } else {
-      PoisonBytes(base + static_cast<uint32_t>(usedBytes), dummyBytes);
+      PoisonUb(base + static_cast<uint32_t>(usedBytes), dummyBytes);
     }
   }
   c.counters.gmToUbBytes += static_cast<uint64_t>(a.blockCount) * a.blockLen;
@@ -337,7 +317,7 @@ void FillGm(const char* api, uint8_t* gm, uint64_t count, uint32_t elemBytes, co
   gm::CheckRange(api, gm, bytes, true);
   hazard::GmWrite(api, gm, 1, bytes, bytes, nullptr, 0, false);  // staged in UB by V, stored by MTE3 (§3.7)
   race::GmAccess(race::kWrite, api, gm, 1, bytes, bytes);
-  FillValue(gm, bytes, static_cast<const uint8_t*>(value), elemBytes);
+  FillRepeating(gm, bytes, static_cast<const uint8_t*>(value), elemBytes);
   c.counters.dmaOut += (bytes + chunkBytes - 1) / chunkBytes;
   c.counters.ubToGmBytes += bytes;
   c.l2.Write(gm, 1, bytes, bytes);

@@ -16,9 +16,17 @@
 #include "gm_view.h"
 
 namespace sim {
-namespace {
+namespace detail {
 
 thread_local CoreContext* t_core = nullptr;
+
+void NoCoreBound() { throw SimError("Ascend C API called outside a kernel launch"); }
+
+}  // namespace detail
+
+namespace {
+
+using detail::t_core;
 
 std::string Format(const char* fmt, va_list ap) {
   va_list copy;
@@ -59,11 +67,6 @@ void Warn(const char* api, const char* fmt, ...) {
   } else {
     std::fprintf(stderr, "normgrad sim warning: %s\n", msg.c_str());
   }
-}
-
-CoreContext& Core() {
-  if (t_core == nullptr) throw SimError("Ascend C API called outside a kernel launch");
-  return *t_core;
 }
 
 bool InKernel() { return t_core != nullptr; }

@@ -108,4 +108,12 @@ CoreRuntime& Runtime();
 void ThrowIfLaunchAborted();
 void BindRuntime(CoreRuntime* rt);
 
+// Repeats `value` (valueBytes long) over `bytes`, which need not be a multiple of it: values of 1, 2,
+// 4 or 8 bytes as a vectorised loop of 8-byte words, others by doubling with memcpy, so that large
+// fills (GM fills, UB poison) run at memory speed.
+void FillBytes(uint8_t* p, uint64_t bytes, const uint8_t* value, uint32_t valueBytes);
+inline void FillRepeating(uint8_t* p, uint64_t bytes, const uint8_t* value, uint32_t valueBytes) {
+  if (bytes != 0) FillBytes(p, bytes, value, valueBytes);  // pads are mostly empty
+}
+
 }  // namespace sim

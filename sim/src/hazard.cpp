@@ -91,13 +91,11 @@ void ReturnTracker(Tracker* tracker) {
   if (g_pool.size() < 64) g_pool.push_back(std::move(t));
 }
 
-void VecOperand(const char* api, const char* name, uint32_t addr, uint64_t bytes) {
-  Tracker* t = Active();
-  if (t == nullptr) return;
+void VecOperand(Tracker& t, const char* api, const char* name, uint32_t addr, uint64_t bytes) {
   if (std::strncmp(name, "dst", 3) == 0) {
-    t->UbWrite(kV, api, addr, bytes);
+    t.UbWrite(kV, api, addr, bytes);
   } else {
-    t->UbRead(kV, api, addr, bytes);
+    t.UbRead(kV, api, addr, bytes);
   }
 }
 

@@ -1,8 +1,6 @@
 // Front end A's binding to the instruction-level model (ascendc/isa_issue.h).
 #include "ascendc/isa_issue.h"
 
-#include <cstring>
-
 #include "ascendc/vec_engine.h"
 
 namespace sim {
@@ -21,16 +19,17 @@ static_assert(static_cast<int>(isa::VecClass::kElementwise) == static_cast<int>(
 // kernel the same way, naming the instruction.
 void FailFromModel(const char* message) { Fail("instruction model", "%s", message); }
 
-void CountFromModel(isa::VecClass cls, uint64_t repeats) { CountInstr(static_cast<OpClass>(cls), repeats); }
+// The model's count of one vector instruction, into the counters of the core it was bound with.
+void CountFromModel(void* counters, isa::VecClass cls, uint64_t repeats) {
+  CountInstr(*static_cast<CoreCounters*>(counters), static_cast<OpClass>(cls), repeats);
+}
 
 }  // namespace
 
-bool CountFormUsesCounterMode() { return std::strcmp(Core().soc->family, "ascend910") != 0; }
-
 void BindModelCore(CoreContext& ctx) {
   isa::SetViolationHook(&FailFromModel);
-  isa::SetVecCountListener(&CountFromModel);
   isa::ResetCore();
+  isa::SetVecCountListener(&CountFromModel, &ctx.counters);
   isa::RegisterUb(ctx.ub.data(), ctx.ub.size(), /*operandsChecked=*/true);  // the APIs check them first
 }
 

@@ -4,8 +4,6 @@
 
 #include "ascendc/isa_issue.h"
 
-#include <cstring>
-
 namespace sim {
 namespace vec {
 
@@ -21,14 +19,10 @@ namespace {
 // the Atlas training series (dav-c100) and Ascend 310P (dav-m200); on Atlas A2/A3 such a call is a no-op. The
 // mask checked is the one the call runs with: its argument when it sets the register, else the register; for
 // 32-bit lanes only the low word (api_check clears the high one, as the hardware ignores it).
-bool ZeroMaskIsRejected(const SocProfile& soc) {
-  return std::strcmp(soc.family, "ascend910") == 0 || std::strcmp(soc.family, "ascend310p") == 0;
-}
-
 void CheckNormalMaskSelectsALane(const char* api, uint32_t lanes) {
   const CoreContext& core = Core();
   const isa::State& reg = isa::Core();
-  if (reg.counterMode || !ZeroMaskIsRejected(*core.soc)) return;
+  if (reg.counterMode || !core.soc->rejectsZeroMask) return;
   if (reg.maskLo == 0 && (lanes <= 64 || reg.maskHi == 0)) {
     Fail(api, "the mask selects no lane in normal mode, which %s rejects (CANN's api_check: \"maskHigh and "
          "maskLow cannot be both 0\" on the Atlas training series; on Atlas A2/A3 it is a no-op)", core.soc->name);

@@ -40,13 +40,36 @@ void QueueEvents(TPosition src, TPosition dst, int* fwd, int* back) {
 
 }  // namespace
 
-void PoisonUb(uint32_t addr, uint32_t bytes) {
-  CoreContext& c = Core();
-  uint8_t* p = c.ub.data() + addr;
-  uint32_t word = kUbPoisonWord;
-  // The UB base and every allocation are 32-byte aligned, so the word pattern stays in phase.
-  for (uint32_t i = 0; i + 4 <= bytes; i += 4) std::memcpy(p + i, &word, 4);
-  for (uint32_t i = bytes & ~3u; i < bytes; ++i) p[i] = reinterpret_cast<const uint8_t*>(&word)[i & 3];
+void FillBytes(uint8_t* p, uint64_t bytes, const uint8_t* value, uint32_t valueBytes) {
+  if (valueBytes == 0 || 8 % valueBytes != 0) {  // doubling: memcpy from what is already written
+    uint64_t done = bytes < valueBytes ? bytes : valueBytes;
+    std::memcpy(p, value, done);
+    while (done < bytes) {
+      const uint64_t n = done < bytes - done ? done : bytes - done;
+      std::memcpy(p + done, p, n);
+      done += n;
+    }
+    return;
+  }
+  // 1, 2, 4 or 8 bytes: an 8-byte pattern stored word by word (the compiler widens the loop to
+  // vector stores), then the tail.
+  uint8_t pattern[8];
+  for (uint32_t i = 0; i < 8; ++i) pattern[i] = value[i % valueBytes];
+  uint64_t word;
+  std::memcpy(&word, pattern, 8);
+  const uint64_t words = bytes / 8;
+  for (uint64_t i = 0; i < words; ++i) std::memcpy(p + 8 * i, &word, 8);
+  for (uint64_t i = words * 8; i < bytes; ++i) p[i] = pattern[i % 8];
+}
+
+void PoisonUb(uint32_t addr, uint64_t bytes) {
+  if (bytes == 0) return;
+  uint8_t word[4];
+  std::memcpy(word, &kUbPoisonWord, 4);
+  // In phase with the word grid whatever the address (callers' addresses are 32-byte aligned but
+  // for pad bytes).
+  const uint8_t phased[4] = {word[addr & 3], word[(addr + 1) & 3], word[(addr + 2) & 3], word[(addr + 3) & 3]};
+  FillRepeating(Core().ub.data() + addr, bytes, phased, 4);
 }
 
 void PipeBinding::Check(const char* api) const {

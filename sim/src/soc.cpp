@@ -120,16 +120,23 @@ struct Family {
   double dmaIssueCycles, vecIssueCycles, launchUs, syncAllUs;
   int eventIdsPerEvent;
   bool hasDataCopyPad, hasBf16, hasHardSyncAll, hasBrcb, hasMulAdd;
+  bool countFormCounterMode, rejectsZeroMask;
 };
 
 // name, Short_SoC_version, default chip, HBM sustained/peak TB/s, DMA issue cycles, vector issue
-// cycles, launch us, SyncAll us, event ids, DataCopyPad, bf16, hard SyncAll, Brcb, MulAddDst/FusedMulAdd.
+// cycles, launch us, SyncAll us, event ids, DataCopyPad, bf16, hard SyncAll, Brcb, MulAddDst/FusedMulAdd,
+// count forms in counter mode, zero-lane mask rejected.
 const Family kFamilies[] = {
-    {"ascend910b", "Ascend910B", "Ascend910B1", 1.5, 1.8, 20.0, 10.0, 5.0, 2.0, 8, true, true, true, true, true},
-    {"ascend910_93", "Ascend910_93", "Ascend910_9391", 1.5, 1.8, 20.0, 10.0, 5.0, 2.0, 8, true, true, true, true, true},
-    {"ascend910", "Ascend910", "Ascend910A", 1.0, 1.2, 20.0, 10.0, 5.0, 2.0, 4, false, false, false, false, false},
-    {"ascend310p", "Ascend310P", "Ascend310P3", 0.17, 0.2048, 20.0, 10.0, 5.0, 2.0, 8, false, false, false, true, true},
-    {"ascend950", "Ascend950", "Ascend950PR_9599", 1.33, 1.6, 20.0, 10.0, 5.0, 2.0, 8, true, true, true, true, true},
+    {"ascend910b", "Ascend910B", "Ascend910B1", 1.5, 1.8, 20.0, 10.0, 5.0, 2.0, 8, true, true, true, true, true, true,
+     false},
+    {"ascend910_93", "Ascend910_93", "Ascend910_9391", 1.5, 1.8, 20.0, 10.0, 5.0, 2.0, 8, true, true, true, true, true,
+     true, false},
+    {"ascend910", "Ascend910", "Ascend910A", 1.0, 1.2, 20.0, 10.0, 5.0, 2.0, 4, false, false, false, false, false, false,
+     true},
+    {"ascend310p", "Ascend310P", "Ascend310P3", 0.17, 0.2048, 20.0, 10.0, 5.0, 2.0, 8, false, false, false, true, true,
+     true, true},
+    {"ascend950", "Ascend950", "Ascend950PR_9599", 1.33, 1.6, 20.0, 10.0, 5.0, 2.0, 8, true, true, true, true, true, true,
+     false},
 };
 
 const Family& FamilyOf(const Chip& chip) {
@@ -155,7 +162,8 @@ SocProfile Compose(const char* name, const Chip& chip) {
                     chip.clockMHz / 1000.0, ownHbm ? chip.hbmSustainedTBs : f.hbmSustainedTBs,
                     ownHbm ? chip.hbmPeakTBs : f.hbmPeakTBs, chip.ddrRate, f.dmaIssueCycles,
                     f.vecIssueCycles, f.launchUs, f.syncAllUs, f.eventIdsPerEvent, f.hasDataCopyPad, f.hasBf16,
-                    f.hasHardSyncAll, f.hasBrcb, f.hasMulAdd, chip.l2Bytes};
+                    f.hasHardSyncAll, f.hasBrcb, f.hasMulAdd, f.countFormCounterMode, f.rejectsZeroMask,
+                    chip.l2Bytes};
 }
 
 // Every profile: one per family (its default chip under the family's name), then one per chip.

@@ -168,17 +168,13 @@ void CheckDisjoint(const char* api, const char* name, uint32_t aAddr, uint64_t a
        static_cast<unsigned long long>(aBytes), name, bAddr, static_cast<unsigned long long>(bBytes));
 }
 
-void CountInstr(OpClass cls, uint64_t repeats) {
-  CoreCounters& c = Core().counters;
-  ++c.vecInstr;
-  c.vecRepeats[static_cast<int>(cls)] += repeats;
-}
+void CountInstr(OpClass cls, uint64_t repeats) { CountInstr(Core().counters, cls, repeats); }
 
 void CountFormInstr(OpClass cls, uint64_t count, uint32_t widestBytes) {
   CoreContext& ctx = Core();
   const uint64_t repeats = CountRepeats(count, widestBytes);
   uint64_t instr = 1;
-  if (std::strcmp(ctx.soc->family, "ascend910") == 0) {  // dav-c100: no counter mode (vec_engine.h)
+  if (!ctx.soc->countFormCounterMode) {  // dav-c100: one instruction per 255 repeats and the tail (isa_issue.h)
     const uint64_t lanes = kRepeatBytes / widestBytes, full = count / lanes;
     constexpr uint64_t kMax = AscendC::MAX_REPEAT_TIMES;
     instr = full / kMax + (full % kMax != 0 ? 1 : 0) + (count % lanes != 0 ? 1 : 0);

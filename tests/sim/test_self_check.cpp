@@ -57,7 +57,8 @@ TEST(SimCApi, SocsJsonListsEveryProfileWithItsFields) {
   }
   for (const char* field : {"ubBytes", "clockGHz", "hbmSustainedTBs", "hbmPeakTBs", "coreDmaBytesPerCycle",
                             "dmaIssueCycles", "vecIssueCycles", "launchUs", "syncAllUs", "eventIdsPerEvent",
-                            "hasDataCopyPad", "hasBf16", "hasHardSyncAll", "hasBrcb", "hasMulAdd"}) {
+                            "hasDataCopyPad", "hasBf16", "hasHardSyncAll", "hasBrcb", "hasMulAdd",
+                            "countFormCounterMode", "rejectsZeroMask"}) {
     EXPECT_NE(json.find(std::string("\"") + field + "\": "), std::string::npos) << field;
   }
   EXPECT_NE(json.find("\"clockGHz\": 1.85"), std::string::npos);

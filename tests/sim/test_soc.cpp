@@ -49,6 +49,8 @@ void ExpectSameFigures(const sim::SocProfile& a, const sim::SocProfile& b) {
   EXPECT_EQ(a.hasHardSyncAll, b.hasHardSyncAll);
   EXPECT_EQ(a.hasBrcb, b.hasBrcb);
   EXPECT_EQ(a.hasMulAdd, b.hasMulAdd);
+  EXPECT_EQ(a.countFormCounterMode, b.countFormCounterMode);
+  EXPECT_EQ(a.rejectsZeroMask, b.rejectsZeroMask);
   EXPECT_EQ(a.l2Bytes, b.l2Bytes);
 }
 

@@ -113,8 +113,18 @@ inline void DropTrailingDrain(CoreContext& c) {
   if (dma > 0 && dma == c.dmaAtLastDrain && c.counters.drains > 0) --c.counters.drains;
 }
 
+namespace detail {
+extern thread_local CoreContext* t_core;  // core.cpp; the calling thread's core, or null
+[[noreturn]] void NoCoreBound();          // throws SimError
+}  // namespace detail
+
 // The context of the core the calling thread is simulating. Fails if no kernel is running.
-CoreContext& Core();
+// Inline: the API layer asks for it several times per instruction.
+inline CoreContext& Core() {
+  CoreContext* c = detail::t_core;
+  if (__builtin_expect(c == nullptr, 0)) detail::NoCoreBound();
+  return *c;
+}
 // True while the calling thread simulates a core (false on the host).
 bool InKernel();
 

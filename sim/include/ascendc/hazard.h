@@ -114,7 +114,10 @@ inline void UbWrite(int pipe, const char* api, uint32_t addr, uint64_t bytes) {
   if (Tracker* t = Active()) t->UbWrite(pipe, api, addr, bytes);
 }
 // A vector operand: names starting with "dst" are written (and may be read), others read.
-void VecOperand(const char* api, const char* name, uint32_t addr, uint64_t bytes);
+void VecOperand(Tracker& t, const char* api, const char* name, uint32_t addr, uint64_t bytes);
+inline void VecOperand(const char* api, const char* name, uint32_t addr, uint64_t bytes) {
+  if (Tracker* t = Active()) VecOperand(*t, api, name, addr, bytes);
+}
 inline void GmRead(const char* api, const void* gm, uint32_t rows, uint64_t rowBytes, uint64_t pitch) {
   if (Tracker* t = Active()) t->GmRead(api, gm, rows, rowBytes, pitch);
 }

@@ -43,9 +43,8 @@ uint64_t ScalarBits(const T& v) {
 // The UB byte at address addr of the running core.
 inline uint8_t* UbAt(uint32_t addr) { return Core().ub.data() + addr; }
 
-// False on the Atlas training series (dav-c100): its count forms do not use counter mode (asc-devkit
-// AscendCUtils::CalIntriInfo and the dav_c100 *Compute helpers).
-bool CountFormUsesCounterMode();
+// False on the Atlas training series (dav-c100): SocProfile::countFormCounterMode.
+inline bool CountFormUsesCounterMode() { return Core().soc->countFormCounterMode; }
 
 // The instructions of a count-form call of `count` elements whose widest operand has widestBytes:
 // issue(repeat, firstElement) issues one instruction of `repeat` repeats whose operands start

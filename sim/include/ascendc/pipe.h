@@ -19,7 +19,7 @@ namespace sim {
 // a signalling NaN as float and as the two bfloat16 halves, a NaN as half, so reads of
 // uninitialised UB turn into NaN results.
 constexpr uint32_t kUbPoisonWord = 0x7FA07FA0u;
-void PoisonUb(uint32_t addr, uint32_t bytes);
+void PoisonUb(uint32_t addr, uint64_t bytes);
 
 // Identity of a TPipe allocation: queues and buffers go stale when their pipe is reset/destroyed.
 struct PipeBinding {

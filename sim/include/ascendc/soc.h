@@ -29,6 +29,8 @@ struct SocProfile {
   bool hasHardSyncAll;       // hardware SyncAll (A2/A3)
   bool hasBrcb;              // Brcb instruction (A2/A3)
   bool hasMulAdd;            // MulAddDst and FusedMulAdd (A2/A3)
+  bool countFormCounterMode; // count-form vector APIs run in counter mode (all but the training series)
+  bool rejectsZeroMask;      // a normal-mode level-0 call whose mask selects no lane fails (training, 310P)
   uint64_t l2Bytes;          // the chip's shared L2 cache (the re-read model, ascendc/l2cache.h)
 };
 

@@ -69,6 +69,10 @@ void CheckDstBlkStride(const char* api, uint32_t dstBlkStride);
 void CheckRepeatTime(const char* api, int64_t repeatTime);
 // Work counters: one instruction with `repeats` repeats of class `cls`.
 void CountInstr(OpClass cls, uint64_t repeats);
+inline void CountInstr(CoreCounters& c, OpClass cls, uint64_t repeats) {
+  ++c.vecInstr;
+  c.vecRepeats[static_cast<int>(cls)] += repeats;
+}
 // Repeats of a count-form call: ceil(count * widestBytes / 256).
 inline uint64_t CountRepeats(uint64_t count, uint32_t widestBytes) {
   return (count * widestBytes + kRepeatBytes - 1) / kRepeatBytes;

@@ -28,8 +28,7 @@ bool CheckUb(const char* name, const char* role, const void* p, uint64_t extent,
   return true;
 }
 
-bool CheckRange(const char* name, const char* field, uint64_t v, uint64_t lo, uint64_t hi) {
-  if (v >= lo && v <= hi) return true;
+bool RangeViolation(const char* name, const char* field, uint64_t v, uint64_t lo, uint64_t hi) {
   Violation("%s: %s = %lld is outside [%llu, %llu]", name, field, static_cast<long long>(v),
             static_cast<unsigned long long>(lo), static_cast<unsigned long long>(hi));
   return false;
@@ -41,13 +40,13 @@ void Count(int pipe, uint64_t units) {
   c.repeats[pipe] += units;
 }
 
-void CountVec(VecClass cls, uint64_t repeats) {
-  Counters& c = Core().counters;
+void CountVec(State& s, VecClass cls, uint64_t repeats) {
+  Counters& c = s.counters;
   ++c.instr[kPipeV];
   c.repeats[kPipeV] += repeats;
   ++c.vecInstr;
   c.vecRepeats[static_cast<int>(cls)] += repeats;
-  NotifyVecCount(cls, repeats);
+  if (s.vecCountListener != nullptr) s.vecCountListener(s.vecCountUser, cls, repeats);
 }
 
 namespace {

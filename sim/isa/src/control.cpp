@@ -13,14 +13,6 @@ bool CheckFlag(const char* name, int src, int dst, int id) {
 
 }  // namespace
 
-void SetVectorMask(uint64_t hi, uint64_t lo) {
-  State& s = Core();
-  s.maskHi = hi;
-  s.maskLo = lo;
-}
-void SetMaskCount() { Core().counterMode = true; }
-void SetMaskNorm() { Core().counterMode = false; }
-
 void SetAtomicType(Arch arch, AtomicType t) {
   State& s = Core();
   s.atomicType = t;

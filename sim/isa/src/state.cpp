@@ -11,14 +11,16 @@ namespace normgrad {
 namespace isa {
 namespace {
 
-// One per core: CANN's launcher forks one process per core (front end B); front end A runs each core on
-// a thread of its own, so the state is per thread.
-thread_local State g_state;
 ViolationHook g_hook = nullptr;
 AtomicListener g_atomicListener = nullptr;
-VecCountListener g_vecCountListener = nullptr;
 
 }  // namespace
+
+namespace detail {
+// One per core: CANN's launcher forks one process per core (front end B); front end A runs each core on
+// a thread of its own, so the state is per thread.
+thread_local State t_state;
+}  // namespace detail
 
 const char* PipeName(int pipe) {
   static const char* const kNames[kPipeCount] = {"PIPE_S",   "PIPE_V",    "PIPE_M",    "PIPE_MTE1",
@@ -27,22 +29,22 @@ const char* PipeName(int pipe) {
   return pipe >= 0 && pipe < kPipeCount ? kNames[pipe] : "PIPE_?";
 }
 
-State& Core() { return g_state; }
-
 void ResetCore() {
-  const uint8_t* base = g_state.ubBase;
-  uint64_t size = g_state.ubSize;
-  const bool checked = g_state.operandsChecked;
-  g_state = State();
-  g_state.ubBase = base;
-  g_state.ubSize = size;
-  g_state.operandsChecked = checked;
+  State& s = Core();
+  State fresh;
+  fresh.ubBase = s.ubBase;
+  fresh.ubSize = s.ubSize;
+  fresh.operandsChecked = s.operandsChecked;
+  fresh.vecCountListener = s.vecCountListener;
+  fresh.vecCountUser = s.vecCountUser;
+  s = fresh;
 }
 
 void RegisterUb(const void* base, uint64_t size, bool operandsChecked) {
-  g_state.ubBase = static_cast<const uint8_t*>(base);
-  g_state.ubSize = size;
-  g_state.operandsChecked = operandsChecked;
+  State& s = Core();
+  s.ubBase = static_cast<const uint8_t*>(base);
+  s.ubSize = size;
+  s.operandsChecked = operandsChecked;
 }
 
 void SetViolationHook(ViolationHook hook) { g_hook = hook; }
@@ -70,23 +72,24 @@ void Trap(const char* intrinsic) {
 
 void SetAtomicListener(AtomicListener listener) { g_atomicListener = listener; }
 
-void SetVecCountListener(VecCountListener listener) { g_vecCountListener = listener; }
-
-void NotifyVecCount(VecClass cls, uint64_t repeats) {
-  if (g_vecCountListener != nullptr) g_vecCountListener(cls, repeats);
+void SetVecCountListener(VecCountListener listener, void* user) {
+  State& s = Core();
+  s.vecCountListener = listener;
+  s.vecCountUser = user;
 }
 
 void NotifyAtomic() {
-  if (g_atomicListener != nullptr) g_atomicListener(g_state.atomicEnabled, g_state.atomicOp);
+  if (g_atomicListener != nullptr) g_atomicListener(Core().atomicEnabled, Core().atomicOp);
 }
 
 bool CheckFlagsBalanced() {
+  const State& core = Core();
   for (int s = 0; s < kPipeCount; ++s) {
     for (int d = 0; d < kPipeCount; ++d) {
       for (int id = 0; id < kEventIds; ++id) {
-        if (g_state.flags[s][d][id] != 0) {
+        if (core.flags[s][d][id] != 0) {
           Violation("set_flag(%s, %s, EVENT_ID%d) was never waited for (%u outstanding at the end of the kernel)",
-                    PipeName(s), PipeName(d), id, g_state.flags[s][d][id]);
+                    PipeName(s), PipeName(d), id, core.flags[s][d][id]);
           return false;
         }
       }

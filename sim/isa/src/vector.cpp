@@ -49,10 +49,16 @@ bool EmulatedGmOperand(const State& s, const void* p) {
   return s.vectorGmOperands && s.ubBase != nullptr && (b < s.ubBase || b >= s.ubBase + s.ubSize);
 }
 
-bool CheckOperand(const State& s, const char* name, const char* role, const void* p, const LanePlan& plan,
-                  uint32_t elemBytes, uint64_t blk, uint64_t rep) {
-  if (s.operandsChecked || EmulatedGmOperand(s, p)) return true;
+[[gnu::noinline]] bool CheckUbOperand(const State& s, const char* name, const char* role, const void* p,
+                                      const LanePlan& plan, uint32_t elemBytes, uint64_t blk, uint64_t rep) {
+  if (EmulatedGmOperand(s, p)) return true;
   return CheckUb(name, role, p, Extent(plan, elemBytes, blk, rep), num::kBlockBytes);
+}
+
+// Inline: with front end A (operandsChecked) every instruction passes here three times for nothing.
+inline bool CheckOperand(const State& s, const char* name, const char* role, const void* p, const LanePlan& plan,
+                         uint32_t elemBytes, uint64_t blk, uint64_t rep) {
+  return s.operandsChecked || CheckUbOperand(s, name, role, p, plan, elemBytes, blk, rep);
 }
 
 template <typename T>
@@ -163,13 +169,22 @@ void RunBinary(const LanePlan& plan, uint8_t* dst, const uint8_t* s0, const uint
   if (scalar == nullptr && s.dstBlk == 1 && s.src0Blk == 1 && s.src1Blk == 1 && num::PrefixElements(plan, &n) &&
       n == plan.repeats * plan.lanes) {
     // Every lane of every repeat, each operand's repeat contiguous (repeat strides free): one loop per
-    // repeat over its lanes, all reads before the repeat's store.
+    // repeat over its lanes, all reads before the repeat's store. A repeat whose sources are its
+    // destination or lie apart from it is stored lane by lane directly (each lane reads only its own
+    // position of the destination).
     constexpr uint32_t kLanes = num::kRepeatBytes / sizeof(T);
     alignas(32) T vals[kLanes];
     for (uint64_t r = 0; r < plan.repeats; ++r) {
       const T* a = reinterpret_cast<const T*>(s0 + r * s.src0Rep * num::kBlockBytes);
       const T* c = reinterpret_cast<const T*>(s1 + r * s.src1Rep * num::kBlockBytes);
       uint8_t* out = dst + r * s.dstRep * num::kBlockBytes;
+      const uint8_t* ab = reinterpret_cast<const uint8_t*>(a);
+      const uint8_t* cb = reinterpret_cast<const uint8_t*>(c);
+      if (DisjointOrSame(out, ab, num::kRepeatBytes) && DisjointOrSame(out, cb, num::kRepeatBytes)) {
+        T* o = reinterpret_cast<T*>(out);
+        for (uint32_t l = 0; l < kLanes; ++l) o[l] = Lane<kOp, T>(a[l], c[l], o[l]);
+        continue;
+      }
       if constexpr (kOp == BinOp::kMla || kOp == BinOp::kMadd) {
         const T* d = reinterpret_cast<const T*>(out);
         for (uint32_t l = 0; l < kLanes; ++l) vals[l] = Lane<kOp, T>(a[l], c[l], d[l]);
@@ -230,14 +245,14 @@ void Binary(const char* name, BinOp op, Elem t, void* dst, const void* src0, con
     Violation("%s: element type %s is not supported", name, ElemName(t));
     return;
   }
-  const State& core = Core();
+  State& core = Core();
   const uint32_t eb = ElemBytes(t);
   LanePlan plan;
   if (!Plan(core, name, eb, s.repeat, &plan)) return;
   // The emulation's adds (src0 = the GM destination) are the DMA's work on a device, not vector
   // instructions: not counted (sim/cann_cpu/DIFFERENCES.md).
   if (!EmulatedGmOperand(core, src0)) {
-    CountVec(op == BinOp::kDiv ? VecClass::kTranscendental : VecClass::kElementwise, plan.repeats);
+    CountVec(core, op == BinOp::kDiv ? VecClass::kTranscendental : VecClass::kElementwise, plan.repeats);
   }
   if (!CheckOperand(core, name, "dst", dst, plan, eb, s.dstBlk, s.dstRep) ||
       !CheckOperand(core, name, "src0", src0, plan, eb, s.src0Blk, s.src0Rep) ||

@@ -71,9 +71,14 @@ void CopyUbToGmAlign(Arch arch, uint32_t elemBytes, void* dst, const void* src, 
 void SetMovPadVal(uint64_t v);
 
 // Mask and mode registers.
-void SetVectorMask(uint64_t hi, uint64_t lo);
-void SetMaskCount();
-void SetMaskNorm();
+// Inline: front end A issues them around every count-form instruction.
+inline void SetVectorMask(uint64_t hi, uint64_t lo) {
+  State& s = Core();
+  s.maskHi = hi;
+  s.maskLo = lo;
+}
+inline void SetMaskCount() { Core().counterMode = true; }
+inline void SetMaskNorm() { Core().counterMode = false; }
 void SetAtomicType(Arch arch, AtomicType t);  // set_atomic_<type>; kNone = set_atomic_none
 void SetAtomicOp(AtomicOp op);     // set_atomic_add / max / min
 

@@ -349,8 +349,10 @@ inline bool PrefixElements(const LanePlan& p, uint64_t* n) {
   uint64_t fullLo, fullHi;
   LaneBits(p.lanes, p.lanes, &fullLo, &fullHi);
   if (p.repeats > 1 && (p.lo != fullLo || p.hi != fullHi)) return false;
-  uint64_t tail = p.tailLo == kAllOnes ? 64 + static_cast<uint64_t>(__builtin_popcountll(p.tailHi))
-                                       : static_cast<uint64_t>(__builtin_popcountll(p.tailLo));
+  // The tail's length if it is a prefix (checked below): its trailing ones (a bit scan, where a
+  // population count would be a library call on baseline x86-64).
+  auto ones = [](uint64_t x) -> uint64_t { return ~x == 0 ? 64 : static_cast<uint64_t>(__builtin_ctzll(~x)); };
+  uint64_t tail = p.tailLo == kAllOnes ? 64 + ones(p.tailHi) : ones(p.tailLo);
   if (p.tailHi != 0 && p.tailLo != kAllOnes) return false;
   uint64_t lo, hi;
   LaneBits(tail, p.lanes, &lo, &hi);

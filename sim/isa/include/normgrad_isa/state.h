@@ -67,13 +67,20 @@ struct State {
   // issues an instruction (front end A, with the API's name in the message): the model then skips its
   // own UB operand checks, which would repeat them. Front end B leaves it false.
   bool operandsChecked = false;
+  // SetVecCountListener's listener and its user pointer (kept by ResetCore).
+  void (*vecCountListener)(void* user, VecClass cls, uint64_t repeats) = nullptr;
+  void* vecCountUser = nullptr;
 };
 
+namespace detail {
+extern thread_local State t_state;  // state.cpp; constant-initialised
+}  // namespace detail
+
 // The calling core's state: one per process under CANN's launcher (front end B), one per thread
-// under front end A, which runs each core on a thread.
-State& Core();
+// under front end A, which runs each core on a thread. Inline: every instruction reads it.
+inline State& Core() { return detail::t_state; }
 // Back to power-on state (mask all ones, normal mode, no atomics, no flags, counters zero); the
-// UB registration and the hooks stay.
+// UB registration, the hooks and the calling core's count listener stay.
 void ResetCore();
 // Registers the core's UB window for bounds and alignment checks (operandsChecked: the front end has
 // checked every operand already, see State).
@@ -93,10 +100,11 @@ void SetViolationHook(ViolationHook hook);  // nullptr restores the default
 using AtomicListener = void (*)(bool enabled, AtomicOp op);
 void SetAtomicListener(AtomicListener listener);
 
-// Told about every vector instruction the model counts (its class and repeats), so that a front end
-// with counters of its own (front end A's sim::CoreCounters) counts exactly the instructions issued.
-using VecCountListener = void (*)(VecClass cls, uint64_t repeats);
-void SetVecCountListener(VecCountListener listener);  // nullptr: none
+// Told about every vector instruction the calling core's model counts (its class and repeats), so
+// that a front end with counters of its own (front end A's sim::CoreCounters, passed as `user`)
+// counts exactly the instructions issued. Per core: set it on the core's thread.
+using VecCountListener = void (*)(void* user, VecClass cls, uint64_t repeats);
+void SetVecCountListener(VecCountListener listener, void* user);  // nullptr: none
 
 // Told about the GM side of every GM<->UB copy before it executes (rows of rowBytes, pitch bytes
 // apart); returning false leaves the copy out of the counters (it still executes). Front end B uses
