@@ -27,11 +27,15 @@ void CountFromModel(isa::VecClass cls, uint64_t repeats) { CountInstr(static_cas
 
 bool CountFormUsesCounterMode() { return std::strcmp(Core().soc->family, "ascend910") != 0; }
 
+isa::Arch CoreArch() { return CountFormUsesCounterMode() ? isa::Arch::kA2 : isa::Arch::k910; }
+
 void BindModelCore(CoreContext& ctx) {
   isa::SetViolationHook(&FailFromModel);
   isa::SetVecCountListener(&CountFromModel);
+  isa::SetGmReader(&gm::Read);
   isa::ResetCore();
   isa::RegisterUb(ctx.ub.data(), ctx.ub.size(), /*operandsChecked=*/true);  // the APIs check them first
+  isa::Core().deviceAtomicStores = true;  // A has no CPU-debug add in UB before the copy (state.h)
 }
 
 }  // namespace vec

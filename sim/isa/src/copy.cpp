@@ -14,8 +14,22 @@ namespace {
 constexpr uint64_t kMaxBursts = 4095;
 constexpr uint64_t kMaxAlignBurstBytes = 2097151;  // 21 bits (asc-devkit CheckDataCopyPadParams)
 
+GmReader g_gmReader = nullptr;  // SetGmReader; null: GM is plain memory
+
+// n bursts of `bytes`, pitches apart; one move when both sides are contiguous.
 void CopyBursts(uint8_t* dst, const uint8_t* src, uint64_t n, uint64_t bytes, uint64_t srcPitch, uint64_t dstPitch) {
+  if (srcPitch == bytes && dstPitch == bytes) {
+    std::memmove(dst, src, n * bytes);
+    return;
+  }
   for (uint64_t i = 0; i < n; ++i) std::memmove(dst + i * dstPitch, src + i * srcPitch, bytes);
+}
+
+// CopyBursts with a GM source: through the front end's GM reader when one is set.
+void ReadBursts(uint8_t* dst, const uint8_t* gm, uint64_t n, uint64_t bytes, uint64_t gmPitch, uint64_t dstPitch) {
+  if (g_gmReader == nullptr) return CopyBursts(dst, gm, n, bytes, gmPitch, dstPitch);
+  if (gmPitch == bytes && dstPitch == bytes) return g_gmReader(dst, gm, n * bytes);
+  for (uint64_t i = 0; i < n; ++i) g_gmReader(dst + i * dstPitch, gm + i * gmPitch, bytes);
 }
 
 // *p = add(*p, v) atomically: compare-and-swap on the element's storage word W.
@@ -66,13 +80,14 @@ void AtomicAddBurst(uint8_t* gm, const uint8_t* ub, uint64_t bytes, AtomicType t
   }
 }
 
-// The store of n bursts to GM: plain, or an atomic add where the copy does it. On dav-c220 the
-// DMA adds; on dav-c100 CANN's API adds in UB itself (DataCopyWithAtomic, under its ProcessLock)
-// and then issues a plain copy, so the copy must not add again.
+// The store of n bursts to GM: plain, or an atomic add where the copy does it. The device's DMA
+// adds on both archs; on dav-c100 CANN's CPU-debug API adds in UB itself (DataCopyWithAtomic, under
+// its ProcessLock) and then issues a plain copy, so there the copy adds only for a front end that
+// issues the device's instructions (State::deviceAtomicStores).
 void StoreBursts(Arch arch, const char* name, uint8_t* gm, const uint8_t* ub, uint64_t n, uint64_t bytes,
                  uint64_t ubPitch, uint64_t gmPitch) {
   const State& s = Core();
-  if (arch != Arch::kA2 || !s.atomicEnabled || s.atomicType == AtomicType::kNone) {
+  if ((arch != Arch::kA2 && !s.deviceAtomicStores) || !s.atomicEnabled || s.atomicType == AtomicType::kNone) {
     CopyBursts(gm, ub, n, bytes, ubPitch, gmPitch);
     return;
   }
@@ -91,7 +106,19 @@ void PadFill(uint8_t* p, uint64_t elems, uint32_t elemBytes, uint64_t value) {
   for (uint64_t i = 0; i < elems; ++i) std::memcpy(p + i * elemBytes, &value, elemBytes);
 }
 
+// The _align copies' names by element width (the 64-bit forms run as b32 with doubled pads).
+const char* AlignName(bool toGm, uint32_t elemBytes) {
+  if (toGm) {
+    return elemBytes == 1 ? "copy_ubuf_to_gm_align_b8" : elemBytes == 2 ? "copy_ubuf_to_gm_align_b16"
+                                                                          : "copy_ubuf_to_gm_align_b32";
+  }
+  return elemBytes == 1 ? "copy_gm_to_ubuf_align_b8" : elemBytes == 2 ? "copy_gm_to_ubuf_align_b16"
+                                                                        : "copy_gm_to_ubuf_align_b32";
+}
+
 }  // namespace
+
+void SetGmReader(GmReader reader) { g_gmReader = reader; }
 
 void CopyGmToUb(void* dst, const void* src, uint64_t, uint64_t nBurst, uint64_t lenBurst, uint64_t srcGap,
                 uint64_t dstGap) {
@@ -101,7 +128,7 @@ void CopyGmToUb(void* dst, const void* src, uint64_t, uint64_t nBurst, uint64_t 
   const bool counted = CountGmCopy(false, src, nBurst, bytes, gmPitch);
   if (!CheckBursts(name, nBurst, lenBurst, 65535)) return;
   if (!CheckUb(name, "dst", dst, (nBurst - 1) * ubPitch + bytes, num::kBlockBytes)) return;
-  CopyBursts(static_cast<uint8_t*>(dst), static_cast<const uint8_t*>(src), nBurst, bytes, gmPitch, ubPitch);
+  ReadBursts(static_cast<uint8_t*>(dst), static_cast<const uint8_t*>(src), nBurst, bytes, gmPitch, ubPitch);
   if (counted) Core().counters.gmToUbBytes += nBurst * bytes;
 }
 
@@ -136,7 +163,7 @@ void CopyUbToUb(void* dst, const void* src, uint64_t, uint64_t nBurst, uint64_t 
 
 void CopyGmToUbAlign(uint32_t elemBytes, void* dst, const void* src, uint64_t, uint64_t nBurst, uint64_t lenBurst,
                      uint64_t leftPad, uint64_t rightPad, uint64_t srcGap, uint64_t dstGap) {
-  const char* name = elemBytes == 2 ? "copy_gm_to_ubuf_align_b16" : "copy_gm_to_ubuf_align_b32";
+  const char* name = AlignName(false, elemBytes);
   const bool counted = CountGmCopy(false, src, nBurst, lenBurst, lenBurst + srcGap);
   if (!CheckBursts(name, nBurst, lenBurst, kMaxAlignBurstBytes) ||
       !CheckRange(name, "leftPad bytes", leftPad * elemBytes, 0, num::kBlockBytes) ||
@@ -156,20 +183,22 @@ void CopyGmToUbAlign(uint32_t elemBytes, void* dst, const void* src, uint64_t, u
   uint8_t* d = static_cast<uint8_t*>(dst);
   const uint8_t* s = static_cast<const uint8_t*>(src);
   const uint64_t pad = Core().movPadVal;
-  for (uint64_t i = 0; i < nBurst; ++i) {
-    uint8_t* row = d + i * ubPitch;
-    std::memmove(row + left, s + i * gmPitch, lenBurst);
-    // The pads hold the pad register's value (set_mov_pad_val); the bytes from `used` to the
-    // block end are not written.
-    PadFill(row, leftPad, elemBytes, pad);
-    PadFill(row + left + lenBurst, rightPad, elemBytes, pad);
+  ReadBursts(d + left, s, nBurst, lenBurst, gmPitch, ubPitch);
+  // The pads hold the pad register's value (set_mov_pad_val); the bytes from `used` to the block end
+  // are not written.
+  if (leftPad != 0 || rightPad != 0) {
+    for (uint64_t i = 0; i < nBurst; ++i) {
+      uint8_t* row = d + i * ubPitch;
+      PadFill(row, leftPad, elemBytes, pad);
+      PadFill(row + left + lenBurst, rightPad, elemBytes, pad);
+    }
   }
   if (counted) Core().counters.gmToUbBytes += nBurst * lenBurst;
 }
 
 void CopyUbToGmAlign(Arch arch, uint32_t elemBytes, void* dst, const void* src, uint64_t, uint64_t nBurst,
                      uint64_t lenBurst, uint64_t leftPad, uint64_t rightPad, uint64_t srcGap, uint64_t dstGap) {
-  const char* name = elemBytes == 2 ? "copy_ubuf_to_gm_align_b16" : "copy_ubuf_to_gm_align_b32";
+  const char* name = AlignName(true, elemBytes);
   const bool counted = CountGmCopy(true, dst, nBurst, lenBurst, lenBurst + dstGap);
   if (!CheckBursts(name, nBurst, lenBurst, kMaxAlignBurstBytes) || !CheckRange(name, "leftPad", leftPad, 0, 0) ||
       !CheckRange(name, "rightPad", rightPad, 0, 0)) {

@@ -32,11 +32,12 @@ State& Core() { return g_state; }
 void ResetCore() {
   const uint8_t* base = g_state.ubBase;
   uint64_t size = g_state.ubSize;
-  const bool checked = g_state.operandsChecked;
+  const bool checked = g_state.operandsChecked, deviceAtomics = g_state.deviceAtomicStores;
   g_state = State();
   g_state.ubBase = base;
   g_state.ubSize = size;
   g_state.operandsChecked = checked;
+  g_state.deviceAtomicStores = deviceAtomics;
 }
 
 void RegisterUb(const void* base, uint64_t size, bool operandsChecked) {

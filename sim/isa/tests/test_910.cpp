@@ -1,5 +1,6 @@
 // dav-c100 (Atlas training series): the 6-argument vcadd, the suffix-less vconv_f322f16, and the
-// plain store under atomics (CANN's dav_c100 API adds in UB itself before the copy).
+// plain store under atomics (CANN's dav_c100 API adds in UB itself before the copy; a front end issuing
+// the device's instructions gets the DMA's add).
 #include "test_support.h"
 
 namespace isa_test {
@@ -36,6 +37,25 @@ TEST_F(Model910, StoreUnderAtomicIsPlain) {
   set_atomic_f32();
   copy_ubuf_to_gm(g, u, 0, 1, 1, 0, 0);
   for (int i = 0; i < 8; ++i) EXPECT_EQ(g[i], 2.0f) << i;
+}
+
+// A front end that issues the device's instructions (front end A, State::deviceAtomicStores) has no
+// CPU-debug add in UB before the copy: the dav-c100 store adds, as the device's DMA does, and a GM vector
+// operand stays a violation.
+TEST_F(Model910, DeviceAtomicStoresAdd) {
+  normgrad::isa::Core().deviceAtomicStores = true;
+  float* g = Gm<float>(0);
+  float* u = Ub<float>(0);
+  for (int i = 0; i < 8; ++i) {
+    g[i] = 100.0f;
+    u[i] = 2.0f;
+  }
+  set_atomic_f32();
+  EXPECT_FALSE(normgrad::isa::Core().vectorGmOperands);
+  copy_ubuf_to_gm(g, u, 0, 1, 1, 0, 0);
+  set_atomic_none();
+  normgrad::isa::Core().deviceAtomicStores = false;
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(g[i], 102.0f) << i;
 }
 
 // CANN's CPU-debug DataCopyWithAtomicCom: with the atomic mode on, vadd takes the GM destination as
