@@ -64,6 +64,18 @@ void CheckGmAligned(const char* api, const char* role, const void* gm, uint32_t 
   }
 }
 
+// An empty copy (no block, or blocks of no byte) copies nothing here. CANN's implementation issues it
+// as a DMA instruction with nBurst or lenBurst 0, outside the instruction's documented ranges (nBurst
+// 1..4095, lenBurst from 1; the model reports it), and what the hardware does then is not documented:
+// a warning says so instead of the instruction.
+bool IsEmpty(const char* api, uint32_t blockCount, uint64_t blockBytes) {
+  if (blockCount != 0 && blockBytes != 0) return false;
+  Warn(api, "an empty copy (blockCount %u, %llu bytes a block) is not issued; CANN issues it with a zero "
+       "nBurst or lenBurst, outside the DMA instruction's range, and the hardware's behaviour is not documented",
+       blockCount, U(blockBytes));
+  return true;
+}
+
 // The model's atomic register (set_atomic_<type>) for an element type code; kNone for the others.
 isa::AtomicType AtomicTypeOf(int code) {
   switch (code) {
@@ -155,7 +167,7 @@ void GmToUb(const char* api, Ub dst, const uint8_t* gm, uint32_t elemBytes, uint
   ThrowIfLaunchAborted();
   ++c.counters.dmaIn;
   CheckBlockCount(api, blockCount);
-  if (blockCount == 0 || blockBytes == 0) return;
+  if (IsEmpty(api, blockCount, blockBytes)) return;
   uint64_t ubSpan = (blockCount - 1) * ubPitch + blockBytes;
   CheckUb(api, "dst", dst, ubSpan, ubSpan);
   CheckGmAligned(api, "src", gm, elemBytes);
@@ -176,7 +188,7 @@ void UbToGm(const char* api, uint8_t* gm, Ub src, uint32_t elemBytes, int elemCo
   ThrowIfLaunchAborted();
   ++c.counters.dmaOut;
   CheckBlockCount(api, blockCount);
-  if (blockCount == 0 || blockBytes == 0) return;
+  if (IsEmpty(api, blockCount, blockBytes)) return;
   uint64_t ubSpan = (blockCount - 1) * ubPitch + blockBytes;
   CheckUb(api, "src", src, ubSpan, ubSpan);
   CheckGmAligned(api, "dst", gm, elemBytes);
@@ -199,7 +211,7 @@ void UbToUb(const char* api, Ub dst, Ub src, uint32_t blockCount, uint64_t block
   ThrowIfLaunchAborted();
   ++c.counters.vecInstr;  // a UB->UB DataCopy is issued on PIPE_V
   CheckBlockCount(api, blockCount);
-  if (blockCount == 0 || blockBytes == 0) return;
+  if (IsEmpty(api, blockCount, blockBytes)) return;
   uint64_t srcSpan = (blockCount - 1) * srcPitch + blockBytes;
   uint64_t dstSpan = (blockCount - 1) * dstPitch + blockBytes;
   CheckUb(api, "src", src, srcSpan, srcSpan);
@@ -218,7 +230,7 @@ void PadGmToUb(Ub dst, const uint8_t* gm, uint32_t elemBytes, const PadArgs& a) 
   ThrowIfLaunchAborted();
   ++c.counters.dmaIn;
   CheckPadArgs(api, a, elemBytes);
-  if (a.blockCount == 0 || a.blockLen == 0) return;
+  if (IsEmpty(api, a.blockCount, a.blockLen)) return;
   uint64_t leftBytes = a.left * elemBytes, rightBytes = a.right * elemBytes;
   uint64_t usedBytes = leftBytes + a.blockLen + rightBytes;
   uint64_t ubBlockBytes = (usedBytes + 31) / 32 * 32;
@@ -275,7 +287,7 @@ void PadUbToGm(uint8_t* gm, Ub src, uint32_t elemBytes, int elemCode, const PadA
   ThrowIfLaunchAborted();
   ++c.counters.dmaOut;
   CheckPadArgs(api, a, elemBytes);
-  if (a.blockCount == 0 || a.blockLen == 0) return;
+  if (IsEmpty(api, a.blockCount, a.blockLen)) return;
   uint64_t ubBlockBytes = (a.blockLen + 31ull) / 32 * 32;
   uint64_t ubPitch = ubBlockBytes + a.srcStride * 32ull;
   uint64_t gmPitch = static_cast<uint64_t>(a.blockLen) + a.dstStride;
