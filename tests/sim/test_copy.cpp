@@ -251,6 +251,18 @@ TEST(DataCopyPad, FirstElementDummyModeFollowsTheDoc) {
 
 // ---- on the instruction-level model (ascendc/isa_issue.h): A checks, the model moves the bytes
 
+namespace {
+// Runs f on one core of soc with a 1024-byte UB buffer.
+sim::LaunchReport WithUb(const std::function<void(LocalTensor<float>)>& f, const char* soc = "ascend910b") {
+  return RunOn(soc, 1, [&] {
+    TPipe pipe;
+    TBuf<> buf;
+    pipe.InitBuffer(buf, 1024);
+    f(buf.Get<float>());
+  });
+}
+}  // namespace
+
 // Every DataCopy / DataCopyPad form is issued to the model as the DMA instruction CANN's implementation
 // issues (copy_gm_to_ubuf, copy_ubuf_to_gm, copy_ubuf_to_ubuf, the _align_b16/_b32 copies with
 // set_mov_pad_val): the model counts exactly the copies and bytes A's cost counters see.
@@ -259,11 +271,7 @@ TEST(DataCopy, CopiesRunOnTheInstructionModel) {
   FillGm(in, Iota<float>(64));
   normgrad::isa::Counters model;
   uint64_t padRegister = 0;
-  auto r = Run1([&] {
-    TPipe pipe;
-    TBuf<> buf;
-    pipe.InitBuffer(buf, 1024);
-    LocalTensor<float> ub = buf.Get<float>();
+  auto r = WithUb([&](LocalTensor<float> ub) {
     DataCopy(ub, in.Tensor(), 64);
     PipeBarrier<PIPE_ALL>();
     DataCopy(ub[128], ub, DataCopyParams(2, 1, 1, 0));  // UB -> UB: blocks 0 and 2 to 128..143
@@ -305,11 +313,7 @@ TEST(DataCopy, ViewsOfStridedTensorsAreReadThroughTheModel) {
   ASSERT_NE(strided, nullptr);
   ASSERT_NE(rows, nullptr);
   std::vector<float> got(48);
-  auto r = Run1([&] {
-    TPipe pipe;
-    TBuf<> buf;
-    pipe.InitBuffer(buf, 256);
-    LocalTensor<float> ub = buf.Get<float>();
+  auto r = WithUb([&](LocalTensor<float> ub) {
     GlobalTensor<float> s, b;
     s.SetGlobalBuffer(strided, 16);
     b.SetGlobalBuffer(rows, 32);
@@ -335,11 +339,7 @@ TEST(DataCopyPad, PoisonOverlaysThePadRegisterWhereUnspecified) {
   FillGm(in, Iota<float>(8));
   std::vector<float> got(8);
   uint64_t padRegister = 0;
-  auto r = Run1([&] {
-    TPipe pipe;
-    TBuf<> buf;
-    pipe.InitBuffer(buf, 64);
-    LocalTensor<float> ub = buf.Get<float>();
+  auto r = WithUb([&](LocalTensor<float> ub) {
     DataCopyPad(ub[8], in.Tensor(), DataCopyExtParams(1, 4, 0, 0, 0), DataCopyPadExtParams<float>(true, 1, 1, 9.0f));
     DataCopyPad(ub, in.Tensor(), DataCopyExtParams(1, 12, 0, 0, 0), DataCopyPadExtParams<float>(false, 2, 1, 0.0f));
     padRegister = normgrad::isa::Core().movPadVal;
@@ -352,17 +352,6 @@ TEST(DataCopyPad, PoisonOverlaysThePadRegisterWhereUnspecified) {
 }
 
 // ---- every check fires with the API, the core and the values
-
-namespace {
-sim::LaunchReport WithUb(const std::function<void(LocalTensor<float>)>& f, const char* soc = "ascend910b") {
-  return RunOn(soc, 1, [&] {
-    TPipe pipe;
-    TBuf<> buf;
-    pipe.InitBuffer(buf, 1024);
-    f(buf.Get<float>());
-  });
-}
-}  // namespace
 
 TEST(DataCopyChecks, UnalignedUbOperand) {
   GmBuf<float> g(64);
