@@ -46,8 +46,7 @@ void CheckBlockCount(const char* api, uint32_t blockCount) {
 }
 
 // `used` bytes must lie inside the view; `touched` bytes (dummy included) inside the UB.
-void CheckUb(const char* api, const char* role, copy::Ub v, uint64_t used, uint64_t touched) {
-  const CoreContext& c = Core();
+void CheckUb(const char* api, const char* role, const CoreContext& c, copy::Ub v, uint64_t used, uint64_t touched) {
   if (v.addr % 32 != 0) Fail(api, "%s UB address %u is not 32-byte aligned", role, v.addr);
   if (used > v.len) {
     Fail(api, "%s needs %llu bytes from UB address %u but its tensor has %u bytes", role, U(used), v.addr, v.len);
@@ -123,8 +122,7 @@ void FillValue(uint8_t* p, uint64_t bytes, const uint8_t* value, uint32_t elemBy
   }
 }
 
-void CheckPadArgs(const char* api, const copy::PadArgs& a, uint32_t elemBytes) {
-  const CoreContext& c = Core();
+void CheckPadArgs(const char* api, const CoreContext& c, const copy::PadArgs& a, uint32_t elemBytes) {
   if (!c.soc->hasDataCopyPad) {
     Fail(api, "does not exist on %s (Atlas training); use DataCopy with 32-byte multiples", c.soc->name);
   }
@@ -169,7 +167,7 @@ void GmToUb(const char* api, Ub dst, const uint8_t* gm, uint32_t elemBytes, uint
   CheckBlockCount(api, blockCount);
   if (IsEmpty(api, blockCount, blockBytes)) return;
   uint64_t ubSpan = (blockCount - 1) * ubPitch + blockBytes;
-  CheckUb(api, "dst", dst, ubSpan, ubSpan);
+  CheckUb(api, "dst", c, dst, ubSpan, ubSpan);
   CheckGmAligned(api, "src", gm, elemBytes);
   gm::CheckRange(api, gm, (blockCount - 1) * gmPitch + blockBytes, false);
   TrackUbRows(hazard::kMte2, true, api, dst.addr, blockCount, blockBytes, ubPitch);
@@ -190,7 +188,7 @@ void UbToGm(const char* api, uint8_t* gm, Ub src, uint32_t elemBytes, int elemCo
   CheckBlockCount(api, blockCount);
   if (IsEmpty(api, blockCount, blockBytes)) return;
   uint64_t ubSpan = (blockCount - 1) * ubPitch + blockBytes;
-  CheckUb(api, "src", src, ubSpan, ubSpan);
+  CheckUb(api, "src", c, src, ubSpan, ubSpan);
   CheckGmAligned(api, "dst", gm, elemBytes);
   gm::CheckRange(api, gm, (blockCount - 1) * gmPitch + blockBytes, true);
   TrackUbRows(hazard::kMte3, false, api, src.addr, blockCount, blockBytes, ubPitch);
@@ -199,7 +197,7 @@ void UbToGm(const char* api, uint8_t* gm, Ub src, uint32_t elemBytes, int elemCo
   race::GmAccess(atomic ? race::kAtomic : race::kWrite, api, gm, blockCount, blockBytes, gmPitch,
                  c.ub.data() + src.addr, ubPitch);
   // copy_ubuf_to_gm(dst, src, sid 0, nBurst, lenBurst, srcGap, dstGap): 32-byte units.
-  isa::CopyUbToGm(vec::CoreArch(), gm, c.ub.data() + src.addr, 0, blockCount, blockBytes / 32,
+  isa::CopyUbToGm(vec::CoreArch(c), gm, c.ub.data() + src.addr, 0, blockCount, blockBytes / 32,
                   (ubPitch - blockBytes) / 32, (gmPitch - blockBytes) / 32);
   c.counters.ubToGmBytes += blockCount * blockBytes;
   c.l2.Write(gm, blockCount, blockBytes, gmPitch);
@@ -214,8 +212,8 @@ void UbToUb(const char* api, Ub dst, Ub src, uint32_t blockCount, uint64_t block
   if (IsEmpty(api, blockCount, blockBytes)) return;
   uint64_t srcSpan = (blockCount - 1) * srcPitch + blockBytes;
   uint64_t dstSpan = (blockCount - 1) * dstPitch + blockBytes;
-  CheckUb(api, "src", src, srcSpan, srcSpan);
-  CheckUb(api, "dst", dst, dstSpan, dstSpan);
+  CheckUb(api, "src", c, src, srcSpan, srcSpan);
+  CheckUb(api, "dst", c, dst, dstSpan, dstSpan);
   TrackUbRows(hazard::kV, false, api, src.addr, blockCount, blockBytes, srcPitch);
   TrackUbRows(hazard::kV, true, api, dst.addr, blockCount, blockBytes, dstPitch);
   // copy_ubuf_to_ubuf(dst, src, sid 0, nBurst, lenBurst, srcGap, dstGap): 32-byte units.
@@ -229,7 +227,7 @@ void PadGmToUb(Ub dst, const uint8_t* gm, uint32_t elemBytes, const PadArgs& a) 
   CoreContext& c = Core();
   ThrowIfLaunchAborted();
   ++c.counters.dmaIn;
-  CheckPadArgs(api, a, elemBytes);
+  CheckPadArgs(api, c, a, elemBytes);
   if (IsEmpty(api, a.blockCount, a.blockLen)) return;
   uint64_t leftBytes = a.left * elemBytes, rightBytes = a.right * elemBytes;
   uint64_t usedBytes = leftBytes + a.blockLen + rightBytes;
@@ -237,7 +235,7 @@ void PadGmToUb(Ub dst, const uint8_t* gm, uint32_t elemBytes, const PadArgs& a) 
   uint64_t ubPitch = ubBlockBytes + a.dstStride * 32ull;
   uint64_t gmPitch = static_cast<uint64_t>(a.blockLen) + a.srcStride;
   uint64_t last = (a.blockCount - 1) * ubPitch;
-  CheckUb(api, "dst", dst, last + usedBytes, last + ubBlockBytes);
+  CheckUb(api, "dst", c, dst, last + usedBytes, last + ubBlockBytes);
   gm::CheckRange(api, gm, (a.blockCount - 1) * gmPitch + a.blockLen, false);
   TrackUbRows(hazard::kMte2, true, api, dst.addr, a.blockCount, ubBlockBytes, ubPitch);
   hazard::GmRead(api, gm, a.blockCount, a.blockLen, gmPitch);
@@ -286,13 +284,13 @@ void PadUbToGm(uint8_t* gm, Ub src, uint32_t elemBytes, int elemCode, const PadA
   CoreContext& c = Core();
   ThrowIfLaunchAborted();
   ++c.counters.dmaOut;
-  CheckPadArgs(api, a, elemBytes);
+  CheckPadArgs(api, c, a, elemBytes);
   if (IsEmpty(api, a.blockCount, a.blockLen)) return;
   uint64_t ubBlockBytes = (a.blockLen + 31ull) / 32 * 32;
   uint64_t ubPitch = ubBlockBytes + a.srcStride * 32ull;
   uint64_t gmPitch = static_cast<uint64_t>(a.blockLen) + a.dstStride;
   uint64_t last = (a.blockCount - 1) * ubPitch;
-  CheckUb(api, "src", src, last + a.blockLen, last + ubBlockBytes);
+  CheckUb(api, "src", c, src, last + a.blockLen, last + ubBlockBytes);
   gm::CheckRange(api, gm, (a.blockCount - 1) * gmPitch + a.blockLen, true);
   TrackUbRows(hazard::kMte3, false, api, src.addr, a.blockCount, a.blockLen, ubPitch);
   const bool atomic = StoreAtomic(api, elemCode) != kElemNone;
@@ -301,7 +299,7 @@ void PadUbToGm(uint8_t* gm, Ub src, uint32_t elemBytes, int elemCode, const PadA
                  c.ub.data() + src.addr, ubPitch);
   // copy_ubuf_to_gm_align_b<8|16|32>(dst, src, sid 0, nBurst, lenBurst bytes, pads 0, 0, srcGap blocks,
   // dstGap bytes).
-  isa::CopyUbToGmAlign(vec::CoreArch(), AlignElemBytes(elemBytes), gm, c.ub.data() + src.addr, 0, a.blockCount,
+  isa::CopyUbToGmAlign(vec::CoreArch(c), AlignElemBytes(elemBytes), gm, c.ub.data() + src.addr, 0, a.blockCount,
                        a.blockLen, 0, 0, a.srcStride, a.dstStride);
   c.counters.ubToGmBytes += static_cast<uint64_t>(a.blockCount) * a.blockLen;
   c.l2.Write(gm, a.blockCount, a.blockLen, gmPitch);
@@ -313,7 +311,7 @@ void SetAtomic(const char* api, int elemCode) {
     Fail(api, "atomic add in %s does not exist on %s (float only)", ElemName(elemCode), c.soc->name);
   }
   // CANN: dav-c220 set_atomic_add then set_atomic_<type>; dav-c100 set_atomic_f32 alone; set_atomic_none.
-  const isa::Arch arch = vec::CoreArch();
+  const isa::Arch arch = vec::CoreArch(c);
   if (elemCode != kElemNone && arch == isa::Arch::kA2) isa::SetAtomicOp(isa::AtomicOp::kAdd);
   isa::SetAtomicType(arch, AtomicTypeOf(elemCode));
 }

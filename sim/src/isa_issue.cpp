@@ -25,11 +25,12 @@ void CountFromModel(isa::VecClass cls, uint64_t repeats) { CountInstr(static_cas
 
 }  // namespace
 
-bool CountFormUsesCounterMode() { return std::strcmp(Core().soc->family, "ascend910") != 0; }
+bool CountFormUsesCounterMode() { return !Core().davC100; }
 
-isa::Arch CoreArch() { return CountFormUsesCounterMode() ? isa::Arch::kA2 : isa::Arch::k910; }
+isa::Arch CoreArch(const CoreContext& c) { return c.davC100 ? isa::Arch::k910 : isa::Arch::kA2; }
 
 void BindModelCore(CoreContext& ctx) {
+  ctx.davC100 = ctx.soc != nullptr && std::strcmp(ctx.soc->family, "ascend910") == 0;
   isa::SetViolationHook(&FailFromModel);
   isa::SetVecCountListener(&CountFromModel);
   isa::SetGmReader(&gm::Read);

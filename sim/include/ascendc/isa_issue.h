@@ -46,8 +46,8 @@ inline uint8_t* UbAt(uint32_t addr) { return Core().ub.data() + addr; }
 // False on the Atlas training series (dav-c100): its count forms do not use counter mode (asc-devkit
 // AscendCUtils::CalIntriInfo and the dav_c100 *Compute helpers).
 bool CountFormUsesCounterMode();
-// The model's arch of the running core: dav-c220 (Atlas A2/A3), else dav-c100 (the training series).
-isa::Arch CoreArch();
+// The model's arch of core c: dav-c220 (Atlas A2/A3), else dav-c100 (the training series).
+isa::Arch CoreArch(const CoreContext& c);
 
 // The instructions of a count-form call of `count` elements whose widest operand has widestBytes:
 // issue(repeat, firstElement) issues one instruction of `repeat` repeats whose operands start

@@ -68,9 +68,10 @@ struct State {
   // bounds-checked and UB alignment is checked on the raw address.
   const uint8_t* ubBase = nullptr;
   uint64_t ubSize = 0;
-  // The front end checks every UB operand (alignment, bounds within its tensor and the UB) before it
-  // issues an instruction (front end A, with the API's name in the message): the model then skips its
-  // own UB operand checks, which would repeat them. Front end B leaves it false.
+  // The front end checks every UB operand (alignment, bounds within its tensor and the UB), and every
+  // field of the DMA instructions, before it issues an instruction (front end A, with the API's name in
+  // the message): the model then skips those checks of its own, which would repeat them. Front end B
+  // leaves it false.
   bool operandsChecked = false;
 };
 
