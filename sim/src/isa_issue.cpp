@@ -1,6 +1,8 @@
 // Front end A's binding to the instruction-level model (ascendc/isa_issue.h).
 #include "ascendc/isa_issue.h"
 
+#include <cstring>
+
 #include "ascendc/vec_engine.h"
 
 namespace sim {
@@ -26,11 +28,16 @@ void CountFromModel(void* counters, isa::VecClass cls, uint64_t repeats) {
 
 }  // namespace
 
+isa::Arch CoreArch(const CoreContext& c) { return c.davC100 ? isa::Arch::k910 : isa::Arch::kA2; }
+
 void BindModelCore(CoreContext& ctx) {
+  ctx.davC100 = ctx.soc != nullptr && std::strcmp(ctx.soc->family, "ascend910") == 0;
   isa::SetViolationHook(&FailFromModel);
+  isa::SetGmReader(&gm::Read);
   isa::ResetCore();
   isa::SetVecCountListener(&CountFromModel, &ctx.counters);
   isa::RegisterUb(ctx.ub.data(), ctx.ub.size(), /*operandsChecked=*/true);  // the APIs check them first
+  isa::Core().deviceAtomicStores = true;  // A has no CPU-debug add in UB before the copy (state.h)
 }
 
 }  // namespace vec

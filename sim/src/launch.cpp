@@ -9,6 +9,7 @@
 #include <set>
 #include <thread>
 
+#include "ascendc/copy.h"
 #include "ascendc/cost.h"
 #include "ascendc/dcache.h"
 #include "ascendc/entry.h"
@@ -70,7 +71,7 @@ struct CoreResult {
 };
 
 // What hardware leaves behind silently and the device harness reports (CheckSyncState).
-void EndOfKernelChecks(CoreContext& c) {
+void EndOfKernelChecks() {
   for (int e = 0; e < kHardEventCount; ++e) {
     for (int id = 0; id < kMaxEventIds; ++id) {
       if (OutstandingFlags(e, id) != 0) {
@@ -79,7 +80,7 @@ void EndOfKernelChecks(CoreContext& c) {
       }
     }
   }
-  if (c.atomicType != 0) Warn("SetAtomicAdd", "atomic add is still on at kernel end; call SetAtomicNone()");
+  if (copy::AtomicElem() != kElemNone) Warn("SetAtomicAdd", "atomic add is still on at kernel end; call SetAtomicNone()");
 }
 
 void RunCore(const SocProfile& soc, int idx, int blockDim, uint64_t tilingKey, bool trackHazards,
@@ -108,7 +109,7 @@ void RunCore(const SocProfile& soc, int idx, int blockDim, uint64_t tilingKey, b
     body();
     FlushDataCache();  // dirty scalar-written lines reach GM by the end of the kernel
     DropTrailingDrain(ctx);
-    EndOfKernelChecks(ctx);
+    EndOfKernelChecks();
     barrier.Finish(idx);
   } catch (const AbortCore&) {
     // Another core faulted; its error is the launch's.

@@ -105,6 +105,36 @@ TEST(Atomic, TypeMismatchWarnsAndAddsAsTheAtomicType) {
   EXPECT_EQ(rt_test::Bits(dst[0]), expect);
 }
 
+// SetAtomicAdd / SetAtomicNone set the instruction-level model's atomic register as CANN's
+// implementation does (dav-c220: set_atomic_add, set_atomic_<type>; dav-c100: set_atomic_f32), and the
+// model's DMA does the adds, on the training series too (the device's DMA adds there; only CANN's
+// CPU-debug API adds in UB instead).
+TEST(Atomic, AddsRunOnTheModelsAtomicRegister) {
+  for (const char* soc : {"ascend910b", "ascend910"}) {
+    GmBuf<float> dst(8, 10.0f);
+    bool onAfterSet = false, offAfterNone = false;
+    normgrad::isa::AtomicType type = normgrad::isa::AtomicType::kNone;
+    auto r = RunOn(soc, 1, [&] {
+      TPipe pipe;
+      TBuf<> buf;
+      pipe.InitBuffer(buf, 32);
+      LocalTensor<float> t = buf.Get<float>();
+      for (int i = 0; i < 8; ++i) t.SetValue(i, 0.25f * i);
+      SetAtomicAdd<float>();
+      onAfterSet = normgrad::isa::Core().atomicEnabled;
+      type = normgrad::isa::Core().atomicType;
+      DataCopy(dst.Tensor(), t, 8);
+      SetAtomicNone();
+      offAfterNone = !normgrad::isa::Core().atomicEnabled;
+    });
+    EXPECT_LAUNCH_OK(r);
+    EXPECT_TRUE(onAfterSet) << soc;
+    EXPECT_EQ(type, normgrad::isa::AtomicType::kF32) << soc;
+    EXPECT_TRUE(offAfterNone) << soc;
+    for (int i = 0; i < 8; ++i) EXPECT_EQ(dst[i], 10.0f + 0.25f * i) << soc << " " << i;
+  }
+}
+
 TEST(Atomic, LeftOnAtKernelEndWarns) {
   auto r = Run1([] { SetAtomicAdd<float>(); });
   EXPECT_LAUNCH_OK(r);

@@ -249,9 +249,10 @@ TEST(DataCopyPad, FirstElementDummyModeFollowsTheDoc) {
   for (int i = 0; i < 8; ++i) EXPECT_EQ(got[i], expect[i]);
 }
 
-// ---- every check fires with the API, the core and the values
+// ---- on the instruction-level model (ascendc/isa_issue.h): A checks, the model moves the bytes
 
 namespace {
+// Runs f on one core of soc with a 1024-byte UB buffer.
 sim::LaunchReport WithUb(const std::function<void(LocalTensor<float>)>& f, const char* soc = "ascend910b") {
   return RunOn(soc, 1, [&] {
     TPipe pipe;
@@ -261,6 +262,96 @@ sim::LaunchReport WithUb(const std::function<void(LocalTensor<float>)>& f, const
   });
 }
 }  // namespace
+
+// Every DataCopy / DataCopyPad form is issued to the model as the DMA instruction CANN's implementation
+// issues (copy_gm_to_ubuf, copy_ubuf_to_gm, copy_ubuf_to_ubuf, the _align_b16/_b32 copies with
+// set_mov_pad_val): the model counts exactly the copies and bytes A's cost counters see.
+TEST(DataCopy, CopiesRunOnTheInstructionModel) {
+  GmBuf<float> in(64), out(64, 0.0f);
+  FillGm(in, Iota<float>(64));
+  normgrad::isa::Counters model;
+  uint64_t padRegister = 0;
+  auto r = WithUb([&](LocalTensor<float> ub) {
+    DataCopy(ub, in.Tensor(), 64);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(ub[128], ub, DataCopyParams(2, 1, 1, 0));  // UB -> UB: blocks 0 and 2 to 128..143
+    DataCopyPad(ub[64], in.Tensor(), DataCopyExtParams(1, 12, 0, 0, 0), DataCopyPadExtParams<float>(true, 1, 0, -2.0f));
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(out.Tensor(), ub[128], 16);
+    DataCopyPad(out.Tensor()[16], ub[64], DataCopyExtParams(1, 16, 0, 0, 0));
+    model = normgrad::isa::Core().counters;
+    padRegister = normgrad::isa::Core().movPadVal;
+  });
+  EXPECT_LAUNCH_OK(r);
+  const sim::CoreCounters& a = r.cores[0];
+  EXPECT_EQ(model.dmaIn, 2u);
+  EXPECT_EQ(model.dmaOut, 2u);
+  EXPECT_EQ(model.dmaIn, a.dmaIn);
+  EXPECT_EQ(model.dmaOut, a.dmaOut);
+  EXPECT_EQ(model.gmToUbBytes, a.gmToUbBytes);
+  EXPECT_EQ(model.ubToGmBytes, a.ubToGmBytes);
+  EXPECT_EQ(model.ubToUbBytes, a.ubToUbBytes);
+  EXPECT_EQ(model.instr[PIPE_MTE2], 2u);
+  EXPECT_EQ(model.instr[PIPE_MTE3], 2u);
+  EXPECT_EQ(model.instr[PIPE_V], 1u);  // the UB -> UB copy
+  EXPECT_EQ(padRegister, uint64_t{rt_test::Bits(-2.0f)});
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(out[i], in[i]) << i;
+  for (int i = 8; i < 16; ++i) EXPECT_EQ(out[i], in[i + 8]) << i;
+  const float padded[4] = {-2.0f, 1.0f, 2.0f, 3.0f};
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(out[16 + i], padded[i]) << i;
+}
+
+// A reads GM through the model's GM reader, which A points at gm::Read: views of strided and broadcast
+// tensors (no bytes in memory) stay readable by DataCopy and DataCopyPad.
+TEST(DataCopy, ViewsOfStridedTensorsAreReadThroughTheModel) {
+  std::vector<float> storage(64);
+  for (int i = 0; i < 64; ++i) storage[i] = static_cast<float>(i);
+  sim::gm::StridedSource every2nd{reinterpret_cast<const uint8_t*>(storage.data()), {16}, {2}, 1, 4};
+  sim::gm::StridedSource broadcast{reinterpret_cast<const uint8_t*>(storage.data()), {4, 8}, {0, 1}, 8, 4};
+  auto* strided = static_cast<float*>(sim::gm::RegisterView(every2nd));
+  auto* rows = static_cast<float*>(sim::gm::RegisterView(broadcast));
+  ASSERT_NE(strided, nullptr);
+  ASSERT_NE(rows, nullptr);
+  std::vector<float> got(48);
+  auto r = WithUb([&](LocalTensor<float> ub) {
+    GlobalTensor<float> s, b;
+    s.SetGlobalBuffer(strided, 16);
+    b.SetGlobalBuffer(rows, 32);
+    DataCopy(ub, s, 16);
+    DataCopyPad(ub[16], b, DataCopyExtParams(4, 24, 8, 0, 0), DataCopyPadExtParams<float>(true, 0, 2, 0.5f));
+    for (int i = 0; i < 48; ++i) got[i] = ub.GetValue(i);
+  });
+  sim::gm::UnregisterView(strided);
+  sim::gm::UnregisterView(rows);
+  EXPECT_LAUNCH_OK(r);
+  for (int i = 0; i < 16; ++i) EXPECT_EQ(got[i], 2.0f * i + 1) << i;
+  for (int row = 0; row < 4; ++row) {  // each row: storage[8..13], then the right pad
+    for (int k = 0; k < 6; ++k) EXPECT_EQ(got[16 + row * 8 + k], 8.0f + k) << row << "," << k;
+    for (int k = 6; k < 8; ++k) EXPECT_EQ(got[16 + row * 8 + k], 0.5f) << row << "," << k;
+  }
+}
+
+// The model fills the pads of a DataCopyPad without isPad with its pad register (set_mov_pad_val, still
+// holding an earlier isPad call's value); front end A then writes its poison over the bytes the
+// documentation leaves unspecified, so a kernel that reads them sees NaN, not a plausible value.
+TEST(DataCopyPad, PoisonOverlaysThePadRegisterWhereUnspecified) {
+  GmBuf<float> in(8);
+  FillGm(in, Iota<float>(8));
+  std::vector<float> got(8);
+  uint64_t padRegister = 0;
+  auto r = WithUb([&](LocalTensor<float> ub) {
+    DataCopyPad(ub[8], in.Tensor(), DataCopyExtParams(1, 4, 0, 0, 0), DataCopyPadExtParams<float>(true, 1, 1, 9.0f));
+    DataCopyPad(ub, in.Tensor(), DataCopyExtParams(1, 12, 0, 0, 0), DataCopyPadExtParams<float>(false, 2, 1, 0.0f));
+    padRegister = normgrad::isa::Core().movPadVal;
+    for (int i = 0; i < 8; ++i) got[i] = ub.GetValue(i);
+  });
+  EXPECT_LAUNCH_OK(r);
+  EXPECT_EQ(padRegister, uint64_t{rt_test::Bits(9.0f)});  // the second call set no pad value
+  for (int i : {0, 1, 5, 6, 7}) EXPECT_EQ(rt_test::Bits(got[i]), sim::kUbPoisonWord) << i;
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(got[2 + i], in[i]) << i;
+}
+
+// ---- every check fires with the API, the core and the values
 
 TEST(DataCopyChecks, UnalignedUbOperand) {
   GmBuf<float> g(64);
@@ -342,13 +433,17 @@ TEST(DataCopyChecks, NoDataCopyPadOnAtlasTrainingOrInference) {
   }
 }
 
-TEST(DataCopyChecks, ZeroLengthIsANop) {
+// CANN issues an empty copy as a DMA instruction with a zero field, outside its documented range
+// (docs/sim.md, differences 16): front end A copies nothing, counts the call, and warns.
+TEST(DataCopyChecks, ZeroLengthIsANopWithAWarning) {
   GmBuf<float> g(8, 1.0f);
   auto r = WithUb([&](LocalTensor<float> ub) {
     DataCopy(ub, g.Tensor(), DataCopyParams(0, 4, 0, 0));
     DataCopyPad(g.Tensor(), ub, DataCopyExtParams(1, 0, 0, 0, 0));
   });
   EXPECT_LAUNCH_OK(r);
+  EXPECT_TRUE(rt_test::HasWarning(r, "DataCopy: an empty copy (blockCount 0, 128 bytes a block) is not issued"));
+  EXPECT_TRUE(rt_test::HasWarning(r, "DataCopyPad: an empty copy (blockCount 1, 0 bytes a block) is not issued"));
   EXPECT_EQ(g[0], 1.0f);
   EXPECT_EQ(r.cores[0].gmToUbBytes, 0u);
   EXPECT_EQ(r.cores[0].dmaIn, 1u);

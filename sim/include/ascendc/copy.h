@@ -11,7 +11,7 @@
 
 namespace sim {
 
-// Element type codes (CoreContext::atomicType uses them; 0 = none).
+// Element type codes (copy::AtomicElem reports the atomic mode in them; 0 = none).
 enum ElemCode : int {
   kElemNone = 0, kElemInt8, kElemUint8, kElemInt16, kElemUint16, kElemHalf, kElemBf16, kElemInt32,
   kElemUint32, kElemFloat, kElemInt64, kElemUint64, kElemDouble, kElemOther
@@ -69,7 +69,10 @@ struct PadArgs {
 };
 void PadGmToUb(Ub dst, const uint8_t* gm, uint32_t elemBytes, const PadArgs& a);
 void PadUbToGm(uint8_t* gm, Ub src, uint32_t elemBytes, int elemCode, const PadArgs& a);
+// SetAtomicAdd / SetAtomicNone: issued to the instruction-level model's atomic register, which the
+// UB->GM copies add by; AtomicElem reads it back (kElemNone when off).
 void SetAtomic(const char* api, int elemCode);
+int AtomicElem();
 void FillGm(const char* api, uint8_t* gm, uint64_t count, uint32_t elemBytes, const void* value, uint64_t chunkBytes);
 }  // namespace copy
 

@@ -89,8 +89,9 @@ struct CoreContext {
   // The vector mask register and its mode are the instruction-level model's (normgrad::isa::Core(),
   // one per core thread; ascendc/isa_issue.h).
   // SetFlag/WaitFlag flags: the instruction-level model's (sim::OutstandingFlags, ascendc/sync.h).
-  // Atomic accumulation for UB->GM copies: 0 = none, else the element type code.
-  int atomicType = 0;
+  // Atomic accumulation of UB->GM copies: the instruction-level model's atomic register
+  // (sim::copy::AtomicElem, ascendc/copy.h).
+  bool davC100 = false;          // the training series' instruction set (set when the core is bound)
   void* pipe = nullptr;          // the kernel's TPipe (AscendC::TPipe*), one per kernel
   hazard::Tracker* hazards = nullptr;  // pipe-hazard tracker (ascendc/hazard.h), null when off
   race::Recorder* races = nullptr;     // cross-core GM race recorder (ascendc/race.h), null when off

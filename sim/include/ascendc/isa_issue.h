@@ -45,6 +45,8 @@ inline uint8_t* UbAt(uint32_t addr) { return Core().ub.data() + addr; }
 
 // False on the Atlas training series (dav-c100): SocProfile::countFormCounterMode.
 inline bool CountFormUsesCounterMode() { return Core().soc->countFormCounterMode; }
+// The model's arch of core c: dav-c220 (Atlas A2/A3), else dav-c100 (the training series).
+isa::Arch CoreArch(const CoreContext& c);
 
 // The instructions of a count-form call of `count` elements whose widest operand has widestBytes:
 // issue(repeat, firstElement) issues one instruction of `repeat` repeats whose operands start
@@ -131,7 +133,9 @@ template <class F>
 struct IsModelInstr<F, std::void_t<decltype(F::kModel)>> : std::true_type {};
 
 // Installs the model's hooks for front end A (violations fail the kernel, counted vector
-// instructions go to the core's CoreCounters) and resets the calling thread's model core onto ctx's UB.
+// instructions go to the core's CoreCounters, GM is read through gm::Read, which serves the views of
+// strided and broadcast tensors) and resets the calling thread's model core onto ctx's UB, with the
+// device's atomic stores (the DMA adds on dav-c100 too).
 void BindModelCore(CoreContext& ctx);
 
 }  // namespace vec

@@ -55,10 +55,12 @@ GmCopyHook g_gmCopyHook = nullptr;
 
 void SetGmCopyHook(GmCopyHook hook) { g_gmCopyHook = hook; }
 
-bool CountGmCopy(bool toGm, const void* gm, uint64_t nBurst, uint64_t rowBytes, uint64_t pitch) {
+bool CountGmCopy(State& s, bool toGm, const void* gm, uint64_t nBurst, uint64_t rowBytes, uint64_t pitch) {
   if (g_gmCopyHook != nullptr && !g_gmCopyHook(toGm, gm, nBurst, rowBytes, pitch)) return false;
-  Count(toGm ? kPipeMte3 : kPipeMte2, nBurst);
-  Counters& c = Core().counters;
+  Counters& c = s.counters;
+  const int pipe = toGm ? kPipeMte3 : kPipeMte2;
+  ++c.instr[pipe];
+  c.repeats[pipe] += nBurst;
   ++(toGm ? c.dmaOut : c.dmaIn);
   return true;
 }

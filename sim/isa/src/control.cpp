@@ -17,7 +17,7 @@ void SetAtomicType(Arch arch, AtomicType t) {
   State& s = Core();
   s.atomicType = t;
   s.atomicEnabled = t != AtomicType::kNone;
-  s.vectorGmOperands = s.atomicEnabled && arch == Arch::k910;
+  s.vectorGmOperands = s.atomicEnabled && arch == Arch::k910 && !s.deviceAtomicStores;
   if (t == AtomicType::kNone) s.atomicOp = AtomicOp::kAdd;
   NotifyAtomic();
 }

@@ -29,7 +29,7 @@ void CountVec(State& s, VecClass cls, uint64_t repeats);
 inline void CountVec(VecClass cls, uint64_t repeats) { CountVec(Core(), cls, repeats); }
 // Counts one GM<->UB copy instruction of `nBurst` bursts unless the GM copy hook leaves it out;
 // false when it is left out (the caller then adds no bytes either).
-bool CountGmCopy(bool toGm, const void* gm, uint64_t nBurst, uint64_t rowBytes, uint64_t pitch);
+bool CountGmCopy(State& s, bool toGm, const void* gm, uint64_t nBurst, uint64_t rowBytes, uint64_t pitch);
 
 constexpr int kPipeS = 0, kPipeV = 1, kPipeMte2 = 4, kPipeMte3 = 5, kPipeAll = 6;
 

@@ -37,6 +37,7 @@ void ResetCore() {
   fresh.operandsChecked = s.operandsChecked;
   fresh.vecCountListener = s.vecCountListener;
   fresh.vecCountUser = s.vecCountUser;
+  fresh.deviceAtomicStores = s.deviceAtomicStores;
   s = fresh;
 }
 

@@ -61,6 +61,32 @@ TEST_F(CopySyncA2, AlignCopyPadsInElementsGapsInBytesAndBlocks) {
   EXPECT_EQ(o[6], 0.0f);  // the GM gap is untouched
 }
 
+int g_gmReads = 0;
+void MarkingGmReader(void* dst, const void*, uint64_t bytes) {
+  ++g_gmReads;
+  std::memset(dst, 0x5a, bytes);
+}
+
+// A front end's GM reader (SetGmReader: front end A reads views of strided tensors through it) serves
+// every GM -> UB copy, plain and _align, one call per burst or one for contiguous bursts; none is the
+// default (GM is plain memory).
+TEST_F(CopySyncA2, GmReaderServesTheGmToUbCopies) {
+  g_gmReads = 0;
+  normgrad::isa::SetGmReader(MarkingGmReader);
+  copy_gm_to_ubuf(Ub<void>(0), Gm<void>(0), 0, uint16_t(2), uint16_t(1), uint16_t(1), uint16_t(0));  // 2 bursts
+  copy_gm_to_ubuf(Ub<void>(256), Gm<void>(0), 0, uint16_t(3), uint16_t(1), uint16_t(0), uint16_t(0));  // contiguous
+  copy_gm_to_ubuf_align_b32(Ub<float>(1024), Gm<float>(0), 0, uint16_t(1), uint32_t(12), uint8_t(0), uint8_t(0),
+                            uint32_t(0), uint32_t(0));
+  normgrad::isa::SetGmReader(nullptr);
+  EXPECT_EQ(g_gmReads, 4);
+  for (int i = 0; i < 64; ++i) EXPECT_EQ(ub_[i], 0x5a) << i;
+  for (int i = 0; i < 96; ++i) EXPECT_EQ(ub_[256 + i], 0x5a) << i;
+  for (int i = 0; i < 12; ++i) EXPECT_EQ(ub_[1024 + i], 0x5a) << i;
+  copy_gm_to_ubuf(Ub<void>(0), Gm<void>(0), 0, uint16_t(1), uint16_t(1), uint16_t(0), uint16_t(0));
+  EXPECT_EQ(g_gmReads, 4);
+  EXPECT_EQ(ub_[0], 0);  // read from memory again
+}
+
 TEST_F(CopySyncA2, AlignCopyChecksItsFields) {
   copy_gm_to_ubuf_align_b16(Ub<half>(0), Gm<half>(0), 0, uint16_t(1), uint32_t(3), uint8_t(0), uint8_t(0), 0u, 0u);
   EXPECT_TRUE(Violated("not a multiple"));

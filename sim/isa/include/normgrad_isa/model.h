@@ -55,15 +55,17 @@ int64_t GetAccVal();
 // vcgadd: per repeat the 8 block sums, written to dst[r * dstRep * 8 + b] (dstRep in 32-byte blocks).
 void VecCgadd(Elem t, void* dst, const void* src, uint64_t repeat, uint64_t dstRep, uint64_t srcBlk, uint64_t srcRep);
 
-// Plain DMA: nBurst bursts of lenBurst 32-byte blocks, gaps in 32-byte blocks.
+// Plain DMA: nBurst bursts of lenBurst 32-byte blocks, gaps in 32-byte blocks. GM is read through the
+// GM reader (state.h SetGmReader). A UB -> GM copy adds when the atomic mode is on: on dav-c220, and on
+// dav-c100 when State::deviceAtomicStores is set (CANN's CPU-debug API adds in UB there itself).
 void CopyGmToUb(void* dst, const void* src, uint64_t sid, uint64_t nBurst, uint64_t lenBurst, uint64_t srcGap,
                 uint64_t dstGap);
 void CopyUbToGm(Arch arch, void* dst, const void* src, uint64_t sid, uint64_t nBurst, uint64_t lenBurst,
                 uint64_t srcGap, uint64_t dstGap);
 void CopyUbToUb(void* dst, const void* src, uint64_t sid, uint64_t nBurst, uint64_t lenBurst, uint64_t srcGap,
                 uint64_t dstGap);
-// Pad DMA (copy_*_align_b<elemBytes*8>): lenBurst in bytes, pads in elements, the GM gap in
-// bytes and the UB gap in 32-byte blocks; each UB burst spans a whole number of 32-byte blocks.
+// Pad DMA (copy_*_align_b<elemBytes*8>, elemBytes 1, 2 or 4): lenBurst in bytes, pads in elements, the
+// GM gap in bytes and the UB gap in 32-byte blocks; each UB burst spans a whole number of 32-byte blocks.
 void CopyGmToUbAlign(uint32_t elemBytes, void* dst, const void* src, uint64_t sid, uint64_t nBurst,
                      uint64_t lenBurst, uint64_t leftPad, uint64_t rightPad, uint64_t srcGap, uint64_t dstGap);
 void CopyUbToGmAlign(Arch arch, uint32_t elemBytes, void* dst, const void* src, uint64_t sid, uint64_t nBurst,

@@ -51,6 +51,11 @@ struct State {
   // vector add whose operand is the GM destination itself, so vector operands may then lie outside
   // the UB. The path exists only in CPU-debug builds; on a device the copy adds.
   bool vectorGmOperands = false;
+  // The UB->GM copies add on dav-c100 as well, as the device's DMA does: set by a front end that issues
+  // the device's instructions (front end A). Left false under CANN's CPU-debug API (front end B), which
+  // has added into the UB source already (DataCopyWithAtomic) when it issues the copy there; a vector
+  // operand in GM (vectorGmOperands) is then never allowed.
+  bool deviceAtomicStores = false;
   uint64_t movPadVal = 0;            // set_mov_pad_val: the pad element of the _align copies
   uint64_t accVal = 0;               // the ACC register (vcadd accMode 1, get_acc_val): element bits
   // Outstanding set_flag count per (src pipe, dst pipe, event id).
@@ -63,9 +68,10 @@ struct State {
   // bounds-checked and UB alignment is checked on the raw address.
   const uint8_t* ubBase = nullptr;
   uint64_t ubSize = 0;
-  // The front end checks every UB operand (alignment, bounds within its tensor and the UB) before it
-  // issues an instruction (front end A, with the API's name in the message): the model then skips its
-  // own UB operand checks, which would repeat them. Front end B leaves it false.
+  // The front end checks every UB operand (alignment, bounds within its tensor and the UB), and every
+  // field of the DMA instructions, before it issues an instruction (front end A, with the API's name in
+  // the message): the model then skips those checks of its own, which would repeat them. Front end B
+  // leaves it false.
   bool operandsChecked = false;
   // SetVecCountListener's listener and its user pointer (kept by ResetCore).
   void (*vecCountListener)(void* user, VecClass cls, uint64_t repeats) = nullptr;
@@ -80,7 +86,7 @@ extern thread_local State t_state;  // state.cpp; constant-initialised
 // under front end A, which runs each core on a thread. Inline: every instruction reads it.
 inline State& Core() { return detail::t_state; }
 // Back to power-on state (mask all ones, normal mode, no atomics, no flags, counters zero); the
-// UB registration, the hooks and the calling core's count listener stay.
+// UB registration, deviceAtomicStores, the hooks and the calling core's count listener stay.
 void ResetCore();
 // Registers the core's UB window for bounds and alignment checks (operandsChecked: the front end has
 // checked every operand already, see State).
@@ -111,6 +117,11 @@ void SetVecCountListener(VecCountListener listener, void* user);  // nullptr: no
 // it for the L2 re-read model and to leave a soft SyncAll's own flag copies uncounted.
 using GmCopyHook = bool (*)(bool toGm, const void* gm, uint64_t rows, uint64_t rowBytes, uint64_t pitch);
 void SetGmCopyHook(GmCopyHook hook);  // nullptr: count every copy
+
+// Reads `bytes` of GM at `gm` into `dst` for the GM -> UB copies (process-wide). Front end A sets it to
+// read GM through its views of strided and broadcast tensors, which have no bytes in memory.
+using GmReader = void (*)(void* dst, const void* gm, uint64_t bytes);
+void SetGmReader(GmReader reader);  // nullptr: GM is plain memory (memmove)
 
 // Every pipe drains (pipe_barrier(PIPE_ALL), and the one a SyncAll starts with): a drain counts when a
 // DMA copy was issued since the previous one (the cost model's pipeline refills, ascendc/cost.h).
