@@ -421,6 +421,26 @@ void Cgadd(const LanePlan& plan, uint8_t* dst, const uint8_t* src, uint64_t dstR
   }
 }
 
+// vcpadd: per repeat the sums of lane pairs (2k, 2k + 1) to dst[r * dstRep * lanes / 2 + k] (dstRep in
+// halves of a repeat, 128 bytes); a pair without an active lane is not written, an inactive lane adds 0.
+template <typename T, typename Add>
+void Cpadd(const LanePlan& plan, uint8_t* dst, const uint8_t* src, uint64_t dstRep, uint64_t srcBlk, uint64_t srcRep,
+           Add add) {
+  T v[num::kMaxLanes];
+  const uint32_t half = plan.lanes / 2;
+  for (uint64_t r = 0; r < plan.repeats; ++r) {
+    GatherLanes<T>(plan, src, srcBlk, srcRep, r, v);
+    uint64_t m[2];
+    plan.MaskOf(r, m);
+    for (uint32_t k = 0; k < half; ++k) {
+      const uint32_t l = 2 * k;
+      if (((m[l / 64] >> (l % 64)) & 3u) == 0) continue;
+      T sum = add(v[l], v[l + 1]);
+      std::memcpy(dst + (r * dstRep * half + k) * sizeof(T), &sum, sizeof(T));
+    }
+  }
+}
+
 // The common part of vcadd and vcgadd: element type, lanes, counters, the source operand; false
 // when nothing is to be done (no repeat, or after a violation).
 bool ReducePlan(const char* name, Elem t, const void* src, uint64_t repeat, uint64_t srcBlk, uint64_t srcRep,
@@ -621,6 +641,52 @@ void VecCgadd(Elem t, void* dst, const void* src, uint64_t repeat, uint64_t dstR
     Cgadd<float>(plan, d, sp, dstRep, srcBlk, srcRep, AddFloat);
   } else {
     Cgadd<uint16_t>(plan, d, sp, dstRep, srcBlk, srcRep, AddHalf);
+  }
+}
+
+void VecCpadd(Elem t, void* dst, const void* src, uint64_t repeat, uint64_t dstRep, uint64_t srcBlk, uint64_t srcRep) {
+  const char* name = "vcpadd";
+  LanePlan plan;
+  if (!ReducePlan(name, t, src, repeat, srcBlk, srcRep, &plan)) return;
+  const uint32_t eb = ElemBytes(t);
+  const uint64_t half = plan.lanes / 2;
+  if (!CheckUb(name, "dst", dst, ((plan.repeats - 1) * dstRep * half + half) * eb, num::kBlockBytes)) return;
+  uint8_t* d = static_cast<uint8_t*>(dst);
+  const uint8_t* sp = static_cast<const uint8_t*>(src);
+  if (t == Elem::kF32) {
+    Cpadd<float>(plan, d, sp, dstRep, srcBlk, srcRep, AddFloat);
+  } else {
+    Cpadd<uint16_t>(plan, d, sp, dstRep, srcBlk, srcRep, AddHalf);
+  }
+}
+
+void VecAxpyF16F32(void* dst, const void* src, uint64_t scalarBits, const VecStrides& s) {
+  const char* name = "vaxpy";
+  const State& core = Core();
+  LanePlan plan;
+  if (!Plan(core, name, 4, s.repeat, &plan)) return;
+  CountVec(VecClass::kElementwise, plan.repeats);
+  if (!CheckOperand(core, name, "dst", dst, plan, 4, s.dstBlk, s.dstRep) ||
+      !CheckOperand(core, name, "src", src, plan, 2, s.src0Blk, s.src0Rep)) {
+    return;
+  }
+  const float x = num::HalfToFloat(static_cast<uint16_t>(scalarBits));
+  uint8_t* d = static_cast<uint8_t*>(dst);
+  const uint8_t* sp = static_cast<const uint8_t*>(src);
+  float out[num::kMaxLanes];
+  for (uint64_t r = 0; r < plan.repeats; ++r) {
+    uint64_t m[2];
+    plan.MaskOf(r, m);
+    // All reads of the repeat before its writes; the product of two halves is exact in float.
+    for (uint32_t l = 0; l < plan.lanes; ++l) {
+      if (((m[l / 64] >> (l % 64)) & 1u) == 0) continue;
+      const float a = num::HalfToFloat(Load<uint16_t>(sp, num::LaneOffset(r, l, 2, s.src0Blk, s.src0Rep)));
+      out[l] = a * x + Load<float>(d, num::LaneOffset(r, l, 4, s.dstBlk, s.dstRep));
+    }
+    for (uint32_t l = 0; l < plan.lanes; ++l) {
+      if (((m[l / 64] >> (l % 64)) & 1u) == 0) continue;
+      std::memcpy(d + num::LaneOffset(r, l, 4, s.dstBlk, s.dstRep), &out[l], 4);
+    }
   }
 }
 

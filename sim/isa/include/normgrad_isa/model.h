@@ -37,6 +37,10 @@ void VecScalar(const char* name, ScalarOp op, Elem t, void* dst, const void* src
 // kRec (vrec), each evaluated in double and rounded once (num::Unary1F32 / Unary1HalfBits).
 enum class UnaryOp : uint8_t { kCopy, kSqrt, kExp, kLn, kAbs, kRsqrt, kRec };
 void VecUnary(const char* name, UnaryOp op, Elem t, void* dst, const void* src, const VecStrides& s);
+// vaxpy with a half src into a float dst (Axpy<float, half>): 64 lanes a repeat (src lanes 2 bytes apart,
+// strides as given), dst = float(src) * float(scalar) + dst, the product exact in float, one rounding.
+// scalarBits: the scalar's half bits.
+void VecAxpyF16F32(void* dst, const void* src, uint64_t scalarBits, const VecStrides& s);
 // vector_dup: every active lane of dst = the scalar.
 void VecDup(Elem t, void* dst, uint64_t scalarBits, const VecStrides& s);
 // vbrcb: each of 8 source elements per repeat fills one 32-byte dst block.
@@ -54,6 +58,9 @@ void VecCadd(Arch arch, Elem t, void* dst, const void* src, uint64_t repeat, uin
 int64_t GetAccVal();
 // vcgadd: per repeat the 8 block sums, written to dst[r * dstRep * 8 + b] (dstRep in 32-byte blocks).
 void VecCgadd(Elem t, void* dst, const void* src, uint64_t repeat, uint64_t dstRep, uint64_t srcBlk, uint64_t srcRep);
+// vcpadd: per repeat the sums of adjacent lane pairs (2k, 2k + 1), written to dst[r * dstRep * lanes / 2 + k]
+// (dstRep in units of half a repeat, 128 bytes; dst 32-byte aligned); pairs without an active lane unwritten.
+void VecCpadd(Elem t, void* dst, const void* src, uint64_t repeat, uint64_t dstRep, uint64_t srcBlk, uint64_t srcRep);
 
 // Plain DMA: nBurst bursts of lenBurst 32-byte blocks, gaps in 32-byte blocks.
 void CopyGmToUb(void* dst, const void* src, uint64_t sid, uint64_t nBurst, uint64_t lenBurst, uint64_t srcGap,
