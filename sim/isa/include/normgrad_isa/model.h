@@ -11,7 +11,7 @@ namespace normgrad {
 namespace isa {
 
 enum class Arch : uint8_t { kA2, k910 };  // dav-c220 (Atlas A2/A3 vector core), dav-c100 (training)
-enum class Elem : uint8_t { kF32, kF16, kBf16, kS32, kU32, kS16, kU16, kS8, kU8 };
+enum class Elem : uint8_t { kF32, kF16, kBf16, kS32, kU32, kS16, kU16, kS8, kU8, kS64 };
 uint32_t ElemBytes(Elem e);
 const char* ElemName(Elem e);
 
@@ -48,6 +48,10 @@ void VecBrcb(Elem t, void* dst, const void* src, uint64_t dstBlk, uint64_t dstRe
 
 // Rounding of a conversion, the vconv_<from>2<to><suffix> suffix: none, r, f, c, a, z, o.
 enum class Round : uint8_t { kNone, kRint, kFloor, kCeil, kAway, kTrunc, kOdd };
+// Float conversions: f16 <-> f32, bf16 <-> f32. Conversions with an integer operand (and f32 -> f32, rounding
+// to an integral value): f32 -> s32 s16 s64 f32, f16 -> s32 s16 s8 u8, bf16 -> s32, s16 -> f16 f32,
+// s8 u8 -> f16, s32 -> f32 s16 s64, s64 -> s32 f32; the exact value rounded once in direction r (no suffix:
+// to nearest even), integer results saturated to their range, NaN -> 0, half results saturated.
 void VecConv(const char* name, Elem to, Elem from, Round r, void* dst, const void* src, const VecStrides& s);
 
 // vcadd: per repeat the sum of the active lanes, written to dst[r * dstRep] (dstRep in
