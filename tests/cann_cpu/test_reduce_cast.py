@@ -1,9 +1,9 @@
-"""ReduceSum (high-dimension and count forms), PairReduceSum, the half -> float Axpy and Cast with integer
-operands, run by one CPU-debug program (tests/cann_cpu/reduce_cast/reduce_cast.cpp) on both front ends: on B
-through CANN's own implementation of each API (its instruction sequences, on the instruction-level model), on A
-through the simulator's headers, which issue the instructions CANN's implementation issues. The results must be
-equal byte for byte on both SoCs (issue 20: our kernels call none of these APIs, so the kernel cross-check does
-not cover them)."""
+"""ReduceSum (high-dimension and count forms), PairReduceSum, the half -> float Axpy and Cast with
+integer operands, run by one CPU-debug program (tests/cann_cpu/reduce_cast/reduce_cast.cpp) on both front
+ends: on B through CANN's own implementation of each API (its instruction sequences, on the
+instruction-level model), on A through the simulator's headers, which issue the instructions CANN's
+implementation issues. The results must be equal byte for byte on both SoCs (issue 20: our kernels call
+none of these APIs, so the kernel cross-check does not cover them)."""
 
 from __future__ import annotations
 
@@ -46,10 +46,12 @@ def _front_end_a(soc: str, tmp_path: Path) -> list[str]:
     if not exe.exists():
         lib = library_path()
         cxx = shutil.which("c++") or "g++"
-        subprocess.run([cxx, "-std=c++17", "-O1", f"-I{ROOT / 'sim/include'}", f"-I{ROOT / 'sim/isa/include'}",
-                        PROGRAM, "-o", str(exe), str(lib), f"-Wl,-rpath,{lib.parent}"], check=True, timeout=300)
+        includes = [f"-I{ROOT / 'sim/include'}", f"-I{ROOT / 'sim/isa/include'}"]
+        subprocess.run([cxx, "-std=c++17", "-O1", *includes, PROGRAM, "-o", str(exe), str(lib),
+                        f"-Wl,-rpath,{lib.parent}"], check=True, timeout=300)
     env = {**os.environ, "NORMGRAD_SOC": soc}
-    return _result(subprocess.run([str(exe)], capture_output=True, text=True, timeout=120, cwd=tmp_path, env=env))
+    run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=120, cwd=tmp_path, env=env)
+    return _result(run)
 
 
 @pytest.mark.parametrize("soc", ["ascend910b", "ascend910"])
@@ -57,5 +59,6 @@ def test_front_ends_agree_on_reduce_pair_axpy_and_integer_casts(soc: str, tmp_pa
     b = _front_end_b(soc, tmp_path)
     a = _front_end_a(soc, tmp_path)
     assert len(a) == len(b)
-    differing = [i for i, (x, y) in enumerate(zip(a, b)) if x != y]
-    assert not differing, f"first differing 32-byte row {differing[0]}: A {a[differing[0]]} B {b[differing[0]]}"
+    differing = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+    first = differing[0] if differing else 0
+    assert not differing, f"first differing 32-byte row {first}: A {a[first]} B {b[first]}"
