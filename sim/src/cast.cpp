@@ -95,46 +95,6 @@ std::string ModeList(uint32_t modes) {
 
 }  // namespace
 
-float ToFloat(double x, Rounding r, bool integralResult) {
-  if (integralResult) return static_cast<float>(RoundIntegral(x, r));
-  return static_cast<float>(RoundToPrecision(x, 24, -126, r));
-}
-
-float Int64ToFloat(int64_t v, Rounding r) {
-  bool negative = v < 0;
-  uint64_t mag = negative ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
-  int bits = mag == 0 ? 0 : 64 - __builtin_clzll(mag);
-  if (bits <= 24) return static_cast<float>(v);
-  int shift = bits - 24;
-  uint64_t kept = mag >> shift;
-  uint64_t rem = mag & ((1ull << shift) - 1);
-  uint64_t halfway = 1ull << (shift - 1);
-  // Directions are on the magnitude; floor and ceil swap for negative values.
-  bool up = false;
-  switch (r) {
-    case Rounding::kEven: up = rem > halfway || (rem == halfway && (kept & 1u)); break;
-    case Rounding::kAway: up = rem >= halfway; break;
-    case Rounding::kTrunc: break;
-    case Rounding::kFloor: up = negative && rem != 0; break;
-    case Rounding::kCeil: up = !negative && rem != 0; break;
-    case Rounding::kOdd: up = rem != 0 && !(kept & 1u); break;
-  }
-  double m = std::ldexp(static_cast<double>(kept + (up ? 1 : 0)), shift);  // exact: <= 25 bits
-  return static_cast<float>(negative ? -m : m);
-}
-
-half ToHalf(double x, Rounding r) { return half::FromBits(normgrad::isa::num::ToHalfBits(x, r)); }
-
-bfloat16_t ToBf16(double x, Rounding r) { return bfloat16_t::FromBits(normgrad::isa::num::ToBf16Bits(x, r)); }
-
-int64_t ToInt(double x, Rounding r, int64_t lo, int64_t hi) {
-  if (std::isnan(x)) return 0;
-  double n = RoundIntegral(x, r);
-  if (n <= static_cast<double>(lo)) return lo;
-  if (n >= static_cast<double>(hi)) return hi;  // 2^63 for int64: the clamp is exact
-  return static_cast<int64_t>(n);
-}
-
 Rounding ResolveCast(TypeCode dst, TypeCode src, RoundMode mode) {
   const SocProfile* soc = Core().soc;
   bool is2201 = soc->hasBf16;

@@ -434,7 +434,7 @@ TEST(DataCopyChecks, NoDataCopyPadOnAtlasTrainingOrInference) {
 }
 
 // CANN issues an empty copy as a DMA instruction with a zero field, outside its documented range
-// (docs/sim.md, differences 16): front end A copies nothing, counts the call, and warns.
+// (docs/sim.md, difference 16): front end A copies nothing, counts the call, and warns.
 TEST(DataCopyChecks, ZeroLengthIsANopWithAWarning) {
   GmBuf<float> g(8, 1.0f);
   auto r = WithUb([&](LocalTensor<float> ub) {

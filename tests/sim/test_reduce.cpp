@@ -112,11 +112,15 @@ TEST_F(ReduceTest, ReduceSumCountAccumulatesRepeatsSequentially) {
             std::string::npos);
 }
 
-// On Atlas A2/A3 the count form issues what CANN's ReduceSumImpl (dav_c220) issues: counter mode, one vcadd
-// accumulating into the ACC register, get_acc_val between V -> S and S -> V / S -> MTE3 handshakes, and the
-// mask restored only when the call set it. The training series keeps one instruction (not CANN's three
-// steps through sharedTmpBuffer; docs/sim.md).
-TEST_F(ReduceTest, ReduceSumCountIssuesCannsInstructionsOnA2) {
+// The count form issues what CANN's ReduceSum issues. Atlas A2/A3 (dav_c220 ReduceSumImpl): counter mode,
+// one vcadd accumulating into the ACC register, get_acc_val between V -> S and S -> V / S -> MTE3
+// handshakes, the mask restored only when the call set it. Training series (dav_c100, "other version"):
+// 130 floats are a body of 2 full repeats and a 2-element tail. Body (ReduceSumImpl): FirstStep one vcadd
+// of 2 repeats into tmp; SecondStep 2 sums are a tail of the 64-lane step: one vcadd into dst, V -> S,
+// scalar copy to tmp; FinalStep one result: V -> S, S -> V, S -> MTE3; then the API's V -> S. Tail (one
+// repeat): one vcadd into tmp, V -> S, S -> V, S -> MTE3; V -> S; the two sums to tmp[0, 2), S -> V; one
+// vcadd of 2 lanes into tmp, V -> S, S -> V, S -> MTE3. 4 vcadds, 5 repeats, 13 handshakes, 2 barriers.
+TEST_F(ReduceTest, ReduceSumCountIssuesCannsInstructions) {
   for (const char* soc : {"ascend910b", "ascend910"}) {
     UseSoc(soc);
     float* src = Ptr<float>(0);
@@ -125,11 +129,11 @@ TEST_F(ReduceTest, ReduceSumCountIssuesCannsInstructionsOnA2) {
     ReduceSum(dst, At<float>(0, 130), At<float>(2048, 8), 130);
     const bool a2 = std::string(soc) == "ascend910b";
     EXPECT_EQ(Ptr<float>(1024)[0], 130.0f) << soc;
-    EXPECT_EQ(ctx_.counters.vecInstr, 1u) << soc;
-    EXPECT_EQ(ctx_.counters.vecRepeats[static_cast<int>(sim::OpClass::kReduce)], 3u) << soc;
-    EXPECT_EQ(ctx_.counters.syncs, a2 ? 6u : 0u) << soc;
-    EXPECT_EQ(normgrad::isa::Core().counters.setFlags, a2 ? 3u : 0u) << soc;
-    EXPECT_EQ(normgrad::isa::Core().counters.waitFlags, a2 ? 3u : 0u) << soc;
+    EXPECT_EQ(ctx_.counters.vecInstr, a2 ? 1u : 4u) << soc;
+    EXPECT_EQ(ctx_.counters.vecRepeats[static_cast<int>(sim::OpClass::kReduce)], a2 ? 3u : 5u) << soc;
+    EXPECT_EQ(ctx_.counters.syncs, a2 ? 6u : 28u) << soc;
+    EXPECT_EQ(normgrad::isa::Core().counters.setFlags, a2 ? 3u : 13u) << soc;
+    EXPECT_EQ(normgrad::isa::Core().counters.waitFlags, a2 ? 3u : 13u) << soc;
     EXPECT_FALSE(normgrad::isa::Core().counterMode) << soc;
   }
   // isSetMask = false: the register (here counter mode, 70 elements) is used and left as it was.
@@ -160,9 +164,54 @@ TEST_F(ReduceTest, ReduceSumHighDimUsesTreesOverPartialSums) {
   Ptr<float>(4096)[64] = Ptr<float>(4096)[128] = Ptr<float>(4096)[192] = 1.0f;
   ReduceSum(At<float>(1024, 8), At<float>(4096, 256), At<float>(2048, 8), 64, 4, 8);
   EXPECT_EQ(Ptr<float>(1024)[0], 16777218.0f);
-  // 9 repeats need ceil(9 / 8) * 8 = 16 tmp elements.
+  // 9 repeats need 9 tmp elements (CANN's api_check: repeatTime elements).
   EXPECT_NE(FailMessage([&] { ReduceSum(At<float>(1024, 8), At<float>(0, 576), At<float>(2048, 8), 64, 9, 8); })
-                .find("ReduceSum: sharedTmpBuffer has 8 elements, 9 repeats need 16"),
+                .find("ReduceSum: sharedTmpBuffer has 8 elements, 9 repeats need 9"),
+            std::string::npos);
+}
+
+// CANN's sequence for the high-dim form (ReduceSumFirstStep: vcadd of the repeats into tmp; SecondStep: on
+// dav-c220 one counter-mode vcadd over the repeat sums, on dav-c100 full repeats of them then the tail;
+// FinalStep: a vcadd of the second sums or, when one is left, a scalar copy), on both series.
+// 300 repeats of float, one lane each (src[64 r] = 1): repeat sums 1; second sums [64 x4, 44]; total 300.
+TEST_F(ReduceTest, ReduceSumHighDimIssuesCannsSteps) {
+  for (const char* soc : {"ascend910b", "ascend910"}) {
+    UseSoc(soc);
+    const bool a2 = std::string(soc) == "ascend910b";
+    float* src = Ptr<float>(0);
+    for (int i = 0; i < 300 * 64; ++i) src[i] = i % 64 == 0 ? 1.0f : 5.0f;
+    ReduceSum(At<float>(90000, 8), At<float>(0, 300 * 64), At<float>(80000, 304), 1, 300, 8);
+    EXPECT_EQ(Ptr<float>(90000)[0], 300.0f) << soc;
+    // tmp[0, 5) holds the second sums.
+    EXPECT_EQ(Ptr<float>(80000)[0], 64.0f) << soc;
+    EXPECT_EQ(Ptr<float>(80000)[4], 44.0f) << soc;
+    // A2: 255 + 45 repeats, 1 counter-mode vcadd (5 repeats), 1 final: 4 instructions. dav-c100: 248 + 52,
+    // 4 full second repeats, the tail (44) into dst, 1 final: 5 instructions, one V -> S and one S -> V.
+    EXPECT_EQ(ctx_.counters.vecInstr, a2 ? 4u : 5u) << soc;
+    EXPECT_EQ(ctx_.counters.vecRepeats[static_cast<int>(sim::OpClass::kReduce)], a2 ? 306u : 306u) << soc;
+    EXPECT_EQ(normgrad::isa::Core().counters.setFlags, a2 ? 0u : 2u) << soc;
+    EXPECT_EQ(ctx_.counters.syncs, a2 ? 2u : 6u) << soc;
+    // CANN leaves the mask as its last step set it: 5 lanes.
+    EXPECT_EQ(normgrad::isa::Core().maskLo, 0x1Fu) << soc;
+  }
+}
+
+// Training series: CANN sums the full repeats of the count form by trees over their sums (ReduceSumImpl),
+// not sequentially. Repeat sums [2^24, 1, 1, 1]: tree (2^24 + 1) -> 2^24, 1 + 1 = 2, 2^24 + 2; sequential
+// gives 2^24 (each + 1 is a tie to even).
+TEST_F(ReduceTest, ReduceSumCountOnTrainingSeriesSumsRepeatsByTree) {
+  UseSoc("ascend910");
+  float* src = Ptr<float>(0);
+  for (int i = 0; i < 256; ++i) src[i] = i % 64 == 0 ? 1.0f : 0.0f;
+  src[0] = 16777216.0f;
+  ReduceSum(At<float>(1024, 8), At<float>(0, 256), At<float>(2048, 8), 256);
+  EXPECT_EQ(Ptr<float>(1024)[0], 16777218.0f);
+  // sharedTmpBuffer: 4 repeats need 4 elements; a 2-element tail needs 2.
+  EXPECT_NE(FailMessage([&] { ReduceSum(At<float>(1024, 8), At<float>(0, 256), At<float>(2048, 3), 256); })
+                .find("ReduceSum: sharedTmpBuffer has 3 elements, 4 repeats need 4"),
+            std::string::npos);
+  EXPECT_NE(FailMessage([&] { ReduceSum(At<float>(1024, 8), At<float>(0, 66), At<float>(2048, 1), 66); })
+                .find("ReduceSum: sharedTmpBuffer has 1 elements, 1 repeats need 2"),
             std::string::npos);
 }
 

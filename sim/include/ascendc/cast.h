@@ -1,9 +1,9 @@
 // Cast between storage types with the documented round modes and the legal cast matrix
-// (docs/hardware-rules.md §6). T = destination, U = source. Every mode is bit-exact; results
-// that overflow saturate (half/bf16 to +-max with NaN -> 0, integers to their range).
+// (docs/hardware-rules.md §6), issued to the instruction model as one vconv. T = destination, U = source.
+// Every mode is bit-exact; results that overflow saturate (half/bf16 to +-max with NaN -> 0, integers to
+// their range).
 #pragma once
 #include <cstdint>
-#include <limits>
 #include <type_traits>
 
 #include "ascendc/core.h"
@@ -42,82 +42,6 @@ constexpr TypeCode CodeOf() {
 // and mode when the device does not support it. CAST_NONE resolves to round-half-even.
 Rounding ResolveCast(TypeCode dst, TypeCode src, AscendC::RoundMode mode);
 
-// Scalar conversions of one lane (out of line: the slow, general paths).
-float ToFloat(double x, Rounding r, bool integralResult);
-float Int64ToFloat(int64_t v, Rounding r);
-half ToHalf(double x, Rounding r);
-bfloat16_t ToBf16(double x, Rounding r);
-// Rounds to an integer in direction r and saturates to [lo, hi]; NaN gives 0.
-int64_t ToInt(double x, Rounding r, int64_t lo, int64_t hi);
-
-// float -> bfloat16, round-half-even, saturating (infinities and overflow give +-max, NaN gives
-// 0). Selects instead of branches so the count-form Cast loop vectorises; for non-NaN x the sum
-// cannot carry out of 32 bits (the largest is -inf, 0xff800000, plus 0x8000).
-inline bfloat16_t Bf16SatRne(float f) { return bfloat16_t::FromBits(normgrad::isa::num::Bf16SatRneBits(f)); }
-
-template <class U>
-inline double ToDouble(U v) {
-  return static_cast<double>(static_cast<float>(v));
-}
-template <>
-inline double ToDouble<int32_t>(int32_t v) { return v; }
-template <>
-inline double ToDouble<int16_t>(int16_t v) { return v; }
-template <>
-inline double ToDouble<int8_t>(int8_t v) { return v; }
-template <>
-inline double ToDouble<uint8_t>(uint8_t v) { return v; }
-
-// One lane of a (T <- U) cast with rounding r (already checked legal).
-template <class T, class U>
-inline T CastLane(U v, Rounding r) {
-  if constexpr (std::is_same<U, int64_t>::value) {
-    if constexpr (std::is_same<T, float>::value) return Int64ToFloat(v, r);
-    if constexpr (std::is_integral<T>::value) {
-      return static_cast<T>(v < std::numeric_limits<T>::min()   ? std::numeric_limits<T>::min()
-                            : v > std::numeric_limits<T>::max() ? std::numeric_limits<T>::max()
-                                                                : v);
-    }
-    return T();
-  } else {
-    if constexpr (std::is_same<T, float>::value) {
-      if constexpr (std::is_same<U, half>::value) return Widen(v);
-      if constexpr (std::is_same<U, bfloat16_t>::value) return static_cast<float>(v);
-      return ToFloat(ToDouble(v), r, std::is_same<U, float>::value);
-    } else if constexpr (std::is_same<T, half>::value) {
-      if constexpr (std::is_same<U, float>::value) {
-        if (r == Rounding::kEven) return HalfSat(v);
-      }
-      return ToHalf(ToDouble(v), r);
-    } else if constexpr (std::is_same<T, bfloat16_t>::value) {
-      if constexpr (std::is_same<U, float>::value) {
-        if (r == Rounding::kEven) return Bf16SatRne(v);
-      }
-      return ToBf16(ToDouble(v), r);
-    } else if constexpr (std::is_integral<T>::value) {
-      return static_cast<T>(ToInt(ToDouble(v), r, std::numeric_limits<T>::min(), std::numeric_limits<T>::max()));
-    } else {
-      return T();
-    }
-  }
-}
-
-// CastLane for round-half-even, with the hot pairs free of runtime branches so loops vectorise.
-template <class T, class U>
-inline T CastLaneEven(U v) {
-  if constexpr (std::is_same<T, half>::value && std::is_same<U, float>::value) return HalfSat(v);
-  if constexpr (std::is_same<T, bfloat16_t>::value && std::is_same<U, float>::value) return Bf16SatRne(v);
-  if constexpr (std::is_same<T, float>::value && std::is_same<U, half>::value) return Widen(v);
-  return CastLane<T, U>(v, Rounding::kEven);
-}
-
-// Conversions the instruction-level model has (vconv_f162f32, vconv_bf162f32, vconv_f322f16*,
-// vconv_f322bf16*) are issued to it; the others run their lanes here.
-template <class T, class U>
-constexpr bool kModelConverts =
-    (std::is_same<T, float>::value && (std::is_same<U, half>::value || std::is_same<U, bfloat16_t>::value)) ||
-    ((std::is_same<T, half>::value || std::is_same<T, bfloat16_t>::value) && std::is_same<U, float>::value);
-
 inline normgrad::isa::Round ModelRound(Rounding r) {
   switch (r) {
     case Rounding::kFloor: return normgrad::isa::Round::kFloor;
@@ -129,16 +53,11 @@ inline normgrad::isa::Round ModelRound(Rounding r) {
   }
 }
 
-// The instruction of a Cast from U to T rounding by r.
+// The instruction of a Cast from U to T rounding by r: the vconv_<from>2<to><suffix> CANN's CastIntrinsicsImpl
+// issues for the pair and mode (every pair ResolveCast accepts is one instruction on the model).
 template <class T, class U>
-auto CastOp(Rounding r) {
-  if constexpr (kModelConverts<T, U>) {
-    return ConvInstr{"vconv", ElemOf<T>(), ElemOf<U>(), ModelRound(r)};
-  } else if constexpr (std::is_same<T, half>::value || std::is_same<T, bfloat16_t>::value) {
-    return [r](U v, T) { return r == Rounding::kEven ? CastLaneEven<T, U>(v) : CastLane<T, U>(v, r); };
-  } else {
-    return [r](U v, T) { return CastLane<T, U>(v, r); };
-  }
+ConvInstr CastOp(Rounding r) {
+  return ConvInstr{"vconv", ElemOf<T>(), ElemOf<U>(), ModelRound(r)};
 }
 
 template <class T, class U>

@@ -29,6 +29,7 @@ constexpr isa::Elem ElemOf() {
   if constexpr (std::is_same<T, int16_t>::value) return isa::Elem::kS16;
   if constexpr (std::is_same<T, uint16_t>::value) return isa::Elem::kU16;
   if constexpr (std::is_same<T, int8_t>::value) return isa::Elem::kS8;
+  if constexpr (std::is_same<T, int64_t>::value) return isa::Elem::kS64;
   return isa::Elem::kU8;
 }
 

@@ -25,11 +25,11 @@ void ReduceRepeats(ReduceKind kind, const char* api, uint32_t dstAddr, uint32_t 
 // ReduceSum, count form (plan from the count, setMask, or from the register) and high-dim form (plan from
 // a mask).
 template <typename T>
-void ReduceSumCount(uint32_t dstAddr, uint32_t dstBytes, const Operand& src, const LanePlan& plan, uint64_t count,
-                    bool setMask);
+void ReduceSumCount(uint32_t dstAddr, uint32_t dstBytes, const Operand& src, uint32_t tmpAddr, uint32_t tmpBytes,
+                    const LanePlan& plan, uint64_t count, bool setMask);
 template <typename T>
 void ReduceSumHighDim(uint32_t dstAddr, uint32_t dstBytes, const Operand& src, uint32_t tmpAddr, uint32_t tmpBytes,
-                      const LanePlan& plan, int32_t repeatTime);
+                      const LanePlan& plan);
 
 // Mask plans for the reductions: int32 continuous masks, and an all-zero bitwise mask warns.
 LanePlan PlanReduceContinuous(const char* api, uint32_t lanes, int32_t mask, int32_t repeatTime, bool isSetMask);
@@ -120,7 +120,8 @@ inline std::enable_if_t<sim::vec::kIsFloat<T>> PairReduceSum(const LocalTensor<T
       dstRepStride);
 }
 
-// Count form: dst[0] = sum of src[0, count). sharedTmpBuffer is not used on A2/A3 (any size).
+// Count form: dst[0] = sum of src[0, count). sharedTmpBuffer is not used on A2/A3 (any size); on the training
+// series it holds max(1, count / lanes) partial sums (2 when count has a tail past the full repeats).
 template <typename T, bool isSetMask = true>
 inline std::enable_if_t<sim::vec::kIsFloat<T>> ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                                                           const LocalTensor<T>& sharedTmpBuffer, const int32_t count) {
@@ -128,10 +129,12 @@ inline std::enable_if_t<sim::vec::kIsFloat<T>> ReduceSum(const LocalTensor<T>& d
   uint32_t lanes = sim::vec::LanesFor(sizeof(T));
   sim::vec::LanePlan plan = isSetMask ? sim::vec::PlanCount(lanes, static_cast<uint64_t>(count))
                                       : sim::vec::PlanRegister(lanes, 1);
-  sim::vec::ReduceSumCount<T>(dst.SimAddr(), dst.GetLength(), sim::vec::MakeOperand("src", src), plan,
+  sim::vec::ReduceSumCount<T>(dst.SimAddr(), dst.GetLength(), sim::vec::MakeOperand("src", src),
+                              sharedTmpBuffer.SimAddr(), sharedTmpBuffer.GetLength(), plan,
                               static_cast<uint64_t>(count), isSetMask);
 }
-// High-dim forms: repeatTime repeats of srcRepStride blocks; partial sums go through sharedTmpBuffer.
+// High-dim forms: repeatTime repeats of srcRepStride blocks; the repeat sums go through sharedTmpBuffer
+// (repeatTime elements).
 template <typename T>
 inline std::enable_if_t<sim::vec::kIsFloat<T>> ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                                                           const LocalTensor<T>& sharedTmpBuffer, const uint64_t mask[],
@@ -139,7 +142,7 @@ inline std::enable_if_t<sim::vec::kIsFloat<T>> ReduceSum(const LocalTensor<T>& d
   sim::vec::ReduceSumHighDim<T>(
       dst.SimAddr(), dst.GetLength(), sim::vec::ReduceSrc(src, 1, srcRepStride, "ReduceSum"), sharedTmpBuffer.SimAddr(),
       sharedTmpBuffer.GetLength(),
-      sim::vec::PlanReduceBitwise("ReduceSum", sim::vec::LanesFor(sizeof(T)), mask, repeatTime, true), repeatTime);
+      sim::vec::PlanReduceBitwise("ReduceSum", sim::vec::LanesFor(sizeof(T)), mask, repeatTime, true));
 }
 template <typename T>
 inline std::enable_if_t<sim::vec::kIsFloat<T>> ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src,
@@ -148,7 +151,7 @@ inline std::enable_if_t<sim::vec::kIsFloat<T>> ReduceSum(const LocalTensor<T>& d
   sim::vec::ReduceSumHighDim<T>(
       dst.SimAddr(), dst.GetLength(), sim::vec::ReduceSrc(src, 1, srcRepStride, "ReduceSum"), sharedTmpBuffer.SimAddr(),
       sharedTmpBuffer.GetLength(),
-      sim::vec::PlanReduceContinuous("ReduceSum", sim::vec::LanesFor(sizeof(T)), mask, repeatTime, true), repeatTime);
+      sim::vec::PlanReduceContinuous("ReduceSum", sim::vec::LanesFor(sizeof(T)), mask, repeatTime, true));
 }
 
 }  // namespace AscendC

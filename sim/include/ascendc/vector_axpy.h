@@ -1,6 +1,6 @@
 // Axpy: dst = scalarValue * src + dst, for (dst, src) in {(half, half), (float, float), (float, half)}
-// (docs/hardware-rules.md §4; asc-devkit's Axpy documentation). half -> float runs 64 lanes per repeat
-// and forbids any src/dst overlap.
+// (docs/hardware-rules.md §4; asc-devkit's Axpy documentation), each issued to the model as vaxpy.
+// half -> float runs 64 lanes per repeat and forbids any src/dst overlap.
 #pragma once
 #include <cmath>
 #include <cstdint>
@@ -21,18 +21,22 @@ constexpr bool kIsAxpyPair = (std::is_same<T, half>::value && std::is_same<U, ha
                              (std::is_same<T, float>::value && std::is_same<U, float>::value) ||
                              (std::is_same<T, float>::value && std::is_same<U, half>::value);
 
-// half -> float (no model instruction yet, so its lanes run here): the product is exact in float, one
-// rounding. The same-type forms are vaxpy on the model (normgrad_isa/model.h).
-inline float AxpyLane(half x, float d, half s) { return static_cast<float>(s) * static_cast<float>(x) + d; }
+// The mixed half -> float vaxpy (a half src, a float dst; normgrad_isa/model.h VecAxpyF16F32).
+struct MixedAxpyInstr {
+  static constexpr bool kModel = true;
+  uint64_t scalarBits;
+  void Issue(uint8_t* dst, const uint8_t* src, const normgrad::isa::VecStrides& s) const {
+    normgrad::isa::VecAxpyF16F32(dst, src, scalarBits, s);
+  }
+};
 
-// The instruction: vaxpy on the model for (half, half) and (float, float); the mixed half -> float
-// form has no model instruction yet and runs its lanes here.
+// The instruction CANN's Axpy issues: vaxpy on the model, same-type or mixed.
 template <class T, class U>
 auto AxpyOp(const U& scalarValue) {
   if constexpr (std::is_same<T, U>::value) {
     return ScalarInstr{"vaxpy", normgrad::isa::ScalarOp::kAxpy, ElemOf<T>(), ScalarBits(scalarValue)};
   } else {
-    return [scalarValue](U x, T d) { return AxpyLane(x, d, scalarValue); };
+    return MixedAxpyInstr{ScalarBits(scalarValue)};
   }
 }
 

@@ -375,6 +375,70 @@ num::Rounding ToRounding(Round r) {
   }
 }
 
+// Conversions with an integer operand: read (the exact value of a source element as double) and write (the
+// destination element of a value, rounded in direction r) per storage type.
+template <typename TS, typename Read>
+void IntConvTo(Elem to, Elem from, num::Rounding r, const LanePlan& plan, uint8_t* d, const uint8_t* sp,
+               const VecStrides& s, Read read) {
+  auto toInt = [&](auto lo, auto hi) {
+    using TD = decltype(lo);
+    RunUnary<TD, TS>(plan, d, sp, s, [=](TS v) { return static_cast<TD>(num::ToIntSat(read(v), r, lo, hi)); });
+  };
+  switch (to) {
+    case Elem::kS64: toInt(int64_t{INT64_MIN}, int64_t{INT64_MAX}); break;
+    case Elem::kS32: toInt(int32_t{INT32_MIN}, int32_t{INT32_MAX}); break;
+    case Elem::kS16: toInt(int16_t{INT16_MIN}, int16_t{INT16_MAX}); break;
+    case Elem::kS8: toInt(int8_t{INT8_MIN}, int8_t{INT8_MAX}); break;
+    case Elem::kU8: toInt(uint8_t{0}, uint8_t{UINT8_MAX}); break;
+    case Elem::kF32:
+      if (from == Elem::kF32) {  // vconv_f322f32<r>: to an integral float
+        RunUnary<float, float>(plan, d, sp, s, [=](float v) { return static_cast<float>(num::RoundIntegral(v, r)); });
+      } else {
+        RunUnary<float, TS>(plan, d, sp, s,
+                            [=](TS v) { return static_cast<float>(num::RoundToPrecision(read(v), 24, -126, r)); });
+      }
+      break;
+    default: RunUnary<uint16_t, TS>(plan, d, sp, s, [=](TS v) { return num::ToHalfBits(read(v), r); }); break;
+  }
+}
+
+// The pairs listed at VecConv (model.h); false when (to, from) is not one of them. Unlisted pairs are
+// checked before any lane is written.
+bool IntegerConv(Elem to, Elem from, num::Rounding r, const LanePlan& plan, uint8_t* d, const uint8_t* sp,
+                 const VecStrides& s) {
+  static constexpr struct { Elem from, to; } kPairs[] = {
+      {Elem::kF32, Elem::kS32}, {Elem::kF32, Elem::kS16}, {Elem::kF32, Elem::kS64}, {Elem::kF32, Elem::kF32},
+      {Elem::kF16, Elem::kS32}, {Elem::kF16, Elem::kS16}, {Elem::kF16, Elem::kS8},  {Elem::kF16, Elem::kU8},
+      {Elem::kBf16, Elem::kS32}, {Elem::kS16, Elem::kF16}, {Elem::kS16, Elem::kF32}, {Elem::kS8, Elem::kF16},
+      {Elem::kU8, Elem::kF16},  {Elem::kS32, Elem::kF32}, {Elem::kS32, Elem::kS16}, {Elem::kS32, Elem::kS64},
+      {Elem::kS64, Elem::kS32}, {Elem::kS64, Elem::kF32}};
+  bool listed = false;
+  for (const auto& p : kPairs) listed = listed || (p.from == from && p.to == to);
+  if (!listed) return false;
+  switch (from) {
+    case Elem::kF32: IntConvTo<float>(to, from, r, plan, d, sp, s, [](float v) { return double{v}; }); break;
+    case Elem::kF16:
+      IntConvTo<uint16_t>(to, from, r, plan, d, sp, s, [](uint16_t h) { return double{num::HalfBitsToFloat(h)}; });
+      break;
+    case Elem::kBf16:
+      IntConvTo<uint16_t>(to, from, r, plan, d, sp, s, [](uint16_t b) { return double{num::Bf16ToFloat(b)}; });
+      break;
+    case Elem::kS32: IntConvTo<int32_t>(to, from, r, plan, d, sp, s, [](int32_t v) { return double(v); }); break;
+    case Elem::kS16: IntConvTo<int16_t>(to, from, r, plan, d, sp, s, [](int16_t v) { return double(v); }); break;
+    case Elem::kS8: IntConvTo<int8_t>(to, from, r, plan, d, sp, s, [](int8_t v) { return double(v); }); break;
+    case Elem::kU8: IntConvTo<uint8_t>(to, from, r, plan, d, sp, s, [](uint8_t v) { return double(v); }); break;
+    case Elem::kS64:
+      if (to == Elem::kF32) {  // rounded once from the exact integer
+        RunUnary<float, int64_t>(plan, d, sp, s, [=](int64_t v) { return num::Int64ToFloat(v, r); });
+      } else {
+        IntConvTo<int64_t>(to, from, r, plan, d, sp, s, [](int64_t v) { return double(v); });
+      }
+      break;
+    default: break;
+  }
+  return true;
+}
+
 // Lane values of repeat r (inactive lanes 0) for the reductions.
 template <typename T>
 void GatherLanes(const LanePlan& plan, const uint8_t* src, uint64_t blk, uint64_t rep, uint64_t r, T* v) {
@@ -436,6 +500,26 @@ void Cgadd(const LanePlan& plan, uint8_t* dst, const uint8_t* src, uint64_t dstR
   }
 }
 
+// vcpadd: per repeat the sums of lane pairs (2k, 2k + 1) to dst[r * dstRep * lanes / 2 + k] (dstRep in
+// halves of a repeat, 128 bytes); a pair without an active lane is not written, an inactive lane adds 0.
+template <typename T, typename Add>
+void Cpadd(const LanePlan& plan, uint8_t* dst, const uint8_t* src, uint64_t dstRep, uint64_t srcBlk, uint64_t srcRep,
+           Add add) {
+  T v[num::kMaxLanes];
+  const uint32_t half = plan.lanes / 2;
+  for (uint64_t r = 0; r < plan.repeats; ++r) {
+    GatherLanes<T>(plan, src, srcBlk, srcRep, r, v);
+    uint64_t m[2];
+    plan.MaskOf(r, m);
+    for (uint32_t k = 0; k < half; ++k) {
+      const uint32_t l = 2 * k;
+      if (((m[l / 64] >> (l % 64)) & 3u) == 0) continue;
+      T sum = add(v[l], v[l + 1]);
+      std::memcpy(dst + (r * dstRep * half + k) * sizeof(T), &sum, sizeof(T));
+    }
+  }
+}
+
 // The common part of vcadd and vcgadd: element type, lanes, counters, the source operand; false
 // when nothing is to be done (no repeat, or after a violation).
 bool ReducePlan(const char* name, Elem t, const void* src, uint64_t repeat, uint64_t srcBlk, uint64_t srcRep,
@@ -456,13 +540,14 @@ uint32_t ElemBytes(Elem e) {
   switch (e) {
     case Elem::kF32: case Elem::kS32: case Elem::kU32: return 4;
     case Elem::kS8: case Elem::kU8: return 1;
+    case Elem::kS64: return 8;
     default: return 2;
   }
 }
 
 const char* ElemName(Elem e) {
   static const char* const kNames[] = {"float", "half", "bfloat16_t", "int32_t", "uint32_t",
-                                       "int16_t", "uint16_t", "int8_t", "uint8_t"};
+                                       "int16_t", "uint16_t", "int8_t", "uint8_t", "int64_t"};
   return kNames[static_cast<int>(e)];
 }
 
@@ -593,7 +678,7 @@ void VecConv(const char* name, Elem to, Elem from, Round rnd, void* dst, const v
     } else {
       RunUnary<uint16_t, float>(plan, d, sp, s, [r](float f) { return num::ToBf16Bits(f, r); });
     }
-  } else {
+  } else if (!IntegerConv(to, from, r, plan, d, sp, s)) {
     Violation("%s: %s -> %s is not modelled", name, ElemName(from), ElemName(to));
   }
 }
@@ -636,6 +721,52 @@ void VecCgadd(Elem t, void* dst, const void* src, uint64_t repeat, uint64_t dstR
     Cgadd<float>(plan, d, sp, dstRep, srcBlk, srcRep, AddFloat);
   } else {
     Cgadd<uint16_t>(plan, d, sp, dstRep, srcBlk, srcRep, AddHalf);
+  }
+}
+
+void VecCpadd(Elem t, void* dst, const void* src, uint64_t repeat, uint64_t dstRep, uint64_t srcBlk, uint64_t srcRep) {
+  const char* name = "vcpadd";
+  LanePlan plan;
+  if (!ReducePlan(name, t, src, repeat, srcBlk, srcRep, &plan)) return;
+  const uint32_t eb = ElemBytes(t);
+  const uint64_t half = plan.lanes / 2;
+  if (!CheckUb(name, "dst", dst, ((plan.repeats - 1) * dstRep * half + half) * eb, num::kBlockBytes)) return;
+  uint8_t* d = static_cast<uint8_t*>(dst);
+  const uint8_t* sp = static_cast<const uint8_t*>(src);
+  if (t == Elem::kF32) {
+    Cpadd<float>(plan, d, sp, dstRep, srcBlk, srcRep, AddFloat);
+  } else {
+    Cpadd<uint16_t>(plan, d, sp, dstRep, srcBlk, srcRep, AddHalf);
+  }
+}
+
+void VecAxpyF16F32(void* dst, const void* src, uint64_t scalarBits, const VecStrides& s) {
+  const char* name = "vaxpy";
+  const State& core = Core();
+  LanePlan plan;
+  if (!Plan(core, name, 4, s.repeat, &plan)) return;
+  CountVec(VecClass::kElementwise, plan.repeats);
+  if (!CheckOperand(core, name, "dst", dst, plan, 4, s.dstBlk, s.dstRep) ||
+      !CheckOperand(core, name, "src", src, plan, 2, s.src0Blk, s.src0Rep)) {
+    return;
+  }
+  const float x = num::HalfToFloat(static_cast<uint16_t>(scalarBits));
+  uint8_t* d = static_cast<uint8_t*>(dst);
+  const uint8_t* sp = static_cast<const uint8_t*>(src);
+  float out[num::kMaxLanes];
+  for (uint64_t r = 0; r < plan.repeats; ++r) {
+    uint64_t m[2];
+    plan.MaskOf(r, m);
+    // All reads of the repeat before its writes; the product of two halves is exact in float.
+    for (uint32_t l = 0; l < plan.lanes; ++l) {
+      if (((m[l / 64] >> (l % 64)) & 1u) == 0) continue;
+      const float a = num::HalfToFloat(Load<uint16_t>(sp, num::LaneOffset(r, l, 2, s.src0Blk, s.src0Rep)));
+      out[l] = a * x + Load<float>(d, num::LaneOffset(r, l, 4, s.dstBlk, s.dstRep));
+    }
+    for (uint32_t l = 0; l < plan.lanes; ++l) {
+      if (((m[l / 64] >> (l % 64)) & 1u) == 0) continue;
+      std::memcpy(d + num::LaneOffset(r, l, 4, s.dstBlk, s.dstRep), &out[l], 4);
+    }
   }
 }
 

@@ -44,7 +44,8 @@ constexpr Elem ElemOf() {
   static_assert(std::is_same<U, float>::value || std::is_same<U, half>::value || std::is_same<U, bfloat16_t>::value ||
                     std::is_same<U, int32_t>::value || std::is_same<U, uint32_t>::value ||
                     std::is_same<U, int16_t>::value || std::is_same<U, uint16_t>::value ||
-                    std::is_same<U, int8_t>::value || std::is_same<U, uint8_t>::value,
+                    std::is_same<U, int8_t>::value || std::is_same<U, uint8_t>::value ||
+                    std::is_same<U, int64_t>::value,
                 "element type the model does not know");
   return std::is_same<U, float>::value      ? Elem::kF32
          : std::is_same<U, half>::value     ? Elem::kF16
@@ -54,6 +55,7 @@ constexpr Elem ElemOf() {
          : std::is_same<U, int16_t>::value  ? Elem::kS16
          : std::is_same<U, uint16_t>::value ? Elem::kU16
          : std::is_same<U, int8_t>::value   ? Elem::kS8
+         : std::is_same<U, int64_t>::value  ? Elem::kS64
                                             : Elem::kU8;
 }
 
@@ -101,6 +103,14 @@ NORMGRAD_ISA_SCALAR(vmuls, ScalarOp::kMuls)
 NORMGRAD_ISA_SCALAR(vaxpy, ScalarOp::kAxpy)
 #undef NORMGRAD_ISA_SCALAR
 
+// vaxpy with a half src into a float dst (Axpy<float, half>): the generic vaxpy above needs one type.
+template <class S>
+void vaxpy(float* dst, half* src, S scalar, uint64_t repeat, uint64_t dstBlk, uint64_t srcBlk, uint64_t dstRep,
+           uint64_t srcRep) {
+  VecStrides s{repeat, dstBlk, srcBlk, srcBlk, dstRep, srcRep, srcRep};
+  VecAxpyF16F32(dst, src, BitsOf(static_cast<half>(scalar)), s);
+}
+
 // ---- unary: dst, src, repeat, dstBlk, srcBlk, dstRep, srcRep ----
 #define NORMGRAD_ISA_UNARY(name, op)                                                                           \
   template <class T>                                                                                           \
@@ -137,6 +147,11 @@ void vcgadd(T* dst, T* src, uint64_t repeat, uint64_t dstRep, uint64_t srcBlk, u
   VecCgadd(ElemOf<T>(), dst, src, repeat, dstRep, srcBlk, srcRep);
 }
 
+// vcpadd(dst, src, repeat, dstRep, srcBlk, srcRep).
+template <class T>
+void vcpadd(T* dst, T* src, uint64_t repeat, uint64_t dstRep, uint64_t srcBlk, uint64_t srcRep) {
+  VecCpadd(ElemOf<T>(), dst, src, repeat, dstRep, srcBlk, srcRep);
+}
 // vconv_<from>2<to><suffix>(dst, src, repeat, dstBlk, srcBlk, dstRep, srcRep).
 #define NORMGRAD_ISA_CONV(name, To, From, rnd)                                                                 \
   inline void name(To* dst, From* src, uint64_t repeat, uint64_t dstBlk, uint64_t srcBlk, uint64_t dstRep,     \
@@ -158,6 +173,77 @@ NORMGRAD_ISA_CONV(vconv_f322bf16f, bfloat16_t, float, Round::kFloor)
 NORMGRAD_ISA_CONV(vconv_f322bf16c, bfloat16_t, float, Round::kCeil)
 NORMGRAD_ISA_CONV(vconv_f322bf16a, bfloat16_t, float, Round::kAway)
 NORMGRAD_ISA_CONV(vconv_f322bf16z, bfloat16_t, float, Round::kTrunc)
+// Conversions with an integer operand (the pairs front end A's Cast accepts; model.h VecConv).
+NORMGRAD_ISA_CONV(vconv_f322s32r, int32_t, float, Round::kRint)
+NORMGRAD_ISA_CONV(vconv_f322s32f, int32_t, float, Round::kFloor)
+NORMGRAD_ISA_CONV(vconv_f322s32c, int32_t, float, Round::kCeil)
+NORMGRAD_ISA_CONV(vconv_f322s32a, int32_t, float, Round::kAway)
+NORMGRAD_ISA_CONV(vconv_f322s32z, int32_t, float, Round::kTrunc)
+NORMGRAD_ISA_CONV(vconv_f322s16r, int16_t, float, Round::kRint)
+NORMGRAD_ISA_CONV(vconv_f322s16f, int16_t, float, Round::kFloor)
+NORMGRAD_ISA_CONV(vconv_f322s16c, int16_t, float, Round::kCeil)
+NORMGRAD_ISA_CONV(vconv_f322s16a, int16_t, float, Round::kAway)
+NORMGRAD_ISA_CONV(vconv_f322s16z, int16_t, float, Round::kTrunc)
+NORMGRAD_ISA_CONV(vconv_f322s64r, int64_t, float, Round::kRint)
+NORMGRAD_ISA_CONV(vconv_f322s64f, int64_t, float, Round::kFloor)
+NORMGRAD_ISA_CONV(vconv_f322s64c, int64_t, float, Round::kCeil)
+NORMGRAD_ISA_CONV(vconv_f322s64a, int64_t, float, Round::kAway)
+NORMGRAD_ISA_CONV(vconv_f322s64z, int64_t, float, Round::kTrunc)
+NORMGRAD_ISA_CONV(vconv_f322f32r, float, float, Round::kRint)
+NORMGRAD_ISA_CONV(vconv_f322f32f, float, float, Round::kFloor)
+NORMGRAD_ISA_CONV(vconv_f322f32c, float, float, Round::kCeil)
+NORMGRAD_ISA_CONV(vconv_f322f32a, float, float, Round::kAway)
+NORMGRAD_ISA_CONV(vconv_f322f32z, float, float, Round::kTrunc)
+NORMGRAD_ISA_CONV(vconv_f162s32r, int32_t, half, Round::kRint)
+NORMGRAD_ISA_CONV(vconv_f162s32f, int32_t, half, Round::kFloor)
+NORMGRAD_ISA_CONV(vconv_f162s32c, int32_t, half, Round::kCeil)
+NORMGRAD_ISA_CONV(vconv_f162s32a, int32_t, half, Round::kAway)
+NORMGRAD_ISA_CONV(vconv_f162s32z, int32_t, half, Round::kTrunc)
+NORMGRAD_ISA_CONV(vconv_f162s16r, int16_t, half, Round::kRint)
+NORMGRAD_ISA_CONV(vconv_f162s16f, int16_t, half, Round::kFloor)
+NORMGRAD_ISA_CONV(vconv_f162s16c, int16_t, half, Round::kCeil)
+NORMGRAD_ISA_CONV(vconv_f162s16a, int16_t, half, Round::kAway)
+NORMGRAD_ISA_CONV(vconv_f162s16z, int16_t, half, Round::kTrunc)
+NORMGRAD_ISA_CONV(vconv_f162s8, int8_t, half, Round::kNone)
+NORMGRAD_ISA_CONV(vconv_f162s8r, int8_t, half, Round::kRint)
+NORMGRAD_ISA_CONV(vconv_f162s8f, int8_t, half, Round::kFloor)
+NORMGRAD_ISA_CONV(vconv_f162s8c, int8_t, half, Round::kCeil)
+NORMGRAD_ISA_CONV(vconv_f162s8a, int8_t, half, Round::kAway)
+NORMGRAD_ISA_CONV(vconv_f162s8z, int8_t, half, Round::kTrunc)
+NORMGRAD_ISA_CONV(vconv_f162u8, uint8_t, half, Round::kNone)
+NORMGRAD_ISA_CONV(vconv_f162u8r, uint8_t, half, Round::kRint)
+NORMGRAD_ISA_CONV(vconv_f162u8f, uint8_t, half, Round::kFloor)
+NORMGRAD_ISA_CONV(vconv_f162u8c, uint8_t, half, Round::kCeil)
+NORMGRAD_ISA_CONV(vconv_f162u8a, uint8_t, half, Round::kAway)
+NORMGRAD_ISA_CONV(vconv_f162u8z, uint8_t, half, Round::kTrunc)
+NORMGRAD_ISA_CONV(vconv_bf162s32r, int32_t, bfloat16_t, Round::kRint)
+NORMGRAD_ISA_CONV(vconv_bf162s32f, int32_t, bfloat16_t, Round::kFloor)
+NORMGRAD_ISA_CONV(vconv_bf162s32c, int32_t, bfloat16_t, Round::kCeil)
+NORMGRAD_ISA_CONV(vconv_bf162s32a, int32_t, bfloat16_t, Round::kAway)
+NORMGRAD_ISA_CONV(vconv_bf162s32z, int32_t, bfloat16_t, Round::kTrunc)
+NORMGRAD_ISA_CONV(vconv_s162f16, half, int16_t, Round::kNone)
+NORMGRAD_ISA_CONV(vconv_s162f16r, half, int16_t, Round::kRint)
+NORMGRAD_ISA_CONV(vconv_s162f16f, half, int16_t, Round::kFloor)
+NORMGRAD_ISA_CONV(vconv_s162f16c, half, int16_t, Round::kCeil)
+NORMGRAD_ISA_CONV(vconv_s162f16a, half, int16_t, Round::kAway)
+NORMGRAD_ISA_CONV(vconv_s162f16z, half, int16_t, Round::kTrunc)
+NORMGRAD_ISA_CONV(vconv_s162f32, float, int16_t, Round::kNone)
+NORMGRAD_ISA_CONV(vconv_s322f32, float, int32_t, Round::kNone)
+NORMGRAD_ISA_CONV(vconv_s322f32r, float, int32_t, Round::kRint)
+NORMGRAD_ISA_CONV(vconv_s322f32f, float, int32_t, Round::kFloor)
+NORMGRAD_ISA_CONV(vconv_s322f32c, float, int32_t, Round::kCeil)
+NORMGRAD_ISA_CONV(vconv_s322f32a, float, int32_t, Round::kAway)
+NORMGRAD_ISA_CONV(vconv_s322f32z, float, int32_t, Round::kTrunc)
+NORMGRAD_ISA_CONV(vconv_s322s16, int16_t, int32_t, Round::kNone)
+NORMGRAD_ISA_CONV(vconv_s322s64, int64_t, int32_t, Round::kNone)
+NORMGRAD_ISA_CONV(vconv_s642s32, int32_t, int64_t, Round::kNone)
+NORMGRAD_ISA_CONV(vconv_s642f32r, float, int64_t, Round::kRint)
+NORMGRAD_ISA_CONV(vconv_s642f32f, float, int64_t, Round::kFloor)
+NORMGRAD_ISA_CONV(vconv_s642f32c, float, int64_t, Round::kCeil)
+NORMGRAD_ISA_CONV(vconv_s642f32a, float, int64_t, Round::kAway)
+NORMGRAD_ISA_CONV(vconv_s642f32z, float, int64_t, Round::kTrunc)
+NORMGRAD_ISA_CONV(vconv_s82f16, half, int8_t, Round::kNone)
+NORMGRAD_ISA_CONV(vconv_u82f16, half, uint8_t, Round::kNone)
 #undef NORMGRAD_ISA_CONV
 
 // ---- DMA: dst, src, sid, nBurst, lenBurst, srcGap, dstGap ----
@@ -267,6 +353,77 @@ NORMGRAD_ISA_DEF(void, vconv_f322bf16f)
 NORMGRAD_ISA_DEF(void, vconv_f322bf16c)
 NORMGRAD_ISA_DEF(void, vconv_f322bf16a)
 NORMGRAD_ISA_DEF(void, vconv_f322bf16z)
+NORMGRAD_ISA_DEF(void, vconv_f322s32r)
+NORMGRAD_ISA_DEF(void, vconv_f322s32f)
+NORMGRAD_ISA_DEF(void, vconv_f322s32c)
+NORMGRAD_ISA_DEF(void, vconv_f322s32a)
+NORMGRAD_ISA_DEF(void, vconv_f322s32z)
+NORMGRAD_ISA_DEF(void, vconv_f322s16r)
+NORMGRAD_ISA_DEF(void, vconv_f322s16f)
+NORMGRAD_ISA_DEF(void, vconv_f322s16c)
+NORMGRAD_ISA_DEF(void, vconv_f322s16a)
+NORMGRAD_ISA_DEF(void, vconv_f322s16z)
+NORMGRAD_ISA_DEF(void, vconv_f322s64r)
+NORMGRAD_ISA_DEF(void, vconv_f322s64f)
+NORMGRAD_ISA_DEF(void, vconv_f322s64c)
+NORMGRAD_ISA_DEF(void, vconv_f322s64a)
+NORMGRAD_ISA_DEF(void, vconv_f322s64z)
+NORMGRAD_ISA_DEF(void, vconv_f322f32r)
+NORMGRAD_ISA_DEF(void, vconv_f322f32f)
+NORMGRAD_ISA_DEF(void, vconv_f322f32c)
+NORMGRAD_ISA_DEF(void, vconv_f322f32a)
+NORMGRAD_ISA_DEF(void, vconv_f322f32z)
+NORMGRAD_ISA_DEF(void, vconv_f162s32r)
+NORMGRAD_ISA_DEF(void, vconv_f162s32f)
+NORMGRAD_ISA_DEF(void, vconv_f162s32c)
+NORMGRAD_ISA_DEF(void, vconv_f162s32a)
+NORMGRAD_ISA_DEF(void, vconv_f162s32z)
+NORMGRAD_ISA_DEF(void, vconv_f162s16r)
+NORMGRAD_ISA_DEF(void, vconv_f162s16f)
+NORMGRAD_ISA_DEF(void, vconv_f162s16c)
+NORMGRAD_ISA_DEF(void, vconv_f162s16a)
+NORMGRAD_ISA_DEF(void, vconv_f162s16z)
+NORMGRAD_ISA_DEF(void, vconv_f162s8)
+NORMGRAD_ISA_DEF(void, vconv_f162s8r)
+NORMGRAD_ISA_DEF(void, vconv_f162s8f)
+NORMGRAD_ISA_DEF(void, vconv_f162s8c)
+NORMGRAD_ISA_DEF(void, vconv_f162s8a)
+NORMGRAD_ISA_DEF(void, vconv_f162s8z)
+NORMGRAD_ISA_DEF(void, vconv_f162u8)
+NORMGRAD_ISA_DEF(void, vconv_f162u8r)
+NORMGRAD_ISA_DEF(void, vconv_f162u8f)
+NORMGRAD_ISA_DEF(void, vconv_f162u8c)
+NORMGRAD_ISA_DEF(void, vconv_f162u8a)
+NORMGRAD_ISA_DEF(void, vconv_f162u8z)
+NORMGRAD_ISA_DEF(void, vconv_bf162s32r)
+NORMGRAD_ISA_DEF(void, vconv_bf162s32f)
+NORMGRAD_ISA_DEF(void, vconv_bf162s32c)
+NORMGRAD_ISA_DEF(void, vconv_bf162s32a)
+NORMGRAD_ISA_DEF(void, vconv_bf162s32z)
+NORMGRAD_ISA_DEF(void, vconv_s162f16)
+NORMGRAD_ISA_DEF(void, vconv_s162f16r)
+NORMGRAD_ISA_DEF(void, vconv_s162f16f)
+NORMGRAD_ISA_DEF(void, vconv_s162f16c)
+NORMGRAD_ISA_DEF(void, vconv_s162f16a)
+NORMGRAD_ISA_DEF(void, vconv_s162f16z)
+NORMGRAD_ISA_DEF(void, vconv_s162f32)
+NORMGRAD_ISA_DEF(void, vconv_s322f32)
+NORMGRAD_ISA_DEF(void, vconv_s322f32r)
+NORMGRAD_ISA_DEF(void, vconv_s322f32f)
+NORMGRAD_ISA_DEF(void, vconv_s322f32c)
+NORMGRAD_ISA_DEF(void, vconv_s322f32a)
+NORMGRAD_ISA_DEF(void, vconv_s322f32z)
+NORMGRAD_ISA_DEF(void, vconv_s322s16)
+NORMGRAD_ISA_DEF(void, vconv_s322s64)
+NORMGRAD_ISA_DEF(void, vconv_s642s32)
+NORMGRAD_ISA_DEF(void, vconv_s642f32r)
+NORMGRAD_ISA_DEF(void, vconv_s642f32f)
+NORMGRAD_ISA_DEF(void, vconv_s642f32c)
+NORMGRAD_ISA_DEF(void, vconv_s642f32a)
+NORMGRAD_ISA_DEF(void, vconv_s642f32z)
+NORMGRAD_ISA_DEF(void, vconv_s82f16)
+NORMGRAD_ISA_DEF(void, vconv_u82f16)
+NORMGRAD_ISA_DEF(void, vcpadd)
 NORMGRAD_ISA_DEF(void, copy_gm_to_ubuf)
 NORMGRAD_ISA_DEF(void, copy_ubuf_to_gm)
 NORMGRAD_ISA_DEF(void, copy_ubuf_to_ubuf)

@@ -11,7 +11,7 @@ namespace normgrad {
 namespace isa {
 
 enum class Arch : uint8_t { kA2, k910 };  // dav-c220 (Atlas A2/A3 vector core), dav-c100 (training)
-enum class Elem : uint8_t { kF32, kF16, kBf16, kS32, kU32, kS16, kU16, kS8, kU8 };
+enum class Elem : uint8_t { kF32, kF16, kBf16, kS32, kU32, kS16, kU16, kS8, kU8, kS64 };
 uint32_t ElemBytes(Elem e);
 const char* ElemName(Elem e);
 
@@ -37,6 +37,10 @@ void VecScalar(const char* name, ScalarOp op, Elem t, void* dst, const void* src
 // kRec (vrec), each evaluated in double and rounded once (num::Unary1F32 / Unary1HalfBits).
 enum class UnaryOp : uint8_t { kCopy, kSqrt, kExp, kLn, kAbs, kRsqrt, kRec };
 void VecUnary(const char* name, UnaryOp op, Elem t, void* dst, const void* src, const VecStrides& s);
+// vaxpy with a half src into a float dst (Axpy<float, half>): 64 lanes a repeat (src lanes 2 bytes apart,
+// strides as given), dst = float(src) * float(scalar) + dst, the product exact in float, one rounding.
+// scalarBits: the scalar's half bits.
+void VecAxpyF16F32(void* dst, const void* src, uint64_t scalarBits, const VecStrides& s);
 // vector_dup: every active lane of dst = the scalar.
 void VecDup(Elem t, void* dst, uint64_t scalarBits, const VecStrides& s);
 // vbrcb: each of 8 source elements per repeat fills one 32-byte dst block.
@@ -44,6 +48,10 @@ void VecBrcb(Elem t, void* dst, const void* src, uint64_t dstBlk, uint64_t dstRe
 
 // Rounding of a conversion, the vconv_<from>2<to><suffix> suffix: none, r, f, c, a, z, o.
 enum class Round : uint8_t { kNone, kRint, kFloor, kCeil, kAway, kTrunc, kOdd };
+// Float conversions: f16 <-> f32, bf16 <-> f32. Conversions with an integer operand (and f32 -> f32, rounding
+// to an integral value): f32 -> s32 s16 s64 f32, f16 -> s32 s16 s8 u8, bf16 -> s32, s16 -> f16 f32,
+// s8 u8 -> f16, s32 -> f32 s16 s64, s64 -> s32 f32; the exact value rounded once in direction r (no suffix:
+// to nearest even), integer results saturated to their range, NaN -> 0, half results saturated.
 void VecConv(const char* name, Elem to, Elem from, Round r, void* dst, const void* src, const VecStrides& s);
 
 // vcadd: per repeat the sum of the active lanes, written to dst[r * dstRep] (dstRep in
@@ -54,6 +62,9 @@ void VecCadd(Arch arch, Elem t, void* dst, const void* src, uint64_t repeat, uin
 int64_t GetAccVal();
 // vcgadd: per repeat the 8 block sums, written to dst[r * dstRep * 8 + b] (dstRep in 32-byte blocks).
 void VecCgadd(Elem t, void* dst, const void* src, uint64_t repeat, uint64_t dstRep, uint64_t srcBlk, uint64_t srcRep);
+// vcpadd: per repeat the sums of adjacent lane pairs (2k, 2k + 1), written to dst[r * dstRep * lanes / 2 + k]
+// (dstRep in units of half a repeat, 128 bytes; dst 32-byte aligned); pairs without an active lane unwritten.
+void VecCpadd(Elem t, void* dst, const void* src, uint64_t repeat, uint64_t dstRep, uint64_t srcBlk, uint64_t srcRep);
 
 // Plain DMA: nBurst bursts of lenBurst 32-byte blocks, gaps in 32-byte blocks. GM is read through the
 // GM reader (state.h SetGmReader). A UB -> GM copy adds when the atomic mode is on: on dav-c220, and on

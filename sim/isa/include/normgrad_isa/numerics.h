@@ -278,6 +278,41 @@ inline uint16_t ToBf16Bits(double x, Rounding r) {
   return FloatToBf16Rne(static_cast<float>(RoundSaturated(x, 8, -126, kBf16Max, r)));
 }
 
+// ---- conversions with an integer operand (vconv_f322s32r, vconv_s322f32, vconv_s642f32a, ...) ----
+
+// x rounded to an integer in direction r and saturated to [lo, hi]; NaN gives 0.
+inline int64_t ToIntSat(double x, Rounding r, int64_t lo, int64_t hi) {
+  if (std::isnan(x)) return 0;
+  double n = RoundIntegral(x, r);
+  if (n <= static_cast<double>(lo)) return lo;
+  if (n >= static_cast<double>(hi)) return hi;  // 2^63 for int64: the clamp is exact
+  return static_cast<int64_t>(n);
+}
+
+// int64 -> float rounded once in direction r (through double it would round twice).
+inline float Int64ToFloat(int64_t v, Rounding r) {
+  bool negative = v < 0;
+  uint64_t mag = negative ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+  int bits = mag == 0 ? 0 : 64 - __builtin_clzll(mag);
+  if (bits <= 24) return static_cast<float>(v);
+  int shift = bits - 24;
+  uint64_t kept = mag >> shift;
+  uint64_t rem = mag & ((1ull << shift) - 1);
+  uint64_t halfway = 1ull << (shift - 1);
+  // Directions are on the magnitude; floor and ceil swap for negative values.
+  bool up = false;
+  switch (r) {
+    case Rounding::kEven: up = rem > halfway || (rem == halfway && (kept & 1u)); break;
+    case Rounding::kAway: up = rem >= halfway; break;
+    case Rounding::kTrunc: break;
+    case Rounding::kFloor: up = negative && rem != 0; break;
+    case Rounding::kCeil: up = !negative && rem != 0; break;
+    case Rounding::kOdd: up = rem != 0 && !(kept & 1u); break;
+  }
+  double m = std::ldexp(static_cast<double>(kept + (up ? 1 : 0)), shift);  // exact: <= 25 bits
+  return static_cast<float>(negative ? -m : m);
+}
+
 // ---- which lanes an instruction activates ----
 
 constexpr uint64_t kAllOnes = ~0ull;
