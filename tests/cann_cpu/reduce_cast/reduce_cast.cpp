@@ -29,8 +29,10 @@ constexpr uint32_t kUbBytes = kCastOutOff + kCast * 4 * 4;
 // GM input: src floats, pair halves, axpy float dst + half src, cast float / half / int32 sources.
 constexpr uint32_t kInBytes = kCastOutOff - kSrcOff;
 // GM output: the sums (the high-dim one at float 0, the count form's at float 8), pair halves, axpy floats,
-// four cast results.
-constexpr uint32_t kOutBytes = 64 + kPair + kAxpy * 4 + kCast * 4 * 4;
+// four cast results (three of 4-byte elements, the int8 one: only bytes the casts wrote, since the rest of
+// the UB holds what each front end leaves there: A's poison, B's stale memory).
+constexpr uint32_t kCastOutBytes = kCast * 4 * 3 + kCast;
+constexpr uint32_t kOutBytes = 64 + kPair + kAxpy * 4 + kCastOutBytes;
 
 }  // namespace
 
@@ -68,7 +70,7 @@ extern "C" __global__ __aicore__ void reduce_cast(GM_ADDR in, GM_ADDR out) {
   AscendC::DataCopy(outGm, all[kSumsOff], 64);
   AscendC::DataCopy(outGm[64], all[kPairDstOff], kPair);
   AscendC::DataCopy(outGm[64 + kPair], all[kAxpyDstOff], kAxpy * 4);
-  AscendC::DataCopy(outGm[64 + kPair + kAxpy * 4], all[kCastOutOff], kCast * 16);
+  AscendC::DataCopy(outGm[64 + kPair + kAxpy * 4], all[kCastOutOff], kCastOutBytes);
   AscendC::PipeBarrier<PIPE_ALL>();
 }
 

@@ -466,6 +466,10 @@ NORMGRAD_ISA_TRAP(void, set_padding)
 NORMGRAD_ISA_TRAP(void, scatter_vnchwconv_b16)
 NORMGRAD_ISA_TRAP(void, scatter_vnchwconv_b32)
 NORMGRAD_ISA_TRAP(void, set_va_reg_sb)
+// ReduceSum's shared reduction templates (ReduceMaxIntrinsicsImpl, ReduceMinIntrinsicsImpl) link these
+// in an unoptimised build; ReduceSum never calls them.
+NORMGRAD_ISA_TRAP(void, vcmax)
+NORMGRAD_ISA_TRAP(void, vcmin)
 #if __NPU_ARCH__ == 1001
 NORMGRAD_ISA_TRAP(void, copy_cbuf_to_ubuf)
 NORMGRAD_ISA_TRAP(void, copy_ubuf_to_cbuf)
